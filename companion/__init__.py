@@ -1,0 +1,1 @@
+"""Summoner's Isle Companion: rules engine, saved games and the Flet app."""

@@ -1,0 +1,58 @@
+"""The shipped board layouts, and turning a board reference into a validated Board."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from models.board import Board
+
+BOARDS_DIR = Path(__file__).resolve().parent.parent / "assets" / "boards"
+
+
+class BoardError(ValueError):
+    """A board reference or definition that cannot be used; the message says why."""
+
+
+def shipped_board_ids() -> list[str]:
+    """The ids of the layouts that ship with the app."""
+    return sorted(path.stem for path in BOARDS_DIR.glob("*.json"))
+
+
+@cache
+def shipped_board(board_id: str) -> Board:
+    """Load one shipped layout by id."""
+    path = BOARDS_DIR / f"{board_id}.json"
+    if not path.is_file():
+        known = ", ".join(shipped_board_ids())
+        raise BoardError(f"unknown board {board_id!r} (shipped boards: {known})")
+    return parse_board(json.loads(path.read_text(encoding="utf-8")))
+
+
+def parse_board(data: Any) -> Board:
+    """Validate an inline board definition, with one clear message when it is wrong."""
+    try:
+        return Board.model_validate(data)
+    except ValidationError as error:
+        raise BoardError(f"board: {first_error(error)}") from None
+
+
+def resolve_board(reference: str | Board | dict[str, Any]) -> Board:
+    """A board from a shipped id, an inline definition or an already validated Board."""
+    if isinstance(reference, Board):
+        return reference
+    if isinstance(reference, str):
+        return shipped_board(reference)
+    return parse_board(reference)
+
+
+def first_error(error: ValidationError) -> str:
+    """The first problem pydantic found, as 'where: what'."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    message = first["msg"].removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message

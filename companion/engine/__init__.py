@@ -1,0 +1,20 @@
+"""The pure rules engine: no I/O, no clock, no randomness of its own.
+
+>>> from companion.boards import shipped_board
+>>> from models.setup import GameSetup
+>>> game = Game(GameSetup(players=[{"id": "red"}, {"id": "blue"}], board="duel-isle",
+...                       mode="digital"), shipped_board("duel-isle"))
+>>> state = game.new_initial_state()
+>>> state.current_player, state.phase.value, state.step_kind.value
+('red', 'summoning', 'wyrm')
+>>> state.apply(state.legal_commands()[0])
+>>> state.energy_of("red")
+0
+"""
+
+from companion.engine.constants import Phase
+from companion.engine.errors import IllegalCommand
+from companion.engine.reset_phase import Tally, reset_phase
+from companion.engine.state import Game, GameState
+
+__all__ = ["Game", "GameState", "IllegalCommand", "Phase", "Tally", "reset_phase"]

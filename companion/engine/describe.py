@@ -1,0 +1,172 @@
+"""Every command as one human sentence: the log line and the undo label."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from companion.engine.apply import attack_outcome
+from companion.engine.constants import ATTACK_BONUS, BOUNTY, COSTS, KIND_INDEX, SPRITE, Phase
+from companion.engine.movement import reachable
+from models.commands import (
+    Activate,
+    Attack,
+    Command,
+    Correction,
+    Dominate,
+    EndActivation,
+    EnergyAndReset,
+    Move,
+    Pass,
+    Removal,
+    Summon,
+    Swap,
+)
+from models.rules import KIND_ORDER, WYRM_SWAP_COST
+
+if TYPE_CHECKING:
+    from companion.engine.state import GameState
+
+
+def describe_command(state: GameState, command: Command) -> str:
+    """One sentence saying what the command does from this state."""
+    writer = _WRITERS.get(type(command))
+    try:
+        return writer(state, command)
+    except (KeyError, IndexError, TypeError, AttributeError):
+        # An illegal command still gets a readable, if plainer, description.
+        return f"{type(command).__name__} {command_fields(command)}"
+
+
+def command_fields(command: Command) -> str:
+    """The command's set fields as 'name=value' text."""
+    return " ".join(f"{k}={v}" for k, v in command._asdict().items() if v is not None)
+
+
+def _who(state: GameState, seat: int | None = None) -> str:
+    if seat is None:
+        seat = state.current_seat
+    return state.game.labels[state.game.players[seat]]
+
+
+def _creature(state: GameState, location: int) -> str:
+    seat, kind = state.occupant[location]
+    where = state.game.isle.location_ids[location]
+    return f"{_who(state, seat)}'s {KIND_ORDER[kind].title} at {where}"
+
+
+def _change(before: int, amount: int) -> str:
+    return f"({before} → {before + amount})"
+
+
+def _summon(state: GameState, command: Summon) -> str:
+    cost = COSTS[KIND_INDEX[command.kind]]
+    seat = state.current_seat
+    where = f" onto {command.location}" if command.location else ""
+    return (
+        f"{_who(state)} summons a {command.kind.title}{where} for {cost} energy "
+        f"{_change(state.energy[seat], -cost)}"
+    )
+
+
+def _pass(state: GameState, command: Pass) -> str:
+    kind = KIND_ORDER[state.step].plural
+    if state.phase is Phase.SUMMONING:
+        return f"{_who(state)} is done summoning {kind}"
+    if state.active is not None:
+        return f"{_creature(state, state.active)} stops, and {_who(state)} is done with {kind}"
+    return f"{_who(state)} is done with their {kind}"
+
+
+def _activate(state: GameState, command: Activate) -> str:
+    kind = KIND_ORDER[state.step].title
+    return f"{_who(state)} activates the {kind} at {command.location}"
+
+
+def _move(state: GameState, command: Move) -> str:
+    cost = reachable(state, state.active, state.actions_left)[state.game.isle.index[command.to]]
+    actions = "action" if cost == 1 else "actions"
+    return f"{_creature(state, state.active)} moves to {command.to} ({cost} {actions})"
+
+
+def _attack(state: GameState, command: Attack) -> str:
+    target = state.game.isle.index[command.target]
+    head = f"{_creature(state, state.active)} attacks {_creature(state, target)}"
+    if command.attack_roll is None:
+        return head
+    total, defence, success = attack_outcome(state, command)
+    attacker = state.occupant[state.active]
+    defender = state.occupant[target]
+    rolled = f"{command.attack_roll}+{ATTACK_BONUS[attacker[1]]}={total}"
+    if defender[1] == SPRITE:
+        against = f"{command.defence_roll}+{defence - command.defence_roll}={defence}"
+    else:
+        against = str(defence)
+    if not success:
+        return f"{head}: {rolled} against {against}, the attack fails"
+    bounty = BOUNTY[defender[1]]
+    return (
+        f"{head}: {rolled} against {against}, removed; {_who(state, attacker[0])} gains "
+        f"{bounty} {_change(state.energy[attacker[0]], bounty)}"
+    )
+
+
+def _swap(state: GameState, command: Swap) -> str:
+    seat = state.current_seat
+    paid = f"for {WYRM_SWAP_COST} energy {_change(state.energy[seat], -WYRM_SWAP_COST)}"
+    if command.with_location is None:
+        return f"{_who(state)}'s Wyrm trades places with another of their creatures {paid}"
+    other = _creature(state, state.game.isle.index[command.with_location])
+    return f"{_creature(state, state.active)} trades places with {other} {paid}"
+
+
+def _end_activation(state: GameState, command: EndActivation) -> str:
+    return f"{_creature(state, state.active)} ends its activation"
+
+
+def _dominate(state: GameState, command: Dominate) -> str:
+    territory = state.game.board.territories[state.game.isle.territory_index[command.territory]]
+    verb = "takes" if command.take else "declines"
+    return f"{_who(state)} {verb} the {territory.bonus}-energy bonus for holding {territory.label}"
+
+
+def _removal(state: GameState, command: Removal) -> str:
+    seat = state.current_seat
+    bounty = BOUNTY[KIND_INDEX[command.kind]]
+    victim = state.game.labels[command.victim]
+    return (
+        f"{_who(state)} removes {victim}'s {command.kind.title} and gains {bounty} "
+        f"{_change(state.energy[seat], bounty)}"
+    )
+
+
+def _correction(state: GameState, command: Correction) -> str:
+    seat = state.game.seat[command.player]
+    return (
+        f"{_who(state, seat)}'s energy corrected by {command.delta:+d} "
+        f"{_change(state.energy[seat], command.delta)}: {command.reason}"
+    )
+
+
+def _energy_and_reset(state: GameState, command: EnergyAndReset) -> str:
+    count = len(command.placements)
+    creatures = "creature" if count == 1 else "creatures"
+    declined = f", {len(command.declined)} bonus(es) declined" if command.declined else ""
+    return (
+        f"Energy and Reset of round {state.round} with {count} {creatures} on the board{declined}"
+    )
+
+
+_WRITERS: dict[type, Callable[[GameState, Any], str]] = {
+    Summon: _summon,
+    Pass: _pass,
+    Activate: _activate,
+    Move: _move,
+    Attack: _attack,
+    Swap: _swap,
+    EndActivation: _end_activation,
+    Dominate: _dominate,
+    Removal: _removal,
+    Correction: _correction,
+    EnergyAndReset: _energy_and_reset,
+}

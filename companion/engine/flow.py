@@ -1,0 +1,183 @@
+"""How a round moves on: steps, turns, skipping players with nothing to decide, Reset.
+
+Rulings 3 and 5: Summoning and Actions each go Wyrms, Trolls, Sprites, every player
+in turn order within each step. A player with nothing they could do is skipped, so
+every state the engine stops in has a real decision (or waits for the table's reset).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.engine.constants import ACTIONS, COSTS, KINDS, WYRM, Phase
+from companion.engine.reset_phase import (
+    Occupant,
+    Pass,
+    Tally,
+    domination_opportunities,
+    reset_phase,
+)
+from models.rules import KIND_ORDER, WINNING_ENERGY, WYRM_SWAP_COST
+
+if TYPE_CHECKING:
+    from companion.engine.state import GameState
+
+
+def settle(state: GameState) -> None:
+    """Advance turns, steps and phases until someone has a decision to make."""
+    seats = len(state.turn_order)
+    while state.phase is Phase.SUMMONING or state.phase is Phase.ACTIONS:
+        if state.turn >= seats:
+            state.turn = 0
+            if state.step < KINDS - 1:
+                state.step += 1
+            elif state.phase is Phase.SUMMONING:
+                state.phase = Phase.ACTIONS
+                state.step = 0
+            else:
+                begin_reset(state)
+            continue
+        if has_business(state):
+            return
+        state.turn += 1
+
+
+def has_business(state: GameState) -> bool:
+    """Whether the player whose turn it is could do anything in the current step."""
+    seat = state.turn_order[state.turn]
+    kind = state.step
+    if state.phase is Phase.SUMMONING:
+        if state.reserve[seat][kind] == 0 or state.energy[seat] < COSTS[kind]:
+            return False
+        return not state.game.digital or None in state.occupant
+    if not state.game.digital:
+        return state.on_board[seat][kind] > 0
+    if state.active is not None:
+        return True
+    mine = state.game.tokens[seat][kind]
+    face_down = state.face_down
+    return any(token is mine and not face_down[i] for i, token in enumerate(state.occupant))
+
+
+def next_turn(state: GameState) -> None:
+    """The current player is done with this step."""
+    state.turn += 1
+    settle(state)
+
+
+def begin_activation(state: GameState, location: int) -> None:
+    """Make the creature at a location the active one, with its full actions."""
+    state.active = location
+    state.actions_left = ACTIONS[state.step]
+
+
+def end_activation(state: GameState) -> None:
+    """Flip the active creature face-down and let the player go on."""
+    state.face_down[state.active] = True
+    state.active = None
+    state.actions_left = 0
+    settle(state)
+
+
+def can_swap(state: GameState) -> bool:
+    """Whether the active creature is a Wyrm that could pay to trade places now."""
+    if state.active is None or state.step != WYRM:
+        return False
+    seat = state.turn_order[state.turn]
+    if state.energy[seat] < WYRM_SWAP_COST:
+        return False
+    occupant = state.occupant
+    return any(
+        occupant[n] is not None and occupant[n][0] == seat
+        for n in state.game.isle.neighbours[state.active]
+    )
+
+
+def after_action(state: GameState) -> None:
+    """End the activation by itself once the creature has nothing left it could do."""
+    if state.actions_left == 0 and not can_swap(state):
+        end_activation(state)
+
+
+def gain(state: GameState, seat: int, amount: int) -> None:
+    """Add energy; reaching the winning total ends the game at once (ruling 11)."""
+    state.energy[seat] += amount
+    if state.energy[seat] >= WINNING_ENERGY:
+        state.winner = seat
+        state.summoner = True
+        state.phase = Phase.GAME_OVER
+        state.active = None
+
+
+def occupants_by_id(state: GameState) -> list[Occupant]:
+    """The board as (player id, kind) per location, the form the reset phase reads."""
+    players = state.game.players
+    return [
+        None if token is None else (players[token[0]], KIND_ORDER[token[1]])
+        for token in state.occupant
+    ]
+
+
+def run_reset(state: GameState, occupants: list[Occupant], declined: dict[str, list[str]]) -> Tally:
+    """Compute Energy and Reset for this round from a board."""
+    game = state.game
+    return reset_phase(
+        game.isle,
+        [game.players[seat] for seat in state.turn_order],
+        dict(zip(game.players, state.energy, strict=True)),
+        occupants,
+        declined,
+        final_round=state.round >= game.final_round,
+        labels=game.labels,
+    )
+
+
+def begin_reset(state: GameState) -> None:
+    """Enter Energy and Reset: digital games compute it, asking only for domination choices."""
+    state.phase = Phase.ENERGY_AND_RESET
+    state.active = None
+    if not state.game.digital:
+        return  # the table records what it sees with an EnergyAndReset command
+    occupants = occupants_by_id(state)
+    game = state.game
+    order = [game.players[seat] for seat in state.turn_order]
+    choices = domination_opportunities(game.isle, order, occupants)
+    if choices:
+        # Nobody is asked to choose when the game will end before the domination pass.
+        preview = run_reset(state, occupants, {})
+        if preview.decided_in in (Pass.MODIFIERS, Pass.SPRITES):
+            finish_round(state, preview)
+            return
+        state.pending = [
+            (game.seat[player], game.isle.territory_index[territory])
+            for player, territory in choices
+        ]
+        state.declined = {}
+        return
+    finish_round(state, run_reset(state, occupants, {}))
+
+
+def finish_round(state: GameState, tally: Tally) -> None:
+    """Apply a tally: new energy, creatures face-up, removed ones back, next round or game end."""
+    game = state.game
+    state.last_tally = tally
+    for line in tally.players:
+        state.energy[game.seat[line.player]] = line.after
+    state.pending = []
+    state.declined = {}
+    if tally.game_over:
+        state.winner = game.seat[tally.winner] if tally.winner else None
+        state.summoner = tally.summoner
+        state.phase = Phase.GAME_OVER
+        return
+    state.face_down = [False] * len(state.face_down)
+    for seat, back in enumerate(state.returning):
+        for kind in range(KINDS):
+            state.reserve[seat][kind] += back[kind]
+            back[kind] = 0
+    state.turn_order = [game.seat[player] for player in tally.turn_order]
+    state.round += 1
+    state.phase = Phase.SUMMONING
+    state.step = 0
+    state.turn = 0
+    settle(state)

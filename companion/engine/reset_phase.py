@@ -1,0 +1,214 @@
+"""The Energy and Reset phase as one pure function, every number kept for explaining.
+
+Ruling 10: three passes, each in turn order: energy modifiers, then uncontested
+Sprites, then domination bonuses (each optional). Ruling 11: the first player to
+reach the winning total wins at once and nothing after that is applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from companion.engine.isle import Isle
+from companion.engine.turn_order import _join, final_winner, next_turn_order, tie_notes
+from models.rules import WINNING_ENERGY, CreatureKind, EnergyBand, band_for
+
+Occupant = tuple[str, CreatureKind] | None
+
+
+class Pass(StrEnum):
+    """The three passes of Energy and Reset, and the end of the final round."""
+
+    MODIFIERS = "modifiers"
+    SPRITES = "sprites"
+    DOMINATION = "domination"
+    FINAL_ROUND = "final round"
+
+
+@dataclass(frozen=True, slots=True)
+class DominationLine:
+    """A territory a player holds entirely, its bonus, and whether they took it."""
+
+    territory: str
+    name: str
+    bonus: int
+    taken: bool
+
+
+@dataclass(slots=True)
+class PlayerTally:
+    """One player's numbers through Energy and Reset."""
+
+    player: str
+    before: int
+    band: EnergyBand
+    modifier: int = 0
+    sprites: int = 0
+    # (territory name, Sprites counted there), for territories that earned something.
+    sprite_territories: list[tuple[str, int]] = field(default_factory=list)
+    domination: int = 0
+    dominated: list[DominationLine] = field(default_factory=list)
+    after: int = 0
+
+    def explain(self, label: str) -> str:
+        """The player's tally as one sentence."""
+        parts = [f"{label} starts on {self.before}"]
+        sign = f"{self.modifier:+d}" if self.modifier else "no change"
+        parts.append(f"band {self.band.label} gives {sign}")
+        if self.sprite_territories:
+            where = ", ".join(f"{count} in {name}" for name, count in self.sprite_territories)
+            parts.append(f"uncontested Sprites give +{self.sprites} ({where})")
+        for line in self.dominated:
+            verb = f"+{line.bonus}" if line.taken else f"declined ({line.bonus})"
+            parts.append(f"holding all of {line.name}: {verb}")
+        return "; ".join(parts) + f"; ends on {self.after}."
+
+
+@dataclass(slots=True)
+class Tally:
+    """The whole Energy and Reset result."""
+
+    players: list[PlayerTally]
+    turn_order: tuple[str, ...]
+    order_notes: tuple[str, ...] = ()
+    winner: str | None = None
+    summoner: bool = False
+    game_over: bool = False
+    decided_in: Pass | None = None
+    winner_note: str = ""
+
+    def player(self, player: str) -> PlayerTally:
+        """The tally line of one player."""
+        for line in self.players:
+            if line.player == player:
+                return line
+        raise KeyError(player)
+
+
+class _Won(Exception):
+    """Raised inside the passes when a player reaches the winning total."""
+
+
+def domination_opportunities(
+    isle: Isle, turn_order: Sequence[str], occupants: Sequence[Occupant]
+) -> list[tuple[str, str]]:
+    """Every (player, territory id) where the player holds every location, in turn order."""
+    holder = _holders(isle, occupants)
+    return [
+        (player, isle.territory_ids[t])
+        for player in turn_order
+        for t, owner in enumerate(holder)
+        if owner == player
+    ]
+
+
+def _holders(isle: Isle, occupants: Sequence[Occupant]) -> list[str | None]:
+    """For each territory, the player who fills every location of it, if any."""
+    holders: list[str | None] = []
+    for members in isle.territory_members:
+        owner = None
+        for i in members:
+            occupant = occupants[i]
+            if occupant is None or (owner is not None and occupant[0] != owner):
+                owner = None
+                break
+            owner = occupant[0]
+        holders.append(owner)
+    return holders
+
+
+def reset_phase(
+    isle: Isle,
+    turn_order: Sequence[str],
+    energy: Mapping[str, int],
+    occupants: Sequence[Occupant],
+    declined: Mapping[str, Collection[str]] | None = None,
+    final_round: bool = False,
+    labels: Mapping[str, str] | None = None,
+) -> Tally:
+    """Run Energy and Reset on the board as it stands; `occupants` is indexed like the isle."""
+    labels = labels or {player: player for player in turn_order}
+    declined = declined or {}
+    totals = dict(energy)
+    lines = {
+        p: PlayerTally(player=p, before=totals[p], band=band_for(totals[p])) for p in turn_order
+    }
+    tally = Tally(players=[lines[p] for p in turn_order], turn_order=tuple(turn_order))
+
+    def gain(player: str, amount: int, stage: Pass) -> None:
+        totals[player] = max(0, totals[player] + amount)
+        if totals[player] >= WINNING_ENERGY:
+            tally.winner, tally.summoner, tally.game_over = player, True, True
+            tally.decided_in = stage
+            tally.winner_note = (
+                f"{labels[player]} reached {totals[player]} in the {stage.value} pass and "
+                f"wins at once with Summoner status."
+            )
+            raise _Won
+
+    try:
+        for player in turn_order:
+            lines[player].modifier = lines[player].band.modifier
+            gain(player, lines[player].modifier, Pass.MODIFIERS)
+        _sprite_pass(isle, turn_order, occupants, lines, gain)
+        _domination_pass(isle, turn_order, occupants, lines, declined, gain)
+    except _Won:
+        pass
+    for player in turn_order:
+        lines[player].after = totals[player]
+    tally.turn_order = next_turn_order(turn_order, totals)
+    tally.order_notes = tie_notes(turn_order, totals, labels)
+    if final_round and not tally.game_over:
+        winner, tied = final_winner(turn_order, totals)
+        tally.winner, tally.game_over, tally.decided_in = winner, True, Pass.FINAL_ROUND
+        if len(tied) > 1:
+            tally.winner_note = (
+                f"{_join([labels[p] for p in tied])} tie on {totals[winner]}; {labels[winner]} "
+                f"was latest in the final round's order and wins."
+            )
+        else:
+            tally.winner_note = f"{labels[winner]} has the most energy ({totals[winner]}) and wins."
+    return tally
+
+
+def _sprite_pass(isle, turn_order, occupants, lines, gain) -> None:  # noqa: ANN001
+    """Ruling 10, pass two: 1 energy per Sprite in a territory holding no rival creature."""
+    earned: dict[str, list[tuple[str, int]]] = {player: [] for player in turn_order}
+    for t, members in enumerate(isle.territory_members):
+        owners = set()
+        sprites = 0
+        for i in members:
+            occupant = occupants[i]
+            if occupant is not None:
+                owners.add(occupant[0])
+                if occupant[1] is CreatureKind.SPRITE:
+                    sprites += 1
+        if len(owners) == 1 and sprites:
+            (owner,) = owners
+            earned[owner].append((isle.board.territories[t].label, sprites))
+    for player in turn_order:
+        if earned[player]:
+            lines[player].sprite_territories = earned[player]
+            lines[player].sprites = sum(count for _, count in earned[player])
+            gain(player, lines[player].sprites, Pass.SPRITES)
+
+
+def _domination_pass(isle, turn_order, occupants, lines, declined, gain) -> None:  # noqa: ANN001
+    """Ruling 10, pass three: each territory held entirely may pay its bonus."""
+    holders = _holders(isle, occupants)
+    for player in turn_order:
+        refused = declined.get(player, ())
+        for t, owner in enumerate(holders):
+            if owner != player:
+                continue
+            territory = isle.board.territories[t]
+            taken = territory.id not in refused
+            lines[player].dominated.append(
+                DominationLine(territory.id, territory.label, territory.bonus, taken)
+            )
+            if taken:
+                lines[player].domination += territory.bonus
+        if lines[player].domination:
+            gain(player, lines[player].domination, Pass.DOMINATION)

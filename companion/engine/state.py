@@ -1,0 +1,221 @@
+"""The game (static) and its state (everything that changes), in the spirit of OpenSpiel.
+
+State is a plain mutable object with slots so that bots can clone and play out
+thousands of positions a second; pydantic stays at the boundaries.
+"""
+
+from __future__ import annotations
+
+from companion.engine.apply import apply_command
+from companion.engine.constants import KINDS, OWNED, Phase, Token
+from companion.engine.describe import describe_command
+from companion.engine.flow import settle
+from companion.engine.isle import Isle, compile_isle
+from companion.engine.legal import legal_commands
+from companion.engine.reset_phase import Tally
+from models.board import Board
+from models.commands import Command
+from models.rules import KIND_ORDER, STARTING_ENERGY, CreatureKind
+from models.setup import GameSetup, Mode
+
+
+class Game:
+    """What never changes during a game: players, board, rounds, mode."""
+
+    __slots__ = (
+        "board",
+        "final_round",
+        "isle",
+        "labels",
+        "mode",
+        "players",
+        "seat",
+        "setup",
+        "tokens",
+    )
+
+    def __init__(self, setup: GameSetup, board: Board) -> None:
+        self.setup = setup
+        self.board = board
+        self.isle: Isle = compile_isle(board)
+        self.mode = setup.mode
+        self.final_round = setup.final_round
+        self.players: tuple[str, ...] = tuple(player.id for player in setup.players)
+        self.seat = {player: i for i, player in enumerate(self.players)}
+        self.labels = {player.id: player.label for player in setup.players}
+        self.tokens: tuple[tuple[Token, ...], ...] = tuple(
+            tuple((seat, k) for k in range(KINDS)) for seat in range(len(self.players))
+        )
+        if self.mode is Mode.DIGITAL and not board.paths:
+            raise ValueError(f"board {board.id!r} has no paths, so it cannot be played digitally")
+        if not board.min_players <= len(self.players) <= board.max_players:
+            raise ValueError(
+                f"board {board.id!r} is for {board.min_players}-{board.max_players} players, "
+                f"not {len(self.players)}"
+            )
+
+    @property
+    def digital(self) -> bool:
+        """Whether every creature's place on the board is tracked."""
+        return self.mode is Mode.DIGITAL
+
+    def new_initial_state(self) -> GameState:
+        """The state before the first command of round 1."""
+        return GameState.initial(self)
+
+
+class GameState:
+    """Everything that changes: energy, reserves, board, turn order, phase and step."""
+
+    __slots__ = (
+        "actions_left",
+        "active",
+        "declined",
+        "energy",
+        "face_down",
+        "game",
+        "last_tally",
+        "occupant",
+        "on_board",
+        "pending",
+        "phase",
+        "reserve",
+        "returning",
+        "round",
+        "step",
+        "summoner",
+        "turn",
+        "turn_order",
+        "winner",
+    )
+
+    game: Game
+    energy: list[int]
+    # Per seat and kind index: in reserve / on the board / removed this round (back next round).
+    reserve: list[list[int]]
+    on_board: list[list[int]]
+    returning: list[list[int]]
+    turn_order: list[int]
+    round: int
+    phase: Phase
+    step: int
+    turn: int
+    occupant: list[Token | None]
+    face_down: list[bool]
+    active: int | None
+    actions_left: int
+    # Digital Energy and Reset: the (seat, territory index) domination choices still to make.
+    pending: list[tuple[int, int]]
+    declined: dict[str, list[str]]
+    winner: int | None
+    summoner: bool
+    last_tally: Tally | None
+
+    @classmethod
+    def initial(cls, game: Game) -> GameState:
+        """A fresh state at the start of round 1's Summoning phase."""
+        state = cls.__new__(cls)
+        seats = len(game.players)
+        state.game = game
+        state.energy = [STARTING_ENERGY] * seats
+        state.reserve = [list(OWNED) for _ in range(seats)]
+        state.on_board = [[0, 0, 0] for _ in range(seats)]
+        state.returning = [[0, 0, 0] for _ in range(seats)]
+        state.turn_order = [game.seat[player] for player in game.setup.first_turn_order]
+        state.round = 1
+        state.phase = Phase.SUMMONING
+        state.step = 0
+        state.turn = 0
+        state.occupant = [None] * game.isle.size
+        state.face_down = [False] * game.isle.size
+        state.active = None
+        state.actions_left = 0
+        state.pending = []
+        state.declined = {}
+        state.winner = None
+        state.summoner = False
+        state.last_tally = None
+        settle(state)
+        return state
+
+    def clone(self) -> GameState:
+        """An independent copy, cheap enough for tree search."""
+        other = GameState.__new__(GameState)
+        other.game = self.game
+        other.energy = self.energy[:]
+        other.reserve = [row[:] for row in self.reserve]
+        other.on_board = [row[:] for row in self.on_board]
+        other.returning = [row[:] for row in self.returning]
+        other.turn_order = self.turn_order[:]
+        other.round = self.round
+        other.phase = self.phase
+        other.step = self.step
+        other.turn = self.turn
+        other.occupant = self.occupant[:]
+        other.face_down = self.face_down[:]
+        other.active = self.active
+        other.actions_left = self.actions_left
+        other.pending = self.pending[:]
+        other.declined = {player: refused[:] for player, refused in self.declined.items()}
+        other.winner = self.winner
+        other.summoner = self.summoner
+        other.last_tally = self.last_tally
+        return other
+
+    # --- queries -----------------------------------------------------------------------
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat whose decision it is, or None when nobody's (game over, table reset)."""
+        if self.phase is Phase.GAME_OVER:
+            return None
+        if self.phase is Phase.ENERGY_AND_RESET:
+            return self.pending[0][0] if self.pending else None
+        return self.turn_order[self.turn]
+
+    @property
+    def current_player(self) -> str | None:
+        """The id of the player whose decision it is, if anyone's."""
+        seat = self.current_seat
+        return None if seat is None else self.game.players[seat]
+
+    @property
+    def step_kind(self) -> CreatureKind | None:
+        """The kind of creature the current Summoning or Actions step is about."""
+        if self.phase in (Phase.SUMMONING, Phase.ACTIONS):
+            return KIND_ORDER[self.step]
+        return None
+
+    @property
+    def winner_id(self) -> str | None:
+        """The winner's player id, once there is one."""
+        return None if self.winner is None else self.game.players[self.winner]
+
+    def energy_of(self, player: str) -> int:
+        """A player's energy."""
+        return self.energy[self.game.seat[player]]
+
+    def legal_commands(self) -> list[Command]:
+        """Every command the rules allow now (table-only records with free values excepted)."""
+        return legal_commands(self)
+
+    def apply(self, command: Command) -> None:
+        """Apply a command in place; raises IllegalCommand, leaving the state untouched."""
+        apply_command(self, command)
+
+    def describe(self, command: Command) -> str:
+        """The command as one human sentence, as it would play out from this state."""
+        return describe_command(self, command)
+
+    def __repr__(self) -> str:
+        who = self.current_player or "-"
+        where = f"{self.phase.value}"
+        if self.step_kind is not None:
+            where += f"/{self.step_kind.value}"
+        energy = " ".join(f"{p}={e}" for p, e in zip(self.game.players, self.energy, strict=True))
+        return f"<GameState round {self.round} {where} turn={who} {energy}>"

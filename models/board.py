@@ -1,0 +1,141 @@
+"""Boards as data: territories, locations and the paths between them."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from models.rules import DOMINATION_BONUS_RANGE, MAX_PLAYERS, MIN_PLAYERS
+
+_BONUS_LOW, _BONUS_HIGH = DOMINATION_BONUS_RANGE
+
+
+class Territory(BaseModel):
+    """A named group of summoning locations with its domination bonus."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(min_length=1)
+    name: str = ""
+    bonus: int = Field(ge=_BONUS_LOW, le=_BONUS_HIGH)
+    locations: tuple[str, ...] = Field(min_length=1)
+
+    @property
+    def label(self) -> str:
+        """The name to show: the territory's name, or its id when it has none."""
+        return self.name or self.id
+
+
+class Location(BaseModel):
+    """Where a location is drawn, in board units (0-100 on each axis)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(min_length=1)
+    x: float = Field(ge=0, le=100)
+    y: float = Field(ge=0, le=100)
+
+
+class Board(BaseModel):
+    """A whole isle: territories always; drawing positions and paths for digital play."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = "custom"
+    name: str = "Custom board"
+    description: str = ""
+    min_players: int = Field(default=MIN_PLAYERS, ge=MIN_PLAYERS, le=MAX_PLAYERS)
+    max_players: int = Field(default=MAX_PLAYERS, ge=MIN_PLAYERS, le=MAX_PLAYERS)
+    territories: tuple[Territory, ...] = Field(min_length=1)
+    locations: tuple[Location, ...] = ()
+    paths: tuple[tuple[str, str], ...] = ()
+
+    @field_validator("paths", mode="before")
+    @classmethod
+    def _paths_are_pairs(cls, value: object) -> object:
+        if isinstance(value, list | tuple):
+            for path in value:
+                if not isinstance(path, list | tuple) or len(path) != 2:
+                    raise ValueError(f"a path must join exactly two locations, got {path!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _check_isle(self) -> Self:
+        if self.min_players > self.max_players:
+            raise ValueError("min_players is larger than max_players")
+        owner: dict[str, str] = {}
+        seen_territories: set[str] = set()
+        for territory in self.territories:
+            if territory.id in seen_territories:
+                raise ValueError(f"territory {territory.id!r} is listed twice")
+            seen_territories.add(territory.id)
+            for location in territory.locations:
+                if location in owner:
+                    where = (
+                        f"territory {territory.id!r} twice"
+                        if owner[location] == territory.id
+                        else f"two territories: {owner[location]!r} and {territory.id!r}"
+                    )
+                    raise ValueError(f"location {location!r} is in {where}")
+                owner[location] = territory.id
+        if self.locations:
+            drawn = [location.id for location in self.locations]
+            duplicates = sorted({name for name in drawn if drawn.count(name) > 1})
+            if duplicates:
+                raise ValueError(f"location {duplicates[0]!r} is drawn twice")
+            missing = [name for name in owner if name not in set(drawn)]
+            if missing:
+                raise ValueError(f"location {missing[0]!r} has no drawing position")
+            stray = [name for name in drawn if name not in owner]
+            if stray:
+                raise ValueError(f"location {stray[0]!r} is in no territory")
+        for a, b in self.paths:
+            for end in (a, b):
+                if end not in owner:
+                    raise ValueError(f"path {a}-{b} names unknown location {end!r}")
+            if a == b:
+                raise ValueError(f"path {a}-{b} joins a location to itself")
+        if self.paths:
+            unreachable = _unreachable(list(owner), self.paths)
+            if unreachable:
+                raise ValueError(
+                    f"the isle is not connected: no path reaches {unreachable[0]!r} "
+                    f"from {next(iter(owner))!r}"
+                )
+        return self
+
+    @property
+    def location_ids(self) -> tuple[str, ...]:
+        """Every location, territory by territory, in board order."""
+        return tuple(name for territory in self.territories for name in territory.locations)
+
+    @property
+    def playable_digitally(self) -> bool:
+        """Whether the board has the paths and drawing positions the digital board needs."""
+        return bool(self.paths) and bool(self.locations)
+
+    def territory_of(self, location: str) -> Territory:
+        """The territory holding a location."""
+        for territory in self.territories:
+            if location in territory.locations:
+                return territory
+        raise KeyError(location)
+
+
+def _unreachable(locations: list[str], paths: tuple[tuple[str, str], ...]) -> list[str]:
+    """Locations that cannot be reached from the first one along the paths."""
+    neighbours: dict[str, set[str]] = {name: set() for name in locations}
+    for a, b in paths:
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    start = locations[0]
+    reached = {start}
+    queue = deque([start])
+    while queue:
+        for nxt in neighbours[queue.popleft()]:
+            if nxt not in reached:
+                reached.add(nxt)
+                queue.append(nxt)
+    return [name for name in locations if name not in reached]

@@ -1,0 +1,181 @@
+"""Commands: everything a player can do, as small immutable values.
+
+A game is its setup plus its list of commands. Commands are named tuples so the
+engine can make and compare thousands of them a second; they become JSON (and
+come back, validated) through `command_to_json` and `command_from_json`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, NamedTuple
+
+from pydantic import Field, TypeAdapter, ValidationError
+
+from models.rules import DIE_SIDES, CreatureKind
+
+DieRoll = Annotated[int, Field(ge=1, le=DIE_SIDES)]
+PlayerId = Annotated[str, Field(min_length=1)]
+LocationId = Annotated[str, Field(min_length=1)]
+
+
+class Summon(NamedTuple):
+    """Pay a creature's cost and put it on a vacant location (no location at the table)."""
+
+    kind: CreatureKind
+    location: LocationId | None = None
+
+
+class Pass(NamedTuple):
+    """The player whose turn it is is done with the current step."""
+
+
+class Activate(NamedTuple):
+    """Start activating one of the player's face-up creatures of the step's kind."""
+
+    location: LocationId
+
+
+class Move(NamedTuple):
+    """Move the active creature to an empty location, one action per location entered."""
+
+    to: LocationId
+
+
+class Attack(NamedTuple):
+    """The active creature attacks an adjacent enemy; the dice travel with the command."""
+
+    target: LocationId
+    attack_roll: DieRoll | None = None
+    # Only attacks on a Sprite need the defender's roll.
+    defence_roll: DieRoll | None = None
+
+
+class Swap(NamedTuple):
+    """Pay 1 energy to trade the active Wyrm's place with an adjacent creature of its owner."""
+
+    with_location: LocationId | None = None
+
+
+class EndActivation(NamedTuple):
+    """Flip the active creature face-down; its remaining actions are given up."""
+
+
+class Dominate(NamedTuple):
+    """Take or decline the bonus of a territory the player holds entirely."""
+
+    territory: str
+    take: bool
+
+
+class Removal(NamedTuple):
+    """At the table: the player whose turn it is removed an opponent's creature."""
+
+    victim: PlayerId
+    kind: CreatureKind
+
+
+class Correction(NamedTuple):
+    """At the table: fix a player's energy by hand, with the reason on record."""
+
+    player: PlayerId
+    delta: int
+    reason: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class Placement(NamedTuple):
+    """One creature seen on the board."""
+
+    location: LocationId
+    player: PlayerId
+    kind: CreatureKind
+
+
+class Declined(NamedTuple):
+    """A domination bonus a player chose not to take."""
+
+    player: PlayerId
+    territory: str
+
+
+class EnergyAndReset(NamedTuple):
+    """At the table: run Energy and Reset from the creatures seen on the board."""
+
+    placements: tuple[Placement, ...] = ()
+    declined: tuple[Declined, ...] = ()
+
+
+Command = (
+    Summon
+    | Pass
+    | Activate
+    | Move
+    | Attack
+    | Swap
+    | EndActivation
+    | Dominate
+    | Removal
+    | Correction
+    | EnergyAndReset
+)
+
+COMMAND_TYPES: dict[str, type[Any]] = {
+    "summon": Summon,
+    "pass": Pass,
+    "activate": Activate,
+    "move": Move,
+    "attack": Attack,
+    "swap": Swap,
+    "end_activation": EndActivation,
+    "dominate": Dominate,
+    "removal": Removal,
+    "correction": Correction,
+    "energy_and_reset": EnergyAndReset,
+}
+_TYPE_NAMES = {cls: name for name, cls in COMMAND_TYPES.items()}
+_ADAPTERS = {name: TypeAdapter(cls) for name, cls in COMMAND_TYPES.items()}
+
+
+class CommandFormatError(ValueError):
+    """A command's JSON form is not one the game knows."""
+
+
+def command_type(command: Command) -> str:
+    """The command's type name as written in JSON, e.g. 'summon'."""
+    return _TYPE_NAMES[type(command)]
+
+
+def command_to_json(command: Command) -> dict[str, Any]:
+    """The command as a JSON-ready dict with a 'type' key; unset optional fields are left out."""
+    data: dict[str, Any] = {"type": command_type(command)}
+    for field, value in command._asdict().items():
+        if value is None:
+            continue
+        data[field] = _plain(value)
+    return data
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        if hasattr(value, "_asdict"):
+            return {key: _plain(item) for key, item in value._asdict().items()}
+        return [_plain(item) for item in value]
+    if isinstance(value, CreatureKind):
+        return value.value
+    return value
+
+
+def command_from_json(data: Any) -> Command:
+    """Validate a JSON-ready dict into a command; CommandFormatError says what is wrong."""
+    if not isinstance(data, dict):
+        raise CommandFormatError(f"a command must be a JSON object, got {type(data).__name__}")
+    fields = dict(data)
+    name = fields.pop("type", None)
+    if name not in _ADAPTERS:
+        known = ", ".join(COMMAND_TYPES)
+        raise CommandFormatError(f"unknown command type {name!r} (known: {known})")
+    try:
+        return _ADAPTERS[name].validate_python(fields)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "command"
+        raise CommandFormatError(f"{name} command: {where}: {first['msg']}") from None
