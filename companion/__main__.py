@@ -1,0 +1,5 @@
+"""`python -m companion ...` runs the command-line interface."""
+
+from companion.cli import main
+
+main()

@@ -1,0 +1,144 @@
+"""The engine's speed, measured the same way every time (`python -m companion bench`)."""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import statistics
+import time
+from typing import Any
+
+from companion.boards import shipped_board
+from companion.bots.playout import play
+from companion.dice import SeededDice
+from companion.engine import Game, reset_phase
+from companion.engine.dice import with_rolls
+from companion.engine.replay import replay
+from models.commands import Command, EndActivation, Move, Pass, Swap
+from models.game_log import GameLog
+from models.rules import KIND_ORDER, MAX_TRACK_ENERGY
+from models.setup import GameSetup, Mode
+
+BENCH_BOARD = "gathering-isle"
+BENCH_PLAYERS = ("red", "blue", "green", "yellow")
+
+
+def _game(final_round: int = 6) -> Game:
+    setup = GameSetup(
+        players=[{"id": p} for p in BENCH_PLAYERS],
+        board=BENCH_BOARD,
+        mode=Mode.DIGITAL,
+        final_round=final_round,
+    )
+    return Game(setup, shipped_board(BENCH_BOARD))
+
+
+def decisions_per_second(seconds: float = 3.0, seed: int = 1) -> float:
+    """Random legal-command playouts of 4-player games: legal list, choice, dice, apply."""
+    game = _game()
+    rng = random.Random(seed)
+    roll = SeededDice(seed)
+    decisions = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal:
+            state.apply(with_rolls(state, rng.choice(state.legal_commands()), roll))
+            decisions += 1
+    return decisions / (time.perf_counter() - started)
+
+
+def tally_microseconds(repeats: int = 2000, seed: int = 1) -> float:
+    """One Energy and Reset on a board with every location taken."""
+    game = _game()
+    rng = random.Random(seed)
+    occupants = [
+        (rng.choice(BENCH_PLAYERS), rng.choice(KIND_ORDER)) for _ in game.isle.location_ids
+    ]
+    # Whole territories for two players, so the domination pass has work to do.
+    for t, members in enumerate(game.isle.territory_members[:2]):
+        for i in members:
+            occupants[i] = (BENCH_PLAYERS[t], KIND_ORDER[2])
+    energy = {player: rng.randint(0, MAX_TRACK_ENERGY - 10) for player in BENCH_PLAYERS}
+    started = time.perf_counter()
+    for _ in range(repeats):
+        reset_phase(game.isle, BENCH_PLAYERS, energy, occupants, {}, labels=game.labels)
+    return (time.perf_counter() - started) / repeats * 1e6
+
+
+class _BusyBot:
+    """Acts as much as it can: the longest logs a real game makes."""
+
+    name = "busy"
+
+    def __init__(self, seed: int) -> None:
+        self._random = random.Random(seed)
+
+    def choose(self, state: Any) -> Command:
+        neighbours = state.game.isle.neighbours
+        index = state.game.isle.index
+        options = [
+            c
+            for c in state.legal_commands()
+            if type(c) not in (Pass, EndActivation, Swap)
+            and not (type(c) is Move and index[c.to] not in neighbours[state.active])
+        ]
+        return self._random.choice(options or state.legal_commands())
+
+
+def replay_milliseconds(commands: int = 1000, repeats: int = 5, seed: int = 1) -> float:
+    """Rebuild state from `commands` logged commands (JSON parsed and every rule checked).
+
+    One game is about 490 commands long, so the log is whole 7-round games replayed back
+    to back until `commands` have been applied; the median of `repeats` runs.
+    """
+    game = _game(final_round=7)
+    logs: list[GameLog] = []
+    total = 0
+    number = 0
+    while total < commands:
+        bots = [_BusyBot(seed * 100 + number * 4 + seat) for seat in range(4)]
+        played = play(game, bots, SeededDice(seed + number))
+        take = played.commands[: commands - total]
+        logs.append(GameLog.of(game.setup, take))
+        total += len(take)
+        number += 1
+    timings = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        for log in logs:
+            replay(game, log.parsed_commands())
+        timings.append(time.perf_counter() - started)
+    return statistics.median(timings) * 1e3
+
+
+def machine() -> dict[str, Any]:
+    """What the numbers were measured on."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "system": f"{platform.system()} {platform.release()}",
+    }
+
+
+def run_bench(seconds: float = 3.0) -> dict[str, Any]:
+    """Every engine benchmark, on one core."""
+    return {
+        "decisions_per_s": round(decisions_per_second(seconds)),
+        "tally_us": round(tally_microseconds(), 1),
+        "replay_1000_ms": round(replay_milliseconds(), 1),
+        "machine": machine(),
+    }

@@ -1,0 +1,18 @@
+"""What every bot offers."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from companion.engine import GameState
+from models.commands import Command
+
+
+class Bot(Protocol):
+    """Chooses a command for the player whose decision it is."""
+
+    name: str
+
+    def choose(self, state: GameState) -> Command:
+        """One of `state.legal_commands()`; dice may be left for the caller to fill."""
+        ...

@@ -1,0 +1,190 @@
+"""The command line: `python -m companion tally|replay|simulate|bench`.
+
+Every command reads or prints JSON where it makes sense; bad input exits with
+status 2 and one line on stderr naming the problem, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from pydantic import ValidationError
+
+from companion.boards import BoardError, first_error, resolve_board
+from companion.engine import Game, reset_phase
+from companion.engine.isle import compile_isle
+from companion.engine.replay import ReplayError, replay
+from companion.engine.serialize import state_to_json
+from models.commands import CommandFormatError
+from models.game_log import GameLog
+from models.tally_request import TallyRequest
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Summoner's Isle Companion: rules engine tools.",
+)
+
+INPUT_HELP = "A JSON file, or - to read standard input."
+
+
+class UserError(Exception):
+    """Bad input: reported as one line, exit status 2."""
+
+
+def fail(message: str) -> NoReturn:
+    """Stop with one clear line on stderr and exit status 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def read_json(source: str) -> Any:
+    """Parse JSON from a file path or '-' (stdin); UserError says what is wrong."""
+    name = "standard input" if source == "-" else source
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise UserError(f"cannot read {name}: {reason}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UserError(
+            f"malformed JSON in {name}: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
+
+
+def print_json(data: Any) -> None:
+    """Write JSON to stdout."""
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@app.command()
+def tally(
+    source: Annotated[str, typer.Argument(metavar="FILE", help=INPUT_HELP)],
+    explain: Annotated[bool, typer.Option(help="Add the explanation sentences.")] = False,
+) -> None:
+    """Compute one Energy and Reset phase (see docs/tally.md for the JSON in and out)."""
+    try:
+        data = read_json(source)
+        if not isinstance(data, dict):
+            raise UserError("the input must be a JSON object")
+        try:
+            request = TallyRequest.model_validate(data)
+        except ValidationError as error:
+            raise UserError(first_error(error)) from None
+        board = resolve_board(request.board)
+        request.check_against(board)
+    except (UserError, BoardError, ValueError) as error:
+        fail(str(error))
+    isle = compile_isle(board)
+    occupants: list[Any] = [None] * isle.size
+    for location, placement in request.placements.items():
+        occupants[isle.index[location]] = (placement.player, placement.creature)
+    result = reset_phase(
+        isle,
+        request.turn_order,
+        request.energy,
+        occupants,
+        request.decline_domination,
+        final_round=request.round == request.final_round,
+    )
+    output: dict[str, Any] = {
+        "players": {
+            line.player: {
+                "before": line.before,
+                "modifier": line.modifier,
+                "sprites": line.sprites,
+                "domination": line.domination,
+                "after": line.after,
+            }
+            for line in result.players
+        },
+        "turn_order": list(result.turn_order),
+        "winner": result.winner,
+        "summoner": result.summoner,
+        "game_over": result.game_over,
+    }
+    if explain:
+        output["explanation"] = {
+            "players": {line.player: line.explain(line.player) for line in result.players},
+            "turn_order": list(result.order_notes),
+            "winner": result.winner_note,
+        }
+    print_json(output)
+
+
+@app.command("replay")
+def replay_command(
+    source: Annotated[str, typer.Argument(metavar="FILE", help=INPUT_HELP)],
+) -> None:
+    """Replay a game log (docs/game-log.md) and print the final state as JSON."""
+    try:
+        data = read_json(source)
+        try:
+            log = GameLog.model_validate(data)
+        except ValidationError as error:
+            raise UserError(f"game log: {first_error(error)}") from None
+        game = Game(log.setup, resolve_board(log.setup.board))
+        state = replay(game, log.parsed_commands())
+    except (UserError, BoardError, CommandFormatError, ReplayError, ValueError) as error:
+        fail(str(error))
+    print_json(state_to_json(state))
+
+
+@app.command()
+def simulate(
+    players: Annotated[int, typer.Option(help="Players per game, 2-4.")] = 2,
+    games: Annotated[int, typer.Option(help="How many games to play.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed for bots and dice.")] = 1,
+    bot: Annotated[str, typer.Option(help="The bot for every seat.")] = "random",
+    board: Annotated[str | None, typer.Option(help="A shipped board id.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Play whole games between bots and report how they ended."""
+    from companion.simulate import simulate as run
+
+    try:
+        report = run(players, games, seed, [bot], board)
+    except (BoardError, ValueError) as error:
+        fail(str(error))
+    if as_json:
+        print_json(report.to_json())
+    else:
+        typer.echo("\n".join(report.lines()))
+    if report.errors:
+        raise typer.Exit(1)
+
+
+@app.command()
+def bench(
+    seconds: Annotated[float, typer.Option(help="How long the playout benchmark runs.")] = 3.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Measure the engine: decisions per second, tally and replay times."""
+    from companion.bench import run_bench
+
+    if seconds <= 0:
+        fail("--seconds must be positive")
+    result = run_bench(seconds)
+    if as_json:
+        print_json(result)
+        return
+    for key, value in result.items():
+        if isinstance(value, dict):
+            value = ", ".join(f"{k} {v}" for k, v in value.items())
+        typer.echo(f"{key:16} {value}")
+
+
+def main() -> None:
+    """Entry point for `python -m companion` and `summoners-isle`."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
