@@ -26,6 +26,7 @@ from companion.engine.flow import (
     begin_activation,
     end_activation,
     finish_round,
+    flip_active,
     gain,
     next_turn,
     occupants_by_id,
@@ -139,6 +140,7 @@ def _summon(state: GameState, command: Summon) -> None:
             raise IllegalCommand(f"location {command.location} is not vacant")
         state.occupant[where] = state.game.tokens[seat][kind]
         state.face_down[where] = False
+        state.ready[seat][kind] += 1
     elif command.location is not None:
         raise IllegalCommand("table games do not record locations for summons")
     state.energy[seat] -= COSTS[kind]
@@ -151,9 +153,7 @@ def _pass(state: GameState, command: Pass) -> None:
     if state.phase not in (Phase.SUMMONING, Phase.ACTIONS):
         raise IllegalCommand(f"there is no turn to pass in {_where(state)}")
     if state.active is not None:
-        state.face_down[state.active] = True
-        state.active = None
-        state.actions_left = 0
+        flip_active(state)
     next_turn(state)
 
 
@@ -253,6 +253,8 @@ def _attack(state: GameState, command: Attack) -> None:
         victim, kind = defender
         state.on_board[victim][kind] -= 1
         state.returning[victim][kind] += 1
+        if not state.face_down[target]:
+            state.ready[victim][kind] -= 1
         state.occupant[target] = None
         _relocate(state, here, target)
         gain(state, seat, BOUNTY[kind])

@@ -52,11 +52,7 @@ def has_business(state: GameState) -> bool:
         return not state.game.digital or None in state.occupant
     if not state.game.digital:
         return state.on_board[seat][kind] > 0
-    if state.active is not None:
-        return True
-    mine = state.game.tokens[seat][kind]
-    face_down = state.face_down
-    return any(token is mine and not face_down[i] for i, token in enumerate(state.occupant))
+    return state.active is not None or state.ready[seat][kind] > 0
 
 
 def next_turn(state: GameState) -> None:
@@ -71,11 +67,18 @@ def begin_activation(state: GameState, location: int) -> None:
     state.actions_left = ACTIONS[state.step]
 
 
-def end_activation(state: GameState) -> None:
-    """Flip the active creature face-down and let the player go on."""
+def flip_active(state: GameState) -> None:
+    """Turn the active creature face-down: it has acted this round."""
+    seat, kind = state.occupant[state.active]
     state.face_down[state.active] = True
+    state.ready[seat][kind] -= 1
     state.active = None
     state.actions_left = 0
+
+
+def end_activation(state: GameState) -> None:
+    """Flip the active creature face-down and let the player go on."""
+    flip_active(state)
     settle(state)
 
 
@@ -171,6 +174,7 @@ def finish_round(state: GameState, tally: Tally) -> None:
         state.phase = Phase.GAME_OVER
         return
     state.face_down = [False] * len(state.face_down)
+    state.ready = [row[:] for row in state.on_board]
     for seat, back in enumerate(state.returning):
         for kind in range(KINDS):
             state.reserve[seat][kind] += back[kind]

@@ -13,12 +13,9 @@ from companion.engine.constants import COSTS, KINDS, WYRM, Phase
 from companion.engine.flow import can_swap
 from companion.engine.movement import reachable
 from models.commands import (
-    Activate,
-    Attack,
     Command,
     Dominate,
     EndActivation,
-    Move,
     Pass,
     Removal,
     Summon,
@@ -53,22 +50,21 @@ def _summoning(state: GameState) -> list[Command]:
         return [_PASS]
     if not state.game.digital:
         return [Summon(kind), _PASS]
-    ids = state.game.isle.location_ids
-    commands: list[Command] = [
-        Summon(kind, ids[i]) for i, t in enumerate(state.occupant) if t is None
-    ]
+    summons = state.game.summons[state.step]
+    commands: list[Command] = [summons[i] for i, t in enumerate(state.occupant) if t is None]
     commands.append(_PASS)
     return commands
 
 
 def _actions(state: GameState) -> list[Command]:
-    ids = state.game.isle.location_ids
+    game = state.game
     if state.active is None:
         seat = state.turn_order[state.turn]
-        mine = state.game.tokens[seat][state.step]
+        mine = game.tokens[seat][state.step]
         face_down = state.face_down
+        activations = game.activations
         commands: list[Command] = [
-            Activate(ids[i])
+            activations[i]
             for i, token in enumerate(state.occupant)
             if token is mine and not face_down[i]
         ]
@@ -78,17 +74,18 @@ def _actions(state: GameState) -> list[Command]:
     seat = state.occupant[here][0]
     commands = []
     if state.actions_left:
-        commands.extend(Move(ids[i]) for i in reachable(state, here, state.actions_left))
+        moves = game.moves
+        commands.extend(moves[i] for i in reachable(state, here, state.actions_left))
         occupant = state.occupant
-        for there in state.game.isle.neighbours[here]:
+        for there in game.isle.neighbours[here]:
             token = occupant[there]
             if token is not None and token[0] != seat:
-                commands.append(Attack(ids[there]))
+                commands.append(game.attacks[there])
     if can_swap(state):
         occupant = state.occupant
         commands.extend(
-            Swap(ids[there])
-            for there in state.game.isle.neighbours[here]
+            game.swaps[there]
+            for there in game.isle.neighbours[here]
             if occupant[there] is not None and occupant[there][0] == seat
         )
     commands.append(_END)

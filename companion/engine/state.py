@@ -14,7 +14,7 @@ from companion.engine.isle import Isle, compile_isle
 from companion.engine.legal import legal_commands
 from companion.engine.reset_phase import Tally
 from models.board import Board
-from models.commands import Command
+from models.commands import Activate, Attack, Command, Move, Summon, Swap
 from models.rules import KIND_ORDER, STARTING_ENERGY, CreatureKind
 from models.setup import GameSetup, Mode
 
@@ -23,14 +23,20 @@ class Game:
     """What never changes during a game: players, board, rounds, mode."""
 
     __slots__ = (
+        "activations",
+        "attacks",
         "board",
+        "digital",
         "final_round",
         "isle",
         "labels",
         "mode",
+        "moves",
         "players",
         "seat",
         "setup",
+        "summons",
+        "swaps",
         "tokens",
     )
 
@@ -39,6 +45,7 @@ class Game:
         self.board = board
         self.isle: Isle = compile_isle(board)
         self.mode = setup.mode
+        self.digital = setup.mode is Mode.DIGITAL
         self.final_round = setup.final_round
         self.players: tuple[str, ...] = tuple(player.id for player in setup.players)
         self.seat = {player: i for i, player in enumerate(self.players)}
@@ -46,18 +53,20 @@ class Game:
         self.tokens: tuple[tuple[Token, ...], ...] = tuple(
             tuple((seat, k) for k in range(KINDS)) for seat in range(len(self.players))
         )
-        if self.mode is Mode.DIGITAL and not board.paths:
+        # Commands are immutable, so the engine hands out these shared ones instead of new ones.
+        ids = self.isle.location_ids
+        self.summons = tuple(tuple(Summon(kind, i) for i in ids) for kind in KIND_ORDER)
+        self.activations = tuple(Activate(i) for i in ids)
+        self.moves = tuple(Move(i) for i in ids)
+        self.attacks = tuple(Attack(i) for i in ids)
+        self.swaps = tuple(Swap(i) for i in ids)
+        if self.digital and not board.paths:
             raise ValueError(f"board {board.id!r} has no paths, so it cannot be played digitally")
         if not board.min_players <= len(self.players) <= board.max_players:
             raise ValueError(
                 f"board {board.id!r} is for {board.min_players}-{board.max_players} players, "
                 f"not {len(self.players)}"
             )
-
-    @property
-    def digital(self) -> bool:
-        """Whether every creature's place on the board is tracked."""
-        return self.mode is Mode.DIGITAL
 
     def new_initial_state(self) -> GameState:
         """The state before the first command of round 1."""
@@ -79,6 +88,7 @@ class GameState:
         "on_board",
         "pending",
         "phase",
+        "ready",
         "reserve",
         "returning",
         "round",
@@ -95,6 +105,8 @@ class GameState:
     reserve: list[list[int]]
     on_board: list[list[int]]
     returning: list[list[int]]
+    # Digital games: face-up creatures on the board per seat and kind (who can still act).
+    ready: list[list[int]]
     turn_order: list[int]
     round: int
     phase: Phase
@@ -121,6 +133,7 @@ class GameState:
         state.reserve = [list(OWNED) for _ in range(seats)]
         state.on_board = [[0, 0, 0] for _ in range(seats)]
         state.returning = [[0, 0, 0] for _ in range(seats)]
+        state.ready = [[0, 0, 0] for _ in range(seats)]
         state.turn_order = [game.seat[player] for player in game.setup.first_turn_order]
         state.round = 1
         state.phase = Phase.SUMMONING
@@ -146,6 +159,7 @@ class GameState:
         other.reserve = [row[:] for row in self.reserve]
         other.on_board = [row[:] for row in self.on_board]
         other.returning = [row[:] for row in self.returning]
+        other.ready = [row[:] for row in self.ready]
         other.turn_order = self.turn_order[:]
         other.round = self.round
         other.phase = self.phase
