@@ -48,7 +48,7 @@ from models.commands import (
     Summon,
     Swap,
 )
-from models.rules import KIND_ORDER, MAX_TRACK_ENERGY, WYRM_SWAP_COST, CreatureKind
+from models.rules import KIND_ORDER, MAX_TRACK_ENERGY, WYRM_SWAP_COST
 
 if TYPE_CHECKING:
     from companion.engine.state import GameState
@@ -95,6 +95,13 @@ def _location(state: GameState, location: str | None) -> int:
     return index
 
 
+def _kind(value: object) -> int:
+    index = KIND_INDEX.get(value)
+    if index is None:
+        raise IllegalCommand(f"there is no creature kind {value!r}")
+    return index
+
+
 def _seat_of(state: GameState, player: str) -> int:
     seat = state.game.seat.get(player)
     if seat is None:
@@ -120,19 +127,20 @@ def _active(state: GameState) -> int:
 
 def _summon(state: GameState, command: Summon) -> None:
     seat = _current(state, Phase.SUMMONING, "summoning")
-    kind = KIND_INDEX[command.kind]
+    kind = _kind(command.kind)
+    creature = KIND_ORDER[kind]
     if kind != state.step:
         raise IllegalCommand(
-            f"it is the {KIND_ORDER[state.step].plural} step, not {command.kind.plural}"
+            f"it is the {KIND_ORDER[state.step].plural} step, not {creature.plural}"
         )
     who = _name(state, seat)
     if state.reserve[seat][kind] == 0:
         back = state.returning[seat][kind]
         later = f" ({back} come back next round)" if back else ""
-        raise IllegalCommand(f"{who} has no {command.kind.title} left to summon{later}")
+        raise IllegalCommand(f"{who} has no {creature.title} left to summon{later}")
     if state.energy[seat] < COSTS[kind]:
         raise IllegalCommand(
-            f"{who} has {state.energy[seat]} energy; a {command.kind.title} costs {COSTS[kind]}"
+            f"{who} has {state.energy[seat]} energy; a {creature.title} costs {COSTS[kind]}"
         )
     if state.game.digital:
         where = _location(state, command.location)
@@ -319,9 +327,9 @@ def _removal(state: GameState, command: Removal) -> None:
     victim = _seat_of(state, command.victim)
     if victim == seat:
         raise IllegalCommand(f"{_name(state, seat)} cannot remove their own creature for a bounty")
-    kind = KIND_INDEX[command.kind]
+    kind = _kind(command.kind)
     if state.on_board[victim][kind] == 0:
-        raise IllegalCommand(f"{_name(state, victim)} has no {command.kind.title} on the board")
+        raise IllegalCommand(f"{_name(state, victim)} has no {KIND_ORDER[kind].title} on the board")
     state.on_board[victim][kind] -= 1
     state.returning[victim][kind] += 1
     gain(state, seat, BOUNTY[kind])
@@ -373,7 +381,7 @@ def _energy_and_reset(state: GameState, command: EnergyAndReset) -> None:
         if occupants[where] is not None:
             raise IllegalCommand(f"location {placement.location} holds two creatures")
         seat = _seat_of(state, placement.player)
-        kind = CreatureKind(placement.kind)
+        kind = KIND_ORDER[_kind(placement.kind)]
         occupants[where] = (placement.player, kind)
         seen[seat, KIND_INDEX[kind]] += 1
     for (seat, kind), count in seen.items():

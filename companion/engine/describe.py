@@ -60,11 +60,12 @@ def _change(before: int, amount: int) -> str:
 
 
 def _summon(state: GameState, command: Summon) -> str:
-    cost = COSTS[KIND_INDEX[command.kind]]
+    kind = KIND_INDEX[command.kind]
+    cost = COSTS[kind]
     seat = state.current_seat
     where = f" onto {command.location}" if command.location else ""
     return (
-        f"{_who(state)} summons a {command.kind.title}{where} for {cost} energy "
+        f"{_who(state)} summons a {KIND_ORDER[kind].title}{where} for {cost} energy "
         f"{_change(state.energy[seat], -cost)}"
     )
 
@@ -132,10 +133,11 @@ def _dominate(state: GameState, command: Dominate) -> str:
 
 def _removal(state: GameState, command: Removal) -> str:
     seat = state.current_seat
-    bounty = BOUNTY[KIND_INDEX[command.kind]]
+    kind = KIND_INDEX[command.kind]
+    bounty = BOUNTY[kind]
     victim = state.game.labels[command.victim]
     return (
-        f"{_who(state)} removes {victim}'s {command.kind.title} and gains {bounty} "
+        f"{_who(state)} removes {victim}'s {KIND_ORDER[kind].title} and gains {bounty} "
         f"{_change(state.energy[seat], bounty)}"
     )
 

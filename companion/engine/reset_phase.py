@@ -183,7 +183,7 @@ def _sprite_pass(isle, turn_order, occupants, lines, gain) -> None:  # noqa: ANN
             occupant = occupants[i]
             if occupant is not None:
                 owners.add(occupant[0])
-                if occupant[1] is CreatureKind.SPRITE:
+                if occupant[1] == CreatureKind.SPRITE:
                     sprites += 1
         if len(owners) == 1 and sprites:
             (owner,) = owners
