@@ -314,8 +314,19 @@ def _dominate(state: GameState, command: Dominate) -> None:
     if not command.take:
         state.declined.setdefault(state.game.players[seat], []).append(expected)
     state.pending.pop(0)
+    occupants = occupants_by_id(state)
     if not state.pending:
-        finish_round(state, run_reset(state, occupants_by_id(state), state.declined))
+        finish_round(state, run_reset(state, occupants, state.declined))
+        return
+    # Ruling 11: once the choices made so far reach 36 the game ends, whatever comes next.
+    # Counting the open choices as declined cannot change a win that comes before them.
+    undecided = {player: refused[:] for player, refused in state.declined.items()}
+    for open_seat, open_territory in state.pending:
+        player = state.game.players[open_seat]
+        undecided.setdefault(player, []).append(state.game.isle.territory_ids[open_territory])
+    preview = run_reset(state, occupants, undecided)
+    if preview.summoner:
+        finish_round(state, preview)
 
 
 # --- Records at the table ------------------------------------------------------------------
