@@ -1,0 +1,178 @@
+"""How a position looks for every seat, in energy: what greedy plays by and mcts searches with.
+
+A seat's score is the energy it can expect, judged at a horizon (the end of the round
+the bot is deciding in):
+
+- energy after that round's Energy and Reset, from the engine's own `reset_phase` on the
+  board as it stands (bands, uncontested Sprites, domination);
+- creatures on the board, worth their summoning cost while rounds remain to use them;
+- the income they bring (Sprites and domination), for each round still to come;
+- attacks in reach, by the engine's odds: the bounty for the attacker, the creature for
+  its owner.
+
+Scores become win chances with a softmax whose temperature shrinks as the game nears
+its end, where a lead in energy is worth more.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from companion.engine import GameState, Phase, Tally
+from companion.engine.apply import sprite_support
+from companion.engine.constants import ACTIONS, BOUNTY, COSTS, OWNED, SPRITE
+from companion.engine.dice import attack_odds
+from companion.engine.flow import occupants_by_id, run_reset
+from companion.engine.movement import reachable
+from models.rules import KIND_ORDER
+
+# Past this many cached reset previews the cache starts afresh (boards repeat within a decision).
+_PREVIEW_CACHE = 50_000
+# Added to the winner's energy once the game is over: no position outscores a won game.
+_DECIDED = 1000.0
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The evaluation's knobs, all in energy."""
+
+    # A creature on the board is worth its cost times this, once `full_worth_rounds` remain.
+    material: float = 1.0
+    full_worth_rounds: float = 2.0
+    # Each energy of income (Sprites, domination) on the board now, per round still to come.
+    income: float = 0.5
+    # How likely an attack in reach is to be made: by the creature being activated, by a
+    # face-up creature, by a spent one (it acts again next round).
+    reach_active: float = 1.0
+    reach_ready: float = 0.5
+    reach_spent: float = 0.25
+    # Win chances: softmax temperature in the final round, and added per round to come.
+    temperature_final: float = 1.5
+    temperature_per_round: float = 1.0
+    # Energy added to the score of a player the board would make win at the horizon's reset.
+    win_bonus: float = 10.0
+
+
+class Evaluator:
+    """Scores positions for every seat; keeps the engine's reset previews of boards it has seen."""
+
+    def __init__(self, weights: Weights | None = None) -> None:
+        self.weights = weights or Weights()
+        self._previews: dict[tuple, Tally] = {}
+        self._odds = {
+            (attacker, defender, support): float(
+                attack_odds(KIND_ORDER[attacker], KIND_ORDER[defender], support)
+            )
+            for attacker in range(len(KIND_ORDER))
+            for defender in range(len(KIND_ORDER))
+            # A defending Sprite is supported by at most every other Sprite its owner has.
+            for support in range(OWNED[SPRITE])
+        }
+
+    def scores(self, state: GameState, horizon: int) -> list[float]:
+        """Each seat's expected energy, judged at the end of round `horizon`."""
+        game = state.game
+        seats = len(game.players)
+        if state.is_terminal:
+            return [
+                energy + (_DECIDED if seat == state.winner else 0.0)
+                for seat, energy in enumerate(state.energy)
+            ]
+        weights = self.weights
+        tally = self._preview(state)
+        rounds_after = game.final_round - horizon
+        worth_factor = weights.material * min(1.0, rounds_after / weights.full_worth_rounds)
+        worth = [cost * worth_factor for cost in COSTS]
+        worth[SPRITE] += 1.0  # a Sprite lost is also its income at the coming reset
+        scores = [0.0] * seats
+        before_horizon = state.round <= horizon
+        seat_of = game.seat
+        for line in tally.players:
+            seat = seat_of[line.player]
+            income = line.sprites + line.domination
+            banked = line.after if before_horizon else state.energy[seat]
+            scores[seat] = banked + income * weights.income * rounds_after
+        if before_horizon and tally.game_over and tally.summoner and tally.winner is not None:
+            scores[seat_of[tally.winner]] += weights.win_bonus
+        for seat, counts in enumerate(state.on_board):
+            scores[seat] += sum(count * value for count, value in zip(counts, worth, strict=True))
+        self._add_reach(state, worth, scores)
+        return scores
+
+    def values(self, state: GameState, horizon: int) -> list[float]:
+        """Each seat's chance of winning, from the scores (exact once the game is over)."""
+        seats = len(state.game.players)
+        if state.is_terminal:
+            return [1.0 if seat == state.winner else 0.0 for seat in range(seats)]
+        scores = self.scores(state, horizon)
+        rounds_after = max(0, state.game.final_round - horizon)
+        temperature = (
+            self.weights.temperature_final + self.weights.temperature_per_round * rounds_after
+        )
+        top = max(scores)
+        weights = [math.exp((score - top) / temperature) for score in scores]
+        total = sum(weights)
+        return [weight / total for weight in weights]
+
+    def _preview(self, state: GameState) -> Tally:
+        """The engine's Energy and Reset on the board as it stands, cached by board and energy."""
+        key = (
+            tuple(state.occupant),
+            tuple(state.energy),
+            tuple(state.turn_order),
+            state.round,
+            tuple((player, tuple(refused)) for player, refused in state.declined.items()),
+        )
+        tally = self._previews.get(key)
+        if tally is None:
+            if len(self._previews) >= _PREVIEW_CACHE:
+                self._previews.clear()
+            tally = self._previews[key] = run_reset(state, occupants_by_id(state), state.declined)
+        return tally
+
+    def _add_reach(self, state: GameState, worth: list[float], scores: list[float]) -> None:
+        """Expected bounties and losses from every attack some creature could make."""
+        weights = self.weights
+        occupant = state.occupant
+        neighbours = state.game.isle.neighbours
+        face_down = state.face_down
+        acting = state.phase is Phase.ACTIONS and state.active is not None
+        # target location -> [(attacking seat, chance it is made and succeeds)]
+        threats: dict[int, list[tuple[int, float]]] = {}
+        for here, token in enumerate(occupant):
+            if token is None:
+                continue
+            seat, kind = token
+            if acting and here == state.active:
+                likelihood, actions = weights.reach_active, state.actions_left
+            else:
+                likelihood = weights.reach_spent if face_down[here] else weights.reach_ready
+                actions = ACTIONS[kind]
+            if actions < 1:
+                continue
+            spots = [here]
+            if actions > 1:
+                spots.extend(reachable(state, here, actions - 1))
+            targets = {
+                there
+                for spot in spots
+                for there in neighbours[spot]
+                if occupant[there] is not None and occupant[there][0] != seat
+            }
+            for there in targets:
+                defender = occupant[there][1]
+                support = sprite_support(state, there) if defender == SPRITE else 0
+                chance = likelihood * self._odds[kind, defender, support]
+                if chance > 0:
+                    threats.setdefault(there, []).append((seat, chance))
+        for there, attackers in threats.items():
+            victim, kind = occupant[there]
+            spared = 1.0
+            for _, chance in attackers:
+                spared *= 1.0 - chance
+            lost = 1.0 - spared
+            scores[victim] -= lost * worth[kind]
+            share = lost / sum(chance for _, chance in attackers)
+            for seat, chance in attackers:
+                scores[seat] += chance * share * BOUNTY[kind]

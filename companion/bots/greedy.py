@@ -1,0 +1,50 @@
+"""The greedy bot: the command whose resulting position evaluates best, one decision ahead."""
+
+from __future__ import annotations
+
+import random
+
+from companion.bots.chance import outcomes
+from companion.bots.evaluation import Evaluator, Weights
+from companion.engine import GameState
+from models.commands import Command
+
+# Commands whose values differ by less than this are ties, broken by the seeded generator.
+_TIE = 1e-9
+
+
+class GreedyBot:
+    """Plays the command with the best expected score margin over the strongest rival."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None, weights: Weights | None = None) -> None:
+        self._random = random.Random(seed)
+        self.evaluator = Evaluator(weights)
+
+    def choose(self, state: GameState) -> Command:
+        """The best command by one-ply evaluation; an attack's dice are left to the caller."""
+        commands = state.legal_commands()
+        if len(commands) == 1:
+            return commands[0]
+        best: list[Command] = []
+        best_value = -float("inf")
+        for command in commands:
+            value = self.margin(state, command)
+            if value > best_value + _TIE:
+                best, best_value = [command], value
+            elif value > best_value - _TIE:
+                best.append(command)
+        return best[0] if len(best) == 1 else self._random.choice(best)
+
+    def margin(self, state: GameState, command: Command) -> float:
+        """The mover's expected score lead after the command, dice weighted by their odds."""
+        seat = state.current_seat
+        expected = 0.0
+        for probability, outcome in outcomes(state, command):
+            child = state.clone()
+            child.apply(outcome)
+            scores = self.evaluator.scores(child, state.round)
+            rivals = max(score for other, score in enumerate(scores) if other != seat)
+            expected += probability * (scores[seat] - rivals)
+        return expected
