@@ -1,0 +1,541 @@
+"""The saved-games store: each game is its setup plus an append-only log of commands.
+
+State is never stored: it is `replay(Game(setup, board), active commands)`. Every
+write names the revision it was based on and bumps it in the same transaction, so
+two devices writing to one game at once cannot both win, and nothing is lost.
+
+>>> from models.setup import GameSetup
+>>> store = open_store("sqlite://")
+>>> saved = store.new_game(GameSetup(players=[{"id": "red"}, {"id": "blue"}], board="duel-isle"))
+>>> saved = store.append(saved.id, saved.state.legal_commands()[0], saved.revision)
+>>> saved.revision, saved.undo_label
+(1, 'red summons a Wyrm for 5 energy (5 → 0)')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any, Self
+
+from sqlalchemy import Connection, insert
+from sqlalchemy.exc import DBAPIError
+from sqlmodel import Session, col, select, update
+
+from companion.boards import resolve_board
+from companion.dice import SeededDice
+from companion.engine import Game, GameState, IllegalCommand
+from companion.engine.dice import with_rolls
+from companion.engine.replay import replay
+from companion.store.database import Database, open_database
+from companion.store.errors import (
+    GameMovedOn,
+    GameNotFound,
+    LogError,
+    NothingToRedo,
+    NothingToUndo,
+    StoreError,
+)
+from companion.store.history import History, energy_by_round, summarise
+from models.commands import Command, CommandFormatError, command_from_json, command_to_json
+from models.game_log import GameLog
+from models.records import CommandRecord, GameRecord, GameStatus, Mark, utc_now
+from models.setup import GameSetup, PlayerSetup
+
+# Games whose latest state is kept in memory, so an append needs no replay.
+CACHED_GAMES = 8
+ID_BYTES = 6
+
+
+def new_game_id() -> str:
+    """A fresh game id: 12 hex digits, random."""
+    return secrets.token_hex(ID_BYTES)
+
+
+def dice_for(game_id: str, seq: int) -> SeededDice:
+    """The dice for command `seq` of a game: the same game and number always roll the same."""
+    digest = hashlib.sha256(f"{game_id}:{seq}".encode()).digest()
+    return SeededDice(int.from_bytes(digest[:8], "big"))
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One recorded command: its number in the game, the command with its dice, its sentence."""
+
+    seq: int
+    command: Command
+    description: str
+    created: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SavedGame:
+    """A game as stored at one revision, with the state its active commands replay to."""
+
+    id: str
+    revision: int
+    created: datetime
+    updated: datetime
+    setup: GameSetup
+    game: Game
+    # The caller's own copy: changing it changes nothing stored.
+    state: GameState
+    # The active line, oldest first: replaying it gives `state`.
+    log: tuple[LogEntry, ...]
+    # Undone commands that redo can bring back, the next one to redo first.
+    undone: tuple[LogEntry, ...]
+    # The highest seq recorded for this game, abandoned rows included.
+    last_seq: int
+
+    @property
+    def status(self) -> GameStatus:
+        """Finished once the game is over."""
+        return GameStatus.FINISHED if self.state.is_terminal else GameStatus.ACTIVE
+
+    @property
+    def undo_label(self) -> str | None:
+        """What undo would take back, as its log sentence."""
+        return self.log[-1].description if self.log else None
+
+    @property
+    def redo_label(self) -> str | None:
+        """What redo would bring back, as its log sentence."""
+        return self.undone[0].description if self.undone else None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A saved game as a listing shows it, read without replaying anything."""
+
+    id: str
+    created: datetime
+    updated: datetime
+    board: str
+    players: tuple[str, ...]
+    labels: tuple[str, ...]
+    first_turn_order: tuple[str, ...]
+    mode: str
+    status: GameStatus
+    round: int
+    final_round: int
+    winner: str | None
+    summoner: bool
+    revision: int
+
+
+def open_store(db: str | None = None) -> Store:
+    """Open the store at a URL or path, else $SUMMONERS_ISLE_DB, else the default file."""
+    return Store(open_database(db))
+
+
+class Store:
+    """Saved games in one database; safe to share between threads, one per process is enough."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+        engine = database.engine
+        # On PostgreSQL a read sees one snapshot, so a game row and its log always agree.
+        self._reader = (
+            engine
+            if database.is_sqlite
+            else engine.execution_options(isolation_level="REPEATABLE READ")
+        )
+        self._writer = engine.execution_options(write=True)
+        self._cache: OrderedDict[str, SavedGame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def notices(self) -> list[str]:
+        """What the user must be told about opening the database (a damaged file moved aside)."""
+        return self._database.notices
+
+    @property
+    def label(self) -> str:
+        """Where the games are kept, password hidden."""
+        return self._database.label
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self._database.engine.dispose()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- games ------------------------------------------------------------------------
+
+    def new_game(self, setup: GameSetup) -> SavedGame:
+        """Start and save a game; it has no commands yet and is at revision 0."""
+        game = _game(setup)
+        state = game.new_initial_state()
+        now = utc_now()
+        row = _game_row(new_game_id(), setup, state, now, revision=0)
+        self._save(lambda connection: connection.execute(insert(GameRecord).values(row)))
+        return self._remember(SavedGame(row["id"], 0, now, now, setup, game, state, (), (), 0))
+
+    def load(self, game_id: str) -> SavedGame:
+        """The game as it is now, its state rebuilt from its log (or taken from memory)."""
+        return self._handout(self._latest(game_id))
+
+    def games(self, status: GameStatus | None = None) -> list[GameSummary]:
+        """Saved games, most recently played first; only those with `status` when given."""
+        query = select(GameRecord).order_by(col(GameRecord.updated).desc())
+        if status is not None:
+            query = query.where(GameRecord.status == status.value)
+        with Session(self._reader) as session:
+            return [_summary_of(record) for record in session.exec(query)]
+
+    def unfinished(self) -> list[GameSummary]:
+        """Games that can be resumed, most recent first."""
+        return self.games(GameStatus.ACTIVE)
+
+    # --- writing ----------------------------------------------------------------------
+
+    def append(self, game_id: str, command: Command, revision: int) -> SavedGame:
+        """Record a command made from `revision`; missing dice are rolled and stored with it.
+
+        IllegalCommand (nothing stored) if the rules refuse it; GameMovedOn if the game
+        is no longer at `revision`.
+        """
+        saved = self._at(game_id, revision)
+        seq = saved.last_seq + 1
+        filled = with_rolls(saved.state, command, dice_for(game_id, seq))
+        description = saved.state.describe(filled)
+        state = saved.state.clone()
+        state.apply(filled)
+        now = utc_now()
+        entry = LogEntry(seq, filled, description, now)
+        row = _command_row(game_id, entry)
+
+        def change(connection: Connection) -> None:
+            if saved.undone:
+                # A new command ends the redo branch: the undone rows stay, never redoable.
+                connection.execute(
+                    update(CommandRecord)
+                    .where(col(CommandRecord.game_id) == game_id)
+                    .where(col(CommandRecord.mark) == Mark.UNDONE.value)
+                    .values(mark=Mark.ABANDONED.value)
+                )
+            connection.execute(insert(CommandRecord).values(row))
+
+        self._change(saved, state, now, change)
+        return self._remember(
+            replace(
+                saved,
+                revision=revision + 1,
+                updated=now,
+                state=state,
+                log=(*saved.log, entry),
+                undone=(),
+                last_seq=seq,
+            )
+        )
+
+    def undo(self, game_id: str, revision: int) -> SavedGame:
+        """Take back the newest active command; its row stays, marked undone."""
+        saved = self._at(game_id, revision)
+        if not saved.log:
+            raise NothingToUndo(f"nothing to undo in game {game_id}")
+        entry = saved.log[-1]
+        log = saved.log[:-1]
+        state = _replay(saved.game, game_id, log)
+        now = utc_now()
+        self._change(saved, state, now, _mark(game_id, entry.seq, Mark.UNDONE.value))
+        return self._remember(
+            replace(
+                saved,
+                revision=revision + 1,
+                updated=now,
+                state=state,
+                log=log,
+                undone=(entry, *saved.undone),
+            )
+        )
+
+    def redo(self, game_id: str, revision: int) -> SavedGame:
+        """Bring back the oldest undone command, if nothing new was recorded since."""
+        saved = self._at(game_id, revision)
+        if not saved.undone:
+            raise NothingToRedo(f"nothing to redo in game {game_id}")
+        entry = saved.undone[0]
+        state = saved.state.clone()
+        state.apply(entry.command)
+        now = utc_now()
+        self._change(saved, state, now, _mark(game_id, entry.seq, None))
+        return self._remember(
+            replace(
+                saved,
+                revision=revision + 1,
+                updated=now,
+                state=state,
+                log=(*saved.log, entry),
+                undone=saved.undone[1:],
+            )
+        )
+
+    # --- export, import, history ------------------------------------------------------
+
+    def export(self, game_id: str) -> GameLog:
+        """The game's setup and active commands as a game log (undone commands left out)."""
+        saved = self._latest(game_id)
+        return GameLog.of(saved.setup, [entry.command for entry in saved.log])
+
+    def import_log(self, log: GameLog) -> SavedGame:
+        """Save a game log as a new game, checking every command; missing dice are rolled."""
+        game = _game(log.setup)
+        try:
+            commands = log.parsed_commands()
+        except CommandFormatError as error:
+            raise LogError(str(error)) from None
+        game_id = new_game_id()
+        state = game.new_initial_state()
+        now = utc_now()
+        entries = []
+        for index, command in enumerate(commands):
+            seq = index + 1
+            filled = with_rolls(state, command, dice_for(game_id, seq))
+            description = state.describe(filled)
+            try:
+                state.apply(filled)
+            except IllegalCommand as error:
+                raise LogError(f"command {index}: {error}") from None
+            entries.append(LogEntry(seq, filled, description, now))
+        setup = log.setup
+        game_row = _game_row(game_id, setup, state, now, revision=len(entries))
+        rows = [_command_row(game_id, entry) for entry in entries]
+
+        def write(connection: Connection) -> None:
+            connection.execute(insert(GameRecord).values(game_row))
+            if rows:
+                connection.execute(insert(CommandRecord), rows)
+
+        self._save(write)
+        count = len(entries)
+        saved = SavedGame(game_id, count, now, now, setup, game, state, tuple(entries), (), count)
+        return self._remember(saved)
+
+    def energy_by_round(self, game_id: str) -> dict[str, list[int]]:
+        """Every player's energy at the end of each round played, for charts."""
+        saved = self._latest(game_id)
+        return energy_by_round(saved.game, [entry.command for entry in saved.log])
+
+    def history(self) -> History:
+        """Finished games summed up: wins by seat and by starting position, how games were won."""
+        return summarise(self.games(GameStatus.FINISHED))
+
+    # --- internals --------------------------------------------------------------------
+
+    def _latest(self, game_id: str) -> SavedGame:
+        with Session(self._reader) as session:
+            record = session.get(GameRecord, game_id)
+            if record is None:
+                raise GameNotFound(game_id)
+            with self._lock:
+                cached = self._cache.get(game_id)
+            if cached is not None and cached.revision == record.revision:
+                return cached
+            rows = session.exec(
+                select(
+                    CommandRecord.seq,
+                    CommandRecord.command,
+                    CommandRecord.description,
+                    CommandRecord.created,
+                    CommandRecord.mark,
+                )
+                .where(CommandRecord.game_id == game_id)
+                .order_by(col(CommandRecord.seq))
+            ).all()
+        setup = GameSetup.model_validate(record.setup)
+        game = _game(setup)
+        state = game.new_initial_state()
+        log: list[LogEntry] = []
+        undone: list[LogEntry] = []
+        for seq, data, description, created, mark in rows:
+            if mark == Mark.ABANDONED:
+                continue
+            try:
+                entry = LogEntry(seq, command_from_json(data), description, created)
+                if mark == Mark.UNDONE:
+                    undone.append(entry)
+                    continue
+                state.apply(entry.command)
+            except (CommandFormatError, IllegalCommand) as error:
+                raise LogError(
+                    f"game {game_id} cannot be replayed: command {seq}: {error}"
+                ) from None
+            log.append(entry)
+        saved = SavedGame(
+            game_id,
+            record.revision,
+            record.created,
+            record.updated,
+            setup,
+            game,
+            state,
+            tuple(log),
+            tuple(undone),
+            rows[-1][0] if rows else 0,
+        )
+        with self._lock:
+            self._cache[game_id] = saved
+            self._trim()
+        return saved
+
+    def _at(self, game_id: str, revision: int) -> SavedGame:
+        """The game at `revision`: from memory when it is there, else read and checked."""
+        with self._lock:
+            cached = self._cache.get(game_id)
+        if cached is not None and cached.revision == revision:
+            # Trusted without a read: the write's revision check catches anyone who wrote since.
+            return cached
+        saved = self._latest(game_id)
+        if saved.revision != revision:
+            raise GameMovedOn(game_id, revision, saved.revision)
+        return saved
+
+    def _change(
+        self,
+        saved: SavedGame,
+        state: GameState,
+        now: datetime,
+        change: Callable[[Connection], Any],
+    ) -> None:
+        """Bump the game's revision if it is still `saved.revision`, and make `change`, at once."""
+
+        def write(connection: Connection) -> None:
+            result = connection.execute(
+                update(GameRecord)
+                .where(col(GameRecord.id) == saved.id)
+                .where(col(GameRecord.revision) == saved.revision)
+                .values(revision=saved.revision + 1, updated=now, **_summary(state))
+            )
+            if result.rowcount != 1:
+                current = connection.execute(
+                    select(GameRecord.revision).where(GameRecord.id == saved.id)
+                ).scalar()
+                if current is None:
+                    raise GameNotFound(saved.id)
+                raise GameMovedOn(saved.id, saved.revision, current)
+            change(connection)
+
+        self._save(write)
+
+    def _save(self, write: Callable[[Connection], Any]) -> None:
+        """Run `write` in one transaction and commit it durably, or leave nothing behind."""
+        try:
+            with self._writer.begin() as connection:
+                write(connection)
+        except DBAPIError as error:
+            reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
+            raise StoreError(f"could not save to {self.label}: {reason}") from None
+
+    def _remember(self, saved: SavedGame) -> SavedGame:
+        with self._lock:
+            current = self._cache.get(saved.id)
+            if current is None or current.revision <= saved.revision:
+                self._cache[saved.id] = saved
+                self._trim()
+        return self._handout(saved)
+
+    def _trim(self) -> None:
+        while len(self._cache) > CACHED_GAMES:
+            self._cache.popitem(last=False)
+
+    @staticmethod
+    def _handout(saved: SavedGame) -> SavedGame:
+        return replace(saved, state=saved.state.clone())
+
+
+def _game(setup: GameSetup) -> Game:
+    try:
+        return Game(setup, resolve_board(setup.board))
+    except ValueError as error:
+        raise StoreError(str(error)) from None
+
+
+def _replay(game: Game, game_id: str, log: tuple[LogEntry, ...]) -> GameState:
+    try:
+        return replay(game, [entry.command for entry in log])
+    except ValueError as error:
+        raise LogError(f"game {game_id} cannot be replayed: {error}") from None
+
+
+def _mark(game_id: str, seq: int, mark: str | None) -> Callable[[Connection], Any]:
+    def change(connection: Connection) -> None:
+        connection.execute(
+            update(CommandRecord)
+            .where(col(CommandRecord.game_id) == game_id)
+            .where(col(CommandRecord.seq) == seq)
+            .values(mark=mark)
+        )
+
+    return change
+
+
+def _game_row(
+    game_id: str, setup: GameSetup, state: GameState, now: datetime, revision: int
+) -> dict[str, Any]:
+    return {
+        "id": game_id,
+        "created": now,
+        "updated": now,
+        # A shipped board is named; an inline one lives in the setup, under its own id.
+        "board": setup.board if isinstance(setup.board, str) else setup.board.id,
+        "setup": setup.model_dump(mode="json"),
+        "players": [player.id for player in setup.players],
+        "options": {
+            "final_round": setup.final_round,
+            "mode": setup.mode.value,
+            "turn_order": list(setup.first_turn_order),
+        },
+        "revision": revision,
+        **_summary(state),
+    }
+
+
+def _command_row(game_id: str, entry: LogEntry) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "seq": entry.seq,
+        "command": command_to_json(entry.command),
+        "description": entry.description,
+        "created": entry.created,
+        "mark": None,
+    }
+
+
+def _summary(state: GameState) -> dict[str, Any]:
+    """The game row's listing columns, from its state."""
+    return {
+        "status": (GameStatus.FINISHED if state.is_terminal else GameStatus.ACTIVE).value,
+        "round": state.round,
+        "winner": state.winner_id,
+        "summoner": state.summoner,
+    }
+
+
+def _summary_of(record: GameRecord) -> GameSummary:
+    players = record.setup["players"]
+    return GameSummary(
+        id=record.id,
+        created=record.created,
+        updated=record.updated,
+        board=record.board,
+        players=tuple(record.players),
+        labels=tuple(PlayerSetup.model_validate(player).label for player in players),
+        first_turn_order=tuple(record.options["turn_order"]),
+        mode=record.options["mode"],
+        status=GameStatus(record.status),
+        round=record.round,
+        final_round=record.options["final_round"],
+        winner=record.winner,
+        summoner=record.summoner,
+        revision=record.revision,
+    )
