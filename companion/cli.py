@@ -142,15 +142,31 @@ def simulate(
     players: Annotated[int, typer.Option(help="Players per game, 2-4.")] = 2,
     games: Annotated[int, typer.Option(help="How many games to play.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed for bots and dice.")] = 1,
-    bot: Annotated[str, typer.Option(help="The bot for every seat.")] = "random",
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "--bot",
+            help="Bots by seat, comma-separated and cycled: random, greedy, mcts, "
+            "mcts:easy|normal|hard.",
+        ),
+    ] = "random",
+    budget_ms: Annotated[
+        int | None, typer.Option(help="Milliseconds per mcts decision (default 1000).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Games played at once in processes (default: cores).")
+    ] = None,
     board: Annotated[str | None, typer.Option(help="A shipped board id.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Play whole games between bots and report how they ended."""
+    from companion.simulate import default_workers
     from companion.simulate import simulate as run
 
+    names = [name.strip() for name in bots.split(",") if name.strip()]
     try:
-        report = run(players, games, seed, [bot], board)
+        report = run(players, games, seed, names, board, budget_ms, workers or default_workers())
     except (BoardError, ValueError) as error:
         fail(str(error))
     if as_json:

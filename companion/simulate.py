@@ -1,28 +1,44 @@
-"""Whole games between bots, summarised: how games end and whether anything went wrong."""
+"""Whole games between bots, summarised: who wins, how games end, whether anything went wrong.
+
+Games are independent, so they run in parallel processes. Game `n` is seeded from the
+run's seed and `n` alone, and its seating from `n` too: over every `players**2` games each
+bot plays every seat and every start position equally often.
+"""
 
 from __future__ import annotations
 
+import os
 import time
+import traceback
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from companion.boards import shipped_board
 from companion.bots import make_bot
+from companion.bots.base import Bot
 from companion.bots.playout import play
 from companion.dice import SeededDice
-from companion.engine import Game
-from companion.engine.errors import IllegalCommand
+from companion.engine import Game, GameState
+from models.commands import Command
 from models.rules import EXTENDED_ROUNDS_MIN_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 from models.setup import GameSetup, Mode
 
 SEAT_IDS = ("p1", "p2", "p3", "p4")
+# A decision longer than this many times its bot's budget is late (issue 5 allows 20% over).
+LATE = 1.2
 
 
 def default_board_id(players: int) -> str:
     """The shipped layout made for this many players."""
     return "duel-isle" if players < EXTENDED_ROUNDS_MIN_PLAYERS else "gathering-isle"
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 @dataclass
@@ -34,14 +50,27 @@ class SimulationReport:
     board: str
     bots: list[str]
     seed: int
+    budget_ms: int | None = None
+    workers: int = 1
     wins_by_seat: dict[str, int] = field(default_factory=dict)
     wins_by_start_position: dict[str, int] = field(default_factory=dict)
     wins_by_bot: dict[str, int] = field(default_factory=dict)
+    # How many seats each bot filled over all games: the denominator of its win rate.
+    seats_by_bot: dict[str, int] = field(default_factory=dict)
+    wins_by_bot_and_start_position: dict[str, dict[str, int]] = field(default_factory=dict)
     summoner_wins: int = 0
     final_round_wins: int = 0
     rounds_played: dict[str, int] = field(default_factory=dict)
     decisions: int = 0
     seconds: float = 0.0
+    decisions_by_bot: dict[str, int] = field(default_factory=dict)
+    longest_decision_ms_by_bot: dict[str, float] = field(default_factory=dict)
+    # For bots with a budget: the longest decision over the budget (1.0 = exactly on budget)
+    # by the wall clock, the same by the bot's own CPU time (which a busy machine does not
+    # stretch), and how many decisions took over LATE times the budget.
+    max_overrun_by_bot: dict[str, float] = field(default_factory=dict)
+    max_cpu_overrun_by_bot: dict[str, float] = field(default_factory=dict)
+    late_decisions_by_bot: dict[str, int] = field(default_factory=dict)
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
 
@@ -52,87 +81,268 @@ class SimulationReport:
     def lines(self) -> list[str]:
         """The report as readable lines."""
 
-        def row(counts: dict[str, int]) -> str:
+        def row(counts: dict[str, Any]) -> str:
             return "  ".join(f"{key}: {value}" for key, value in counts.items())
 
         rate = self.decisions / self.seconds if self.seconds else 0.0
+        budget = f", mcts budget {self.budget_ms} ms" if self.budget_ms else ""
         lines = [
             f"{self.games} games, {self.players} players on {self.board}, "
-            f"bots {', '.join(self.bots)}, seed {self.seed}",
+            f"bots {', '.join(self.bots)}{budget}, seed {self.seed}, {self.workers} worker(s)",
+            f"wins by bot:             {row(self.wins_by_bot)}  (seats {row(self.seats_by_bot)})",
+        ]
+        lines.extend(
+            f"  {name} by start position: {row(wins)}"
+            for name, wins in self.wins_by_bot_and_start_position.items()
+        )
+        lines += [
             f"wins by seat:            {row(self.wins_by_seat)}",
             f"wins by start position:  {row(self.wins_by_start_position)}",
-            f"wins by bot:             {row(self.wins_by_bot)}",
             f"Summoner (36) wins:      {self.summoner_wins}",
             f"final-round wins:        {self.final_round_wins}",
             f"rounds played:           {row(self.rounds_played)}",
             f"decisions:               {self.decisions} in {self.seconds:.1f} s ({rate:,.0f}/s)",
+            f"decisions by bot:        {row(self.decisions_by_bot)}",
+            f"longest decision (ms):   {row(self.longest_decision_ms_by_bot)}",
+            f"max overrun (x budget):  {row(self.max_overrun_by_bot) or '-'}"
+            f"  (CPU time: {row(self.max_cpu_overrun_by_bot) or '-'})",
+            f"over {LATE}x budget:        {row(self.late_decisions_by_bot) or '-'}",
             f"errors:                  {self.errors}",
         ]
         lines.extend(f"  {sample}" for sample in self.error_samples)
         return lines
 
 
+@dataclass(frozen=True)
+class _Table:
+    """Everything a worker needs to play one game."""
+
+    number: int
+    seed: int
+    board: str
+    turn_order: tuple[str, ...]
+    bots: tuple[str, ...]
+    budget_ms: int | None
+
+
+@dataclass
+class _Outcome:
+    """What one game came to."""
+
+    number: int
+    winner_seat: int = -1
+    summoner: bool = False
+    rounds: int = 0
+    decisions: int = 0
+    # Per seat: the bot's budget if it has one, and its timed decisions.
+    budgets: list[float | None] = field(default_factory=list)
+    longest: list[float] = field(default_factory=list)
+    longest_cpu: list[float] = field(default_factory=list)
+    decisions_by_seat: list[int] = field(default_factory=list)
+    late: list[int] = field(default_factory=list)
+    error: str = ""
+
+
+class _Timed:
+    """A bot wrapped to time its decisions: by the wall clock, and by its own CPU time."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.budget_ms = bot.budget_ms
+        self.longest = 0.0
+        self.longest_cpu = 0.0
+        self.decisions = 0
+        self.late = 0
+
+    def choose(self, state: GameState) -> Command:
+        """The wrapped bot's choice, timed."""
+        started = time.perf_counter()
+        started_cpu = time.thread_time()
+        command = self.bot.choose(state)
+        seconds = time.perf_counter() - started
+        self.longest = max(self.longest, seconds)
+        self.longest_cpu = max(self.longest_cpu, time.thread_time() - started_cpu)
+        self.decisions += 1
+        if self.budget_ms and seconds * 1000 > self.budget_ms * LATE:
+            self.late += 1
+        return command
+
+
+def _play_table(table: _Table) -> _Outcome:
+    """Play one game; any failure is reported in the outcome rather than raised."""
+    outcome = _Outcome(table.number)
+    try:
+        board = shipped_board(table.board)
+        players = len(table.bots)
+        setup = GameSetup(
+            players=[{"id": p} for p in SEAT_IDS[:players]],
+            board=table.board,
+            turn_order=table.turn_order,
+            mode=Mode.DIGITAL,
+        )
+        bots = [
+            _Timed(make_bot(name, table.seed * 7 + seat, table.budget_ms))
+            for seat, name in enumerate(table.bots)
+        ]
+        played = play(Game(setup, board), bots, SeededDice(table.seed))
+    # A simulation must report every failure and go on with the other games.
+    except Exception as error:
+        where = traceback.extract_tb(error.__traceback__)[-1]
+        outcome.error = (
+            f"game {table.number}: {type(error).__name__}: {error} "
+            f"({os.path.basename(where.filename)}:{where.lineno})"
+        )
+        return outcome
+    state = played.state
+    outcome.winner_seat = state.winner
+    outcome.summoner = state.summoner
+    outcome.rounds = state.round
+    outcome.decisions = len(played.commands)
+    outcome.budgets = [bot.budget_ms for bot in bots]
+    outcome.longest = [bot.longest for bot in bots]
+    outcome.longest_cpu = [bot.longest_cpu for bot in bots]
+    outcome.decisions_by_seat = [bot.decisions for bot in bots]
+    outcome.late = [bot.late for bot in bots]
+    return outcome
+
+
 def simulate(
-    players: int, games: int, seed: int, bots: Sequence[str], board_id: str | None = None
+    players: int,
+    games: int,
+    seed: int,
+    bots: Sequence[str],
+    board_id: str | None = None,
+    budget_ms: int | None = None,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SimulationReport:
-    """Play `games` games; seats and starting positions rotate so each bot gets every seat."""
+    """Play `games` games, `bots` cycled over the seats, rotated so each gets every seat."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
     if games < 1:
         raise ValueError("--games must be at least 1")
+    if workers < 1:
+        raise ValueError("--workers must be at least 1")
+    if budget_ms is not None and budget_ms < 1:
+        raise ValueError("--budget-ms must be at least 1")
     if not bots:
         raise ValueError("name at least one bot")
     board_id = board_id or default_board_id(players)
-    board = shipped_board(board_id)
+    shipped_board(board_id)  # fail fast on an unknown board
     seat_ids = SEAT_IDS[:players]
     seat_bots = [bots[i % len(bots)] for i in range(players)]
     for name in set(seat_bots):
-        make_bot(name)  # fail fast on an unknown name
+        make_bot(name, budget_ms=budget_ms)  # fail fast on an unknown name
+    tables = []
+    for number in range(games):
+        # Bots turn round the seats every game, the start position every `players` games.
+        turn = number % players
+        shift = (number // players) % players
+        tables.append(
+            _Table(
+                number=number,
+                seed=seed * 1_000_003 + number,
+                board=board_id,
+                turn_order=tuple(seat_ids[(i + shift) % players] for i in range(players)),
+                bots=tuple(seat_bots[(i + turn) % players] for i in range(players)),
+                budget_ms=budget_ms,
+            )
+        )
+    workers = min(workers, games)
+    started = time.perf_counter()
+    outcomes = _run(tables, workers, progress)
     report = SimulationReport(
-        games=games, players=players, board=board_id, bots=seat_bots, seed=seed
+        games=games,
+        players=players,
+        board=board_id,
+        bots=seat_bots,
+        seed=seed,
+        budget_ms=budget_ms,
+        workers=workers,
     )
+    report.seconds = time.perf_counter() - started
+    _summarise(report, tables, outcomes)
+    return report
+
+
+def _run(
+    tables: list[_Table], workers: int, progress: Callable[[int, int], None] | None
+) -> list[_Outcome]:
+    """Play every table, in this process or spread over worker processes."""
+    outcomes: list[_Outcome] = []
+    if workers == 1:
+        for table in tables:
+            outcomes.append(_play_table(table))
+            if progress:
+                progress(len(outcomes), len(tables))
+        return outcomes
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for future in as_completed([pool.submit(_play_table, table) for table in tables]):
+            outcomes.append(future.result())
+            if progress:
+                progress(len(outcomes), len(tables))
+    return sorted(outcomes, key=lambda outcome: outcome.number)
+
+
+def _summarise(report: SimulationReport, tables: list[_Table], outcomes: list[_Outcome]) -> None:
+    """Fill the report's counts from the games' outcomes."""
+    seat_ids = SEAT_IDS[: report.players]
+    names = sorted(set(report.bots))
     by_seat: Counter[str] = Counter()
     by_position: Counter[str] = Counter()
     by_bot: Counter[str] = Counter()
+    seats: Counter[str] = Counter()
+    by_bot_position: dict[str, Counter[str]] = {name: Counter() for name in names}
     rounds: Counter[str] = Counter()
-    started = time.perf_counter()
-    for number in range(games):
-        shift = number % players
-        order = tuple(seat_ids[(i + shift) % players] for i in range(players))
-        # Bots rotate round the seats too, so no bot keeps a seat's advantage.
-        names = [seat_bots[(i + number) % players] for i in range(players)]
-        setup = GameSetup(
-            players=[{"id": p} for p in seat_ids],
-            board=board_id,
-            turn_order=order,
-            mode=Mode.DIGITAL,
-        )
-        game_seed = seed * 1_000_003 + number
-        try:
-            played = play(
-                Game(setup, board),
-                [make_bot(name, game_seed * 7 + seat) for seat, name in enumerate(names)],
-                SeededDice(game_seed),
-            )
-        except (IllegalCommand, ValueError, KeyError, IndexError, TypeError) as error:
+    longest: dict[str, float] = dict.fromkeys(names, 0.0)
+    decisions: Counter[str] = Counter()
+    overrun: dict[str, float] = {}
+    cpu_overrun: dict[str, float] = {}
+    late: Counter[str] = Counter()
+    for table, outcome in zip(tables, outcomes, strict=True):
+        seats.update(table.bots)
+        if outcome.error:
             report.errors += 1
             if len(report.error_samples) < 5:
-                report.error_samples.append(f"game {number}: {type(error).__name__}: {error}")
+                report.error_samples.append(outcome.error)
             continue
-        state = played.state
-        report.decisions += len(played.commands)
-        winner = state.winner_id
+        winner = seat_ids[outcome.winner_seat]
+        position = str(table.turn_order.index(winner) + 1)
+        bot = table.bots[outcome.winner_seat]
         by_seat[winner] += 1
-        by_position[str(order.index(winner) + 1)] += 1
-        by_bot[names[state.winner]] += 1
-        rounds[str(state.round)] += 1
-        if state.summoner:
+        by_position[position] += 1
+        by_bot[bot] += 1
+        by_bot_position[bot][position] += 1
+        rounds[str(outcome.rounds)] += 1
+        report.decisions += outcome.decisions
+        if outcome.summoner:
             report.summoner_wins += 1
         else:
             report.final_round_wins += 1
-    report.seconds = time.perf_counter() - started
+        for seat, name in enumerate(table.bots):
+            seconds = outcome.longest[seat]
+            longest[name] = max(longest[name], seconds)
+            decisions[name] += outcome.decisions_by_seat[seat]
+            budget = outcome.budgets[seat]
+            if budget:
+                overrun[name] = max(overrun.get(name, 0.0), seconds * 1000 / budget)
+                cpu = outcome.longest_cpu[seat] * 1000 / budget
+                cpu_overrun[name] = max(cpu_overrun.get(name, 0.0), cpu)
+                late[name] += outcome.late[seat]
+    positions = [str(i + 1) for i in range(report.players)]
     report.wins_by_seat = {seat: by_seat[seat] for seat in seat_ids}
-    report.wins_by_start_position = {str(i + 1): by_position[str(i + 1)] for i in range(players)}
-    report.wins_by_bot = {name: by_bot[name] for name in sorted(set(seat_bots))}
+    report.wins_by_start_position = {p: by_position[p] for p in positions}
+    report.wins_by_bot = {name: by_bot[name] for name in names}
+    report.seats_by_bot = {name: seats[name] for name in names}
+    report.wins_by_bot_and_start_position = {
+        name: {p: by_bot_position[name][p] for p in positions} for name in names
+    }
     report.rounds_played = dict(sorted(rounds.items()))
-    return report
+    report.longest_decision_ms_by_bot = {name: round(s * 1000, 1) for name, s in longest.items()}
+    report.decisions_by_bot = {name: decisions[name] for name in names}
+    report.max_overrun_by_bot = {name: round(ratio, 3) for name, ratio in sorted(overrun.items())}
+    report.max_cpu_overrun_by_bot = {
+        name: round(ratio, 3) for name, ratio in sorted(cpu_overrun.items())
+    }
+    report.late_decisions_by_bot = {name: late[name] for name in sorted(overrun)}

@@ -12,6 +12,8 @@ class Bot(Protocol):
     """Chooses a command for the player whose decision it is."""
 
     name: str
+    # Milliseconds a decision may take, for bots that search; None for those that answer at once.
+    budget_ms: float | None
 
     def choose(self, state: GameState) -> Command:
         """One of `state.legal_commands()`; dice may be left for the caller to fill."""

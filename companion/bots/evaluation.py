@@ -19,16 +19,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from companion.engine import GameState, Phase, Tally
+from companion.engine import GameState, Phase
 from companion.engine.apply import sprite_support
 from companion.engine.constants import ACTIONS, BOUNTY, COSTS, OWNED, SPRITE
 from companion.engine.dice import attack_odds
 from companion.engine.flow import occupants_by_id, run_reset
+from companion.engine.isle import Isle
 from companion.engine.movement import reachable
 from models.rules import KIND_ORDER
 
-# Past this many cached reset previews the cache starts afresh (boards repeat within a decision).
-_PREVIEW_CACHE = 50_000
 # Added to the winner's energy once the game is over: no position outscores a won game.
 _DECIDED = 1000.0
 
@@ -59,7 +58,11 @@ class Evaluator:
 
     def __init__(self, weights: Weights | None = None) -> None:
         self.weights = weights or Weights()
-        self._previews: dict[tuple, Tally] = {}
+        # Board and energy -> (energy after the reset, income) per seat, and a Summoner if any.
+        self._previews: dict[tuple, tuple[tuple[tuple[int, int], ...], int | None]] = {}
+        # Locations within reach of each other on the last isle seen (an evaluator serves one game).
+        self._isle: Isle | None = None
+        self._within: list[list[frozenset[int]]] = []
         self._odds = {
             (attacker, defender, support): float(
                 attack_odds(KIND_ORDER[attacker], KIND_ORDER[defender], support)
@@ -80,21 +83,18 @@ class Evaluator:
                 for seat, energy in enumerate(state.energy)
             ]
         weights = self.weights
-        tally = self._preview(state)
+        after, summoner = self._preview(state)
         rounds_after = game.final_round - horizon
         worth_factor = weights.material * min(1.0, rounds_after / weights.full_worth_rounds)
         worth = [cost * worth_factor for cost in COSTS]
         worth[SPRITE] += 1.0  # a Sprite lost is also its income at the coming reset
         scores = [0.0] * seats
         before_horizon = state.round <= horizon
-        seat_of = game.seat
-        for line in tally.players:
-            seat = seat_of[line.player]
-            income = line.sprites + line.domination
-            banked = line.after if before_horizon else state.energy[seat]
+        for seat, (energy, income) in enumerate(after):
+            banked = energy if before_horizon else state.energy[seat]
             scores[seat] = banked + income * weights.income * rounds_after
-        if before_horizon and tally.game_over and tally.summoner and tally.winner is not None:
-            scores[seat_of[tally.winner]] += weights.win_bonus
+        if before_horizon and summoner is not None:
+            scores[summoner] += weights.win_bonus
         for seat, counts in enumerate(state.on_board):
             scores[seat] += sum(count * value for count, value in zip(counts, worth, strict=True))
         self._add_reach(state, worth, scores)
@@ -115,7 +115,11 @@ class Evaluator:
         total = sum(weights)
         return [weight / total for weight in weights]
 
-    def _preview(self, state: GameState) -> Tally:
+    def forget(self) -> None:
+        """Drop the cached reset previews (kept small, so the garbage collector stays quick)."""
+        self._previews.clear()
+
+    def _preview(self, state: GameState) -> tuple[tuple[tuple[int, int], ...], int | None]:
         """The engine's Energy and Reset on the board as it stands, cached by board and energy."""
         key = (
             tuple(state.occupant),
@@ -124,55 +128,91 @@ class Evaluator:
             state.round,
             tuple((player, tuple(refused)) for player, refused in state.declined.items()),
         )
-        tally = self._previews.get(key)
-        if tally is None:
-            if len(self._previews) >= _PREVIEW_CACHE:
-                self._previews.clear()
-            tally = self._previews[key] = run_reset(state, occupants_by_id(state), state.declined)
-        return tally
+        preview = self._previews.get(key)
+        if preview is None:
+            tally = run_reset(state, occupants_by_id(state), state.declined)
+            seat = state.game.seat
+            after = [(0, 0)] * len(state.energy)
+            for line in tally.players:
+                after[seat[line.player]] = (line.after, line.sprites + line.domination)
+            summoner = seat[tally.winner] if tally.summoner and tally.winner is not None else None
+            preview = self._previews[key] = (tuple(after), summoner)
+        return preview
 
     def _add_reach(self, state: GameState, worth: list[float], scores: list[float]) -> None:
         """Expected bounties and losses from every attack some creature could make."""
         weights = self.weights
+        odds = self._odds
         occupant = state.occupant
-        neighbours = state.game.isle.neighbours
+        isle = state.game.isle
+        if isle is not self._isle:
+            self._isle, self._within = isle, _within(isle.neighbours, max(ACTIONS))
+        in_reach = self._within
         face_down = state.face_down
-        acting = state.phase is Phase.ACTIONS and state.active is not None
-        # target location -> [(attacking seat, chance it is made and succeeds)]
+        active = state.active if state.phase is Phase.ACTIONS else None
+        rivals: list[set[int]] = [set() for _ in state.energy]
+        for here, token in enumerate(occupant):
+            if token is not None:
+                for seat, locations in enumerate(rivals):
+                    if seat != token[0]:
+                        locations.add(here)
+        # target location -> [(attacking seat, chance the attack is made and succeeds)]
         threats: dict[int, list[tuple[int, float]]] = {}
+        support: dict[int, int] = {}
         for here, token in enumerate(occupant):
             if token is None:
                 continue
             seat, kind = token
-            if acting and here == state.active:
-                likelihood, actions = weights.reach_active, state.actions_left
+            if here == active:
+                # The creature being activated: exactly where its actions left can take it.
+                likelihood = weights.reach_active
+                actions = state.actions_left
+                if actions < 1:
+                    continue
+                targets = set(isle.neighbours[here])
+                for spot in reachable(state, here, actions - 1):
+                    targets.update(isle.neighbours[spot])
+                targets &= rivals[seat]
             else:
+                # Others, roughly: by distance on the isle, ignoring who stands in the way.
                 likelihood = weights.reach_spent if face_down[here] else weights.reach_ready
-                actions = ACTIONS[kind]
-            if actions < 1:
-                continue
-            spots = [here]
-            if actions > 1:
-                spots.extend(reachable(state, here, actions - 1))
-            targets = {
-                there
-                for spot in spots
-                for there in neighbours[spot]
-                if occupant[there] is not None and occupant[there][0] != seat
-            }
+                targets = in_reach[ACTIONS[kind]][here] & rivals[seat]
             for there in targets:
                 defender = occupant[there][1]
-                support = sprite_support(state, there) if defender == SPRITE else 0
-                chance = likelihood * self._odds[kind, defender, support]
+                if defender == SPRITE:
+                    backing = support.get(there)
+                    if backing is None:
+                        backing = support[there] = sprite_support(state, there)
+                    chance = likelihood * odds[kind, defender, backing]
+                else:
+                    chance = likelihood * odds[kind, defender, 0]
                 if chance > 0:
                     threats.setdefault(there, []).append((seat, chance))
         for there, attackers in threats.items():
             victim, kind = occupant[there]
             spared = 1.0
+            made = 0.0
             for _, chance in attackers:
                 spared *= 1.0 - chance
+                made += chance
             lost = 1.0 - spared
             scores[victim] -= lost * worth[kind]
-            share = lost / sum(chance for _, chance in attackers)
+            bounty = lost / made * BOUNTY[kind]
             for seat, chance in attackers:
-                scores[seat] += chance * share * BOUNTY[kind]
+                scores[seat] += chance * bounty
+
+
+def _within(neighbours: tuple[tuple[int, ...], ...], most: int) -> list[list[frozenset[int]]]:
+    """within[d][i]: the locations at most d paths away from location i, i itself excluded."""
+    within: list[list[frozenset[int]]] = [[frozenset() for _ in neighbours]]
+    for _ in range(most):
+        previous = within[-1]
+        within.append(
+            [
+                frozenset(
+                    {n for n in neighbours[i]}.union(*(previous[n] for n in neighbours[i])) - {i}
+                )
+                for i in range(len(neighbours))
+            ]
+        )
+    return within

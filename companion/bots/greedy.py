@@ -17,6 +17,7 @@ class GreedyBot:
     """Plays the command with the best expected score margin over the strongest rival."""
 
     name = "greedy"
+    budget_ms = None
 
     def __init__(self, seed: int | None = None, weights: Weights | None = None) -> None:
         self._random = random.Random(seed)
@@ -27,6 +28,7 @@ class GreedyBot:
         commands = state.legal_commands()
         if len(commands) == 1:
             return commands[0]
+        self.evaluator.forget()
         best: list[Command] = []
         best_value = -float("inf")
         for command in commands:

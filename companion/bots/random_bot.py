@@ -12,6 +12,7 @@ class RandomBot:
     """Picks any legal command with equal chance, from a seeded generator."""
 
     name = "random"
+    budget_ms = None
 
     def __init__(self, seed: int | None = None) -> None:
         self._random = random.Random(seed)

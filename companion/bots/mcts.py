@@ -1,0 +1,190 @@
+"""Monte Carlo tree search with dice as chance outcomes, within a time budget per decision.
+
+Each node holds a position and the seat deciding there. Expanding a node evaluates every
+legal command at once (as greedy would), which gives each child a first value and orders
+them; progressive widening then lets the search look at more children of a node the more
+it is visited, best first. An attack leads to a chance node whose outcomes (success and
+failure) are visited in proportion to the engine's odds. Values are win chances for every
+seat (max^n): each seat, where it decides, picks what is best for itself.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import random
+import time
+from collections.abc import Callable
+
+from companion.bots.chance import outcomes
+from companion.bots.evaluation import Evaluator, Weights
+from companion.engine import GameState
+from models.commands import Command
+
+# Budgets of the levels offered to players, in milliseconds per decision.
+LEVELS = {"easy": 200, "normal": 1000, "hard": 3000}
+DEFAULT_BUDGET_MS = LEVELS["normal"]
+
+
+class Node:
+    """A position in the tree: its visits, value totals per seat, and children once expanded."""
+
+    __slots__ = ("children", "mover", "state", "totals", "visits")
+
+    def __init__(self, state: GameState, values: list[float]) -> None:
+        self.state = state
+        self.mover = state.current_seat
+        self.visits = 1
+        self.totals = values[:]
+        # (command, child), best first by the first evaluation; None until expanded.
+        self.children: list[tuple[Command, Node | Chance]] | None = None
+
+
+class Chance:
+    """An attack's outcomes, each a node with its probability."""
+
+    __slots__ = ("outcomes", "totals", "visits")
+
+    def __init__(self, outcomes: list[tuple[float, Node]]) -> None:
+        self.outcomes = outcomes
+        self.visits = 1
+        seats = len(outcomes[0][1].totals)
+        self.totals = [sum(p * node.totals[seat] for p, node in outcomes) for seat in range(seats)]
+
+
+class MctsBot:
+    """Searches until its budget runs out, then plays the most visited command."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget_ms: float = DEFAULT_BUDGET_MS,
+        iterations: int | None = None,
+        weights: Weights | None = None,
+        exploration: float = 0.15,
+        widening: float = 2.0,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self._random = random.Random(seed)
+        self.budget_ms = budget_ms
+        # A cap on iterations makes the choice independent of the machine's speed.
+        self.iterations = iterations
+        self.evaluator = Evaluator(weights)
+        self.exploration = exploration
+        self.widening = widening
+        # Seconds from any fixed point; the search never reads the time another way.
+        self.clock = clock
+        self.last_iterations = 0
+
+    def choose(self, state: GameState) -> Command:
+        """The most visited command after searching from `state`; dice are left to the caller."""
+        started = self.clock()
+        deadline = started + self.budget_ms / 1000
+        commands = state.legal_commands()
+        if len(commands) == 1:
+            return commands[0]
+        self.evaluator.forget()
+        # The tree holds no reference cycles, so reference counting frees it all; pausing the
+        # cycle collector keeps its full sweeps over a large tree from overrunning the budget.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            root = self._search(state, commands, started, deadline)
+        finally:
+            if collecting:
+                gc.enable()
+        return self._best(root)
+
+    def _search(
+        self, state: GameState, commands: list[Command], started: float, deadline: float
+    ) -> Node:
+        """Grow the tree from `state` until the deadline or the iteration cap."""
+        horizon = state.round
+        root = Node(state.clone(), [0.0] * len(state.game.players))
+        self._expand(root, horizon, commands)
+        # The longest iteration so far: no new one starts unless it would fit before the deadline.
+        longest = self.clock() - started
+        done = 0
+        while self.iterations is None or done < self.iterations:
+            begun = self.clock()
+            if begun + longest > deadline:
+                break
+            self._iterate(root, horizon)
+            done += 1
+            longest = max(longest, self.clock() - begun)
+        self.last_iterations = done
+        return root
+
+    def _iterate(self, root: Node, horizon: int) -> None:
+        """Select down the tree, expand one node, and back its value up the path."""
+        path: list[Node | Chance] = [root]
+        node = root
+        while node.children is not None and node.mover is not None:
+            child = self._select(node)
+            path.append(child)
+            if type(child) is Chance:
+                child = self._outcome(child)
+                path.append(child)
+            node = child
+        if node.mover is None:
+            value = [total / node.visits for total in node.totals]
+        else:
+            value = self._expand(node, horizon, node.state.legal_commands())
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for seat, amount in enumerate(value):
+                totals[seat] += amount
+
+    def _expand(self, node: Node, horizon: int, commands: list[Command]) -> list[float]:
+        """Evaluate every child of the node; the value of its best child for the mover."""
+        state = node.state
+        mover = node.mover
+        evaluator = self.evaluator
+        children: list[tuple[float, float, Command, Node | Chance]] = []
+        for command in commands:
+            chances = []
+            for probability, outcome in outcomes(state, command):
+                child = state.clone()
+                child.apply(outcome)
+                chances.append((probability, Node(child, evaluator.values(child, horizon))))
+            edge: Node | Chance = chances[0][1] if len(chances) == 1 else Chance(chances)
+            # The seeded generator breaks ties between equally valued commands.
+            children.append((edge.totals[mover], self._random.random(), command, edge))
+        children.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
+        node.children = [(command, edge) for _, _, command, edge in children]
+        return children[0][3].totals[:]
+
+    def _select(self, node: Node) -> Node | Chance:
+        """The child maximising the mover's value plus an exploration bonus, among the widened."""
+        children = node.children
+        allowed = min(len(children), 1 + int(self.widening * math.sqrt(node.visits)))
+        mover = node.mover
+        log_visits = math.log(node.visits)
+        exploration = self.exploration
+        best = None
+        best_score = -math.inf
+        for _, child in children[:allowed]:
+            score = child.totals[mover] / child.visits + exploration * math.sqrt(
+                log_visits / child.visits
+            )
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+    @staticmethod
+    def _outcome(chance: Chance) -> Node:
+        """The outcome furthest behind its share of visits, so visits follow the odds."""
+        total = chance.visits
+        return max(chance.outcomes, key=lambda entry: entry[0] * total - entry[1].visits)[1]
+
+    def _best(self, root: Node) -> Command:
+        """The root's most visited command, the better valued one on a tie."""
+        mover = root.mover
+        command, _ = max(
+            root.children,
+            key=lambda entry: (entry[1].visits, entry[1].totals[mover] / entry[1].visits),
+        )
+        return command

@@ -1,0 +1,239 @@
+"""The computer opponents at engine level: legal choices, determinism, the time budget, simulate.
+
+The strength figures (greedy against random, mcts against greedy) come from `simulate`
+and are reported in docs/bots.md; these tests check correctness, not strength.
+"""
+
+import random
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.boards import shipped_board
+from companion.bots import BOT_NAMES, LEVELS, GreedyBot, MctsBot, make_bot
+from companion.bots.chance import attack_chances
+from companion.bots.evaluation import Evaluator
+from companion.bots.playout import play
+from companion.dice import SeededDice
+from companion.engine import Game
+from companion.engine.apply import sprite_support
+from companion.engine.constants import SPRITE
+from companion.engine.dice import attack_odds, with_rolls
+from companion.simulate import simulate
+from models.commands import Attack
+from models.rules import KIND_ORDER
+from models.setup import GameSetup
+
+PLAYERS = ["red", "blue", "green", "yellow"]
+PROPERTY = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def make_game(players: int) -> Game:
+    board_id = "duel-isle" if players == 2 else "gathering-isle"
+    setup = GameSetup(
+        players=[{"id": p} for p in PLAYERS[:players]], board=board_id, mode="digital"
+    )
+    return Game(setup, shipped_board(board_id))
+
+
+def random_state(players: int, seed: int, steps: int):
+    """The state after up to `steps` random legal commands (earlier if the game ends)."""
+    state = make_game(players).new_initial_state()
+    rng = random.Random(seed)
+    roll = SeededDice(seed)
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        state.apply(with_rolls(state, rng.choice(state.legal_commands()), roll))
+    return state
+
+
+def searcher(seed: int = 0, iterations: int = 15) -> MctsBot:
+    """An mcts bot bounded by iterations only, so it behaves the same on any machine."""
+    return MctsBot(seed, budget_ms=60_000, iterations=iterations)
+
+
+random_states = st.builds(
+    random_state,
+    players=st.integers(2, 4),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 400),
+)
+
+
+@PROPERTY
+@given(state=random_states, seed=st.integers(0, 1000))
+def test_greedy_chooses_a_legal_command(state, seed):
+    if state.is_terminal:
+        return
+    before = repr(state), list(state.energy), list(state.occupant)
+    command = GreedyBot(seed).choose(state)
+    assert command in state.legal_commands()
+    assert (repr(state), list(state.energy), list(state.occupant)) == before
+    state.apply(with_rolls(state, command, SeededDice(seed)))
+
+
+@PROPERTY
+@given(state=random_states, seed=st.integers(0, 1000))
+def test_mcts_chooses_a_legal_command(state, seed):
+    if state.is_terminal:
+        return
+    before = repr(state), list(state.energy), list(state.occupant)
+    command = searcher(seed).choose(state)
+    assert command in state.legal_commands()
+    assert (repr(state), list(state.energy), list(state.occupant)) == before
+    state.apply(with_rolls(state, command, SeededDice(seed)))
+
+
+def attack_positions(games: int):
+    """Every (state, attack) met in random 2-player games."""
+    for seed in range(games):
+        state = make_game(2).new_initial_state()
+        rng = random.Random(seed)
+        roll = SeededDice(seed)
+        while not state.is_terminal:
+            commands = state.legal_commands()
+            for command in commands:
+                if type(command) is Attack:
+                    yield state, command
+            state.apply(with_rolls(state, rng.choice(commands), roll))
+
+
+def test_attack_chances_follow_the_engines_odds_and_dice():
+    """The outcomes add up to 1, their dice give what they claim, at the engine's odds."""
+    seen = 0
+    for state, command in attack_positions(10):
+        target = state.game.isle.index[command.target]
+        attacker = state.occupant[state.active][1]
+        defender = state.occupant[target][1]
+        support = sprite_support(state, target) if defender == SPRITE else 0
+        odds = float(attack_odds(KIND_ORDER[attacker], KIND_ORDER[defender], support))
+        chances = attack_chances(state, command)
+        assert abs(sum(p for p, _ in chances) - 1) < 1e-9
+        succeeded = 0.0
+        for probability, rolled in chances:
+            after = state.clone()
+            after.apply(rolled)
+            if after.occupant[target] != state.occupant[target]:
+                succeeded += probability
+        assert abs(succeeded - odds) < 1e-9
+        seen += 1
+    assert seen > 50
+
+
+def test_values_are_win_chances():
+    evaluator = Evaluator()
+    for seed in range(10):
+        state = random_state(3, seed, 150)
+        values = evaluator.values(state, state.round)
+        assert abs(sum(values) - 1) < 1e-9
+        assert all(0 <= value <= 1 for value in values)
+    over = random_state(2, 1, 10_000)
+    assert over.is_terminal
+    assert evaluator.values(over, over.round)[over.winner] == 1
+
+
+def test_greedy_is_deterministic_given_its_seed():
+    def game(seed):
+        bots = [GreedyBot(seed), GreedyBot(seed + 1)]
+        return play(make_game(2), bots, SeededDice(seed)).commands
+
+    assert game(3) == game(3)
+
+
+def test_mcts_is_deterministic_given_its_seed_and_iterations():
+    def opening(seed):
+        state = make_game(2).new_initial_state()
+        bots = [searcher(seed, 10), searcher(seed + 1, 10)]
+        roll = SeededDice(seed)
+        commands = []
+        while not state.is_terminal and state.round == 1:
+            command = with_rolls(state, bots[state.current_seat].choose(state), roll)
+            state.apply(command)
+            commands.append(command)
+        return commands
+
+    assert opening(5) == opening(5)
+
+
+def decisions(players: int, seed: int, count: int):
+    """`count` states with a real choice, spread over a random game."""
+    state = make_game(players).new_initial_state()
+    rng = random.Random(seed)
+    roll = SeededDice(seed)
+    found = []
+    while not state.is_terminal and len(found) < count:
+        commands = state.legal_commands()
+        if len(commands) > 1 and rng.random() < 0.1:
+            found.append(state.clone())
+        state.apply(with_rolls(state, rng.choice(commands), roll))
+    return found
+
+
+class StepClock:
+    """A clock that moves on a fixed step each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_mcts_budget_check_never_starts_an_iteration_it_cannot_finish():
+    """Every reading costs 7 ms: the last iteration ends by the deadline (first reading + 100 ms).
+
+    The reading after it is the check that stops the search, so the clock ends at most one
+    step past the deadline.
+    """
+    step = 0.007
+    for state in decisions(2, 4, 5):
+        clock = StepClock(step)
+        bot = MctsBot(1, budget_ms=100, clock=clock)
+        bot.choose(state)
+        assert bot.last_iterations > 0
+        assert clock.now <= step + 0.100 + step
+
+
+def test_mcts_stops_near_its_budget():
+    """Not a benchmark (the box is shared): simulate reports the real worst overrun."""
+    for state in decisions(3, 7, 4):
+        bot = MctsBot(1, budget_ms=100)
+        started = time.perf_counter()
+        command = bot.choose(state)
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        assert command in state.legal_commands()
+        assert bot.last_iterations > 0
+        assert elapsed_ms < 100 * 2
+
+
+def test_make_bot_knows_names_and_levels():
+    assert {make_bot(name).name for name in BOT_NAMES} == set(BOT_NAMES)
+    assert make_bot("mcts:easy").budget_ms == LEVELS["easy"]
+    assert make_bot("mcts", budget_ms=250).budget_ms == 250
+    assert make_bot("mcts").budget_ms == LEVELS["normal"]
+    for bad in ("chess", "mcts:expert", "greedy:hard"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
+
+
+def test_simulate_rotates_bots_over_seats_and_start_positions():
+    report = simulate(2, 4, 3, ["greedy", "random"], workers=1)
+    assert report.errors == 0
+    assert report.seats_by_bot == {"greedy": 4, "random": 4}
+    assert sum(report.wins_by_bot.values()) == 4
+    assert report.summoner_wins + report.final_round_wins == 4
+    assert report.max_overrun_by_bot == {}
+
+
+def test_simulate_mcts_in_parallel_processes():
+    report = simulate(2, 2, 1, ["mcts", "greedy"], budget_ms=20, workers=2)
+    assert report.errors == 0, report.error_samples
+    assert report.workers == 2
+    assert sum(report.wins_by_bot.values()) == 2
+    assert set(report.max_overrun_by_bot) == {"mcts"}
+    assert report.longest_decision_ms_by_bot["mcts"] > 0
