@@ -19,6 +19,7 @@ from companion.engine import Game, reset_phase
 from companion.engine.isle import compile_isle
 from companion.engine.replay import ReplayError, replay
 from companion.engine.serialize import state_to_json
+from companion.store.cli import game_app
 from models.commands import CommandFormatError
 from models.game_log import GameLog
 from models.tally_request import TallyRequest
@@ -29,6 +30,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Summoner's Isle Companion: rules engine tools.",
 )
+app.add_typer(game_app, name="game")
 
 INPUT_HELP = "A JSON file, or - to read standard input."
 

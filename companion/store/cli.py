@@ -1,0 +1,454 @@
+"""`python -m companion game ...`: saved games from the command line, for scripts and support.
+
+Every subcommand takes `--db` (a SQLAlchemy URL or a file path; default $SUMMONERS_ISLE_DB,
+else the file in the user's data directory) and `--json`. Bad input exits with status 2
+and one line on stderr; a write based on an old revision exits with status 3.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+from pydantic import ValidationError
+
+from companion.boards import BoardError, first_error, shipped_board, shipped_board_ids
+from companion.engine import IllegalCommand
+from companion.engine.serialize import state_to_json
+from companion.store import DB_ENV
+from companion.store.errors import GameMovedOn, StoreError
+from models.commands import CommandFormatError, command_from_json, command_to_json
+from models.game_log import GameLog
+from models.setup import GameSetup
+
+if TYPE_CHECKING:
+    from companion.store.store import GameSummary, LogEntry, SavedGame, Store
+
+game_app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Saved games: start, play, undo, resume, export and import.",
+)
+
+# Exit statuses: bad input, and a write that lost a race with another device.
+EXIT_BAD_INPUT = 2
+EXIT_MOVED_ON = 3
+
+Db = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        envvar=DB_ENV,
+        metavar="URL",
+        help="A SQLAlchemy URL or a SQLite file path (default: the user data directory).",
+        show_default=False,
+    ),
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+GameId = Annotated[str, typer.Argument(metavar="ID", help="The game's id.")]
+Revision = Annotated[
+    int | None,
+    typer.Option(
+        help="The revision this change is based on (default: the latest); "
+        "a stale one is refused with exit status 3."
+    ),
+]
+
+
+class UserError(Exception):
+    """Bad input: reported as one line, exit status 2."""
+
+
+def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
+    """Stop with one clear line on stderr."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(status)
+
+
+def print_json(data: Any) -> None:
+    """Write JSON to stdout."""
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@contextmanager
+def opened(db: str | None) -> Iterator[Store]:
+    """The store, with every failure turned into one line and an exit status."""
+    # SQL is loaded only here, so other commands of the CLI start as fast as before.
+    from companion.store.store import open_store
+
+    try:
+        store = open_store(db)
+    except StoreError as error:
+        fail(str(error))
+    for notice in store.notices:
+        typer.echo(f"warning: {notice}", err=True)
+    try:
+        yield store
+    except GameMovedOn as error:
+        fail(str(error), EXIT_MOVED_ON)
+    except (StoreError, UserError, IllegalCommand, CommandFormatError, BoardError) as error:
+        fail(str(error))
+    finally:
+        store.close()
+
+
+def read_text(source: str) -> str:
+    """A file's text, or standard input for '-'; UserError says what is wrong."""
+    try:
+        return sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        name = "standard input" if source == "-" else source
+        reason = getattr(error, "strerror", None) or str(error)
+        raise UserError(f"cannot read {name}: {reason}") from None
+
+
+def parse_json(text: str, what: str) -> Any:
+    """JSON from text, or UserError with the line and column of the mistake."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UserError(
+            f"malformed JSON in {what}: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
+
+
+def entry_json(entry: LogEntry) -> dict[str, Any]:
+    """One log line as JSON."""
+    return {
+        "seq": entry.seq,
+        "command": command_to_json(entry.command),
+        "description": entry.description,
+        "at": entry.created.isoformat(),
+    }
+
+
+def summary_json(game: GameSummary) -> dict[str, Any]:
+    """A listing row as JSON."""
+    return {
+        "id": game.id,
+        "status": game.status.value,
+        "board": game.board,
+        "mode": game.mode,
+        "players": dict(zip(game.players, game.labels, strict=True)),
+        "round": game.round,
+        "final_round": game.final_round,
+        "winner": game.winner,
+        "summoner": game.summoner,
+        "revision": game.revision,
+        "created": game.created.isoformat(),
+        "updated": game.updated.isoformat(),
+    }
+
+
+def change_json(saved: SavedGame, entry: LogEntry) -> dict[str, Any]:
+    """What a write did, as JSON: the command concerned and where the game now stands."""
+    return {
+        "id": saved.id,
+        "revision": saved.revision,
+        **entry_json(entry),
+        "status": saved.status.value,
+        "winner": saved.state.winner_id,
+        "undo": saved.undo_label,
+        "redo": saved.redo_label,
+    }
+
+
+def parse_players(text: str) -> list[dict[str, str]]:
+    """'red:Ragna,blue' -> players with ids and optional names."""
+    players = []
+    for item in text.split(","):
+        player_id, _, name = item.strip().partition(":")
+        players.append({"id": player_id.strip(), "name": name.strip()})
+    return players
+
+
+def board_for(players: int) -> str:
+    """The first shipped board made for this many players."""
+    for board_id in shipped_board_ids():
+        board = shipped_board(board_id)
+        if board.min_players <= players <= board.max_players:
+            return board_id
+    raise UserError(f"no shipped board is made for {players} players; name one with --board")
+
+
+@game_app.command()
+def new(
+    players: Annotated[
+        str,
+        typer.Option(help="Comma-separated player ids, each optionally id:Name, in seat order."),
+    ],
+    board: Annotated[
+        str | None, typer.Option(help="A shipped board id (default: one made for the players).")
+    ] = None,
+    rounds: Annotated[int, typer.Option(help="6, or 7 for 3-4 players who agree.")] = 6,
+    mode: Annotated[str, typer.Option(help="table or digital.")] = "table",
+    turn_order: Annotated[
+        str | None, typer.Option(help="Round 1's order as comma-separated ids (default: seats).")
+    ] = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """Start a game and print its id."""
+    with opened(db) as store:
+        seats = parse_players(players)
+        data: dict[str, Any] = {
+            "players": seats,
+            "board": board or board_for(len(seats)),
+            "final_round": rounds,
+            "mode": mode,
+        }
+        if turn_order:
+            data["turn_order"] = [player.strip() for player in turn_order.split(",")]
+        try:
+            setup = GameSetup.model_validate(data)
+        except ValidationError as error:
+            raise UserError(first_error(error)) from None
+        saved = store.new_game(setup)
+    if as_json:
+        print_json(
+            {"id": saved.id, "revision": saved.revision, "state": state_to_json(saved.state)}
+        )
+    else:
+        typer.echo(saved.id)
+
+
+@game_app.command()
+def legal(game_id: GameId, as_json: AsJson = False, db: Db = None) -> None:
+    """List the commands the rules allow now, each with its sentence."""
+    with opened(db) as store:
+        saved = store.load(game_id)
+    state = saved.state
+    rows = [
+        {"command": command_to_json(command), "description": state.describe(command)}
+        for command in state.legal_commands()
+    ]
+    if as_json:
+        print_json({"id": saved.id, "revision": saved.revision, "legal": rows})
+        return
+    for row in rows:
+        typer.echo(f"{json.dumps(row['command'], ensure_ascii=False)}  {row['description']}")
+
+
+@game_app.command("do")
+def do_command(
+    game_id: GameId,
+    command: Annotated[
+        str, typer.Argument(metavar="COMMAND_JSON", help="One command as JSON, or - for stdin.")
+    ],
+    revision: Revision = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """Record one command; an attack without dice gets seeded dice, stored with it."""
+    with opened(db) as store:
+        text = read_text("-") if command == "-" else command
+        parsed = command_from_json(parse_json(text, "the command"))
+        base = store.load(game_id).revision if revision is None else revision
+        saved = store.append(game_id, parsed, base)
+    entry = saved.log[-1]
+    if as_json:
+        print_json(change_json(saved, entry))
+    else:
+        typer.echo(entry.description)
+
+
+@game_app.command()
+def undo(
+    game_id: GameId, revision: Revision = None, as_json: AsJson = False, db: Db = None
+) -> None:
+    """Take back the newest command (it stays on record, and redo can bring it back)."""
+    with opened(db) as store:
+        base = store.load(game_id).revision if revision is None else revision
+        saved = store.undo(game_id, base)
+    entry = saved.undone[0]
+    if as_json:
+        print_json(change_json(saved, entry))
+    else:
+        typer.echo(f"undone: {entry.description}")
+
+
+@game_app.command()
+def redo(
+    game_id: GameId, revision: Revision = None, as_json: AsJson = False, db: Db = None
+) -> None:
+    """Bring back the command undone last, if nothing new was recorded since."""
+    with opened(db) as store:
+        base = store.load(game_id).revision if revision is None else revision
+        saved = store.redo(game_id, base)
+    entry = saved.log[-1]
+    if as_json:
+        print_json(change_json(saved, entry))
+    else:
+        typer.echo(f"redone: {entry.description}")
+
+
+@game_app.command()
+def show(game_id: GameId, as_json: AsJson = False, db: Db = None) -> None:
+    """Show a game: where it stands, its log, what undo and redo would do."""
+    with opened(db) as store:
+        saved = store.load(game_id)
+        energy = store.energy_by_round(game_id)
+    if as_json:
+        print_json(
+            {
+                "id": saved.id,
+                "revision": saved.revision,
+                "status": saved.status.value,
+                "created": saved.created.isoformat(),
+                "updated": saved.updated.isoformat(),
+                "setup": saved.setup.model_dump(mode="json"),
+                "state": state_to_json(saved.state),
+                "log": [entry_json(entry) for entry in saved.log],
+                "undone": [entry_json(entry) for entry in saved.undone],
+                "undo": saved.undo_label,
+                "redo": saved.redo_label,
+                "energy_by_round": energy,
+            }
+        )
+        return
+    typer.echo("\n".join(show_lines(saved, energy)))
+
+
+def show_lines(saved: SavedGame, energy: dict[str, list[int]]) -> list[str]:
+    """A game as readable lines."""
+    state = saved.state
+    labels = saved.game.labels
+    setup = saved.setup
+    board = setup.board if isinstance(setup.board, str) else setup.board.id
+    lines = [
+        f"game {saved.id}, revision {saved.revision}, {saved.status.value}: {board}, "
+        f"{setup.mode.value}, round {state.round} of {setup.final_round}"
+    ]
+    if state.is_terminal:
+        how = "reached 36: Summoner" if state.summoner else "most energy after the final round"
+        lines.append(f"winner: {labels[state.winner_id]} ({how})")
+    else:
+        where = state.phase.value.replace("_", " ")
+        if state.step_kind is not None:
+            where += f", {state.step_kind.title} step"
+        whose = f": {labels[state.current_player]} to play" if state.current_player else ""
+        lines.append(f"{where}{whose}")
+    lines.append(
+        "energy: " + ", ".join(f"{labels[p]} {state.energy_of(p)}" for p in saved.game.players)
+    )
+    if any(energy.values()):
+        lines.append("energy at the end of each round:")
+        lines.extend(
+            f"  {labels[p]}: {' '.join(str(e) for e in rounds)}" for p, rounds in energy.items()
+        )
+    count = len(saved.log)
+    lines.append(f"log ({count} command{'' if count == 1 else 's'}):")
+    lines.extend(f"  {entry.seq:4}  {entry.description}" for entry in saved.log)
+    lines.append(f"undo: {saved.undo_label or '-'}")
+    lines.append(f"redo: {saved.redo_label or '-'}")
+    return lines
+
+
+@game_app.command("list")
+def list_command(
+    unfinished: Annotated[bool, typer.Option(help="Only games that can be resumed.")] = False,
+    finished: Annotated[bool, typer.Option(help="Only games that are over.")] = False,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """List saved games, most recently played first."""
+    with opened(db) as store:
+        if unfinished and finished:
+            raise UserError("choose --unfinished or --finished, not both")
+        from models.records import GameStatus
+
+        status = GameStatus.ACTIVE if unfinished else GameStatus.FINISHED if finished else None
+        games = store.games(status)
+    if as_json:
+        print_json([summary_json(game) for game in games])
+        return
+    for game in games:
+        outcome = f"won by {game.labels[game.players.index(game.winner)]}" if game.winner else ""
+        when = game.updated.strftime("%Y-%m-%d %H:%M UTC")
+        typer.echo(
+            f"{game.id}  {game.status.value:8}  round {game.round}/{game.final_round}  "
+            f"{', '.join(game.labels)}  {when}  {outcome}".rstrip()
+        )
+
+
+@game_app.command()
+def history(as_json: AsJson = False, db: Db = None) -> None:
+    """Finished games summed up: wins by seat and by starting position, how they were won."""
+    with opened(db) as store:
+        report = store.history()
+    if as_json:
+        print_json(report.to_json())
+        return
+
+    def row(counts: dict[str, int]) -> str:
+        return "  ".join(f"{key}: {value}" for key, value in counts.items())
+
+    typer.echo(f"finished games:          {report.games}")
+    typer.echo(f"wins by seat:            {row(report.wins_by_seat)}")
+    typer.echo(f"wins by start position:  {row(report.wins_by_start_position)}")
+    typer.echo(f"Summoner (36) wins:      {report.summoner_wins}")
+    typer.echo(f"final-round wins:        {report.final_round_wins}")
+
+
+@game_app.command()
+def export(
+    game_id: GameId,
+    output: Annotated[
+        Path | None, typer.Option(help="Write to this file instead of standard output.")
+    ] = None,
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """Write the game log (docs/game-log.md) of the game's active commands; always JSON."""
+    with opened(db) as store:
+        log = store.export(game_id)
+        text = json.dumps(log.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            write_whole(output, text)
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write a file so it is either complete or untouched: a temporary file, then a rename."""
+    path = path.expanduser()
+    temporary: str | None = None
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
+        raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+@game_app.command("import")
+def import_command(
+    source: Annotated[str, typer.Argument(metavar="FILE", help="A game log, or - for stdin.")],
+    as_json: AsJson = False,
+    db: Db = None,
+) -> None:
+    """Save a game log as a new game (every command checked) and print its id."""
+    with opened(db) as store:
+        data = parse_json(read_text(source), "standard input" if source == "-" else source)
+        try:
+            log = GameLog.model_validate(data)
+        except ValidationError as error:
+            raise UserError(f"game log: {first_error(error)}") from None
+        saved = store.import_log(log)
+    if as_json:
+        print_json({"id": saved.id, "revision": saved.revision, "status": saved.status.value})
+    else:
+        typer.echo(saved.id)
