@@ -521,3 +521,14 @@ def test_export_is_the_game_log_format(store):
     assert data["format"] == "summoners-isle-game"
     assert data["version"] == 1
     assert data["setup"] == DUEL.model_dump(mode="json")
+
+
+def test_the_bench_reports_its_three_figures(tmp_path):
+    """Only the keys and their sense are checked here; the figures come from `bench` itself."""
+    from companion.store.bench import store_bench
+
+    figures = store_bench(appends=20, reopens=1, folder=tmp_path)
+    assert set(figures) == {"append_p50_ms", "append_p99_ms", "reopen_rebuild_ms"}
+    assert 0 < figures["append_p50_ms"] <= figures["append_p99_ms"]
+    assert figures["reopen_rebuild_ms"] > 0
+    assert list(tmp_path.iterdir()) == []
