@@ -30,6 +30,7 @@ from models.rules import KIND_ORDER
 
 # Added to the winner's energy once the game is over: no position outscores a won game.
 _DECIDED = 1000.0
+KINDS = range(len(KIND_ORDER))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,35 +61,56 @@ class Evaluator:
         self.weights = weights or Weights()
         # Board and energy -> (energy after the reset, income) per seat, and a Summoner if any.
         self._previews: dict[tuple, tuple[tuple[tuple[int, int], ...], int | None]] = {}
+        # Every position scored since the last `forget`: searches meet the same one many times.
+        self._scores: dict[tuple, list[float]] = {}
         # Locations within reach of each other on the last isle seen (an evaluator serves one game).
         self._isle: Isle | None = None
         self._within: list[list[frozenset[int]]] = []
-        self._odds = {
-            (attacker, defender, support): float(
-                attack_odds(KIND_ORDER[attacker], KIND_ORDER[defender], support)
-            )
-            for attacker in range(len(KIND_ORDER))
-            for defender in range(len(KIND_ORDER))
-            # A defending Sprite is supported by at most every other Sprite its owner has.
-            for support in range(OWNED[SPRITE])
-        }
+        # A defending Sprite is supported by at most every other Sprite its owner has.
+        supports = range(OWNED[SPRITE])
+        # _odds[attacker][defender][Sprite support]: the engine's odds, as floats.
+        self._odds = [
+            [
+                [float(attack_odds(attacker, defender, n)) for n in supports]
+                for defender in KIND_ORDER
+            ]
+            for attacker in KIND_ORDER
+        ]
 
     def scores(self, state: GameState, horizon: int) -> list[float]:
         """Each seat's expected energy, judged at the end of round `horizon`."""
-        game = state.game
-        seats = len(game.players)
         if state.is_terminal:
             return [
                 energy + (_DECIDED if seat == state.winner else 0.0)
                 for seat, energy in enumerate(state.energy)
             ]
+        key = (
+            tuple(state.occupant),
+            tuple(state.face_down),
+            tuple(state.energy),
+            state.phase,
+            state.active,
+            state.actions_left,
+            state.round,
+            tuple(state.turn_order),
+            tuple((player, tuple(refused)) for player, refused in state.declined.items()),
+            horizon,
+        )
+        known = self._scores.get(key)
+        if known is None:
+            known = self._scores[key] = self._score(state, horizon)
+        return known[:]
+
+    def _score(self, state: GameState, horizon: int) -> list[float]:
+        """The scores of a position in play, worked out."""
+        game = state.game
         weights = self.weights
         after, summoner = self._preview(state)
         rounds_after = game.final_round - horizon
         worth_factor = weights.material * min(1.0, rounds_after / weights.full_worth_rounds)
         worth = [cost * worth_factor for cost in COSTS]
         worth[SPRITE] += 1.0  # a Sprite lost is also its income at the coming reset
-        scores = [0.0] * seats
+        scores = [0.0] * len(game.players)
         before_horizon = state.round <= horizon
         for seat, (energy, income) in enumerate(after):
             banked = energy if before_horizon else state.energy[seat]
@@ -116,8 +138,9 @@ class Evaluator:
         return [weight / total for weight in weights]
 
     def forget(self) -> None:
-        """Drop the cached reset previews (kept small, so the garbage collector stays quick)."""
+        """Drop what earlier decisions cached (kept small, so collecting garbage stays quick)."""
         self._previews.clear()
+        self._scores.clear()
 
     def _preview(self, state: GameState) -> tuple[tuple[tuple[int, int], ...], int | None]:
         """The engine's Energy and Reset on the board as it stands, cached by board and energy."""
@@ -156,9 +179,12 @@ class Evaluator:
                 for seat, locations in enumerate(rivals):
                     if seat != token[0]:
                         locations.add(here)
-        # target location -> [(attacking seat, chance the attack is made and succeeds)]
-        threats: dict[int, list[tuple[int, float]]] = {}
-        support: dict[int, int] = {}
+        # Per target location: the chance it survives every attack, the attacks' summed
+        # chances, and the (attacking seat, chance) of each attack made and succeeding.
+        spared: dict[int, float] = {}
+        made: dict[int, float] = {}
+        attacks: list[tuple[int, int, float]] = []
+        odds_against: dict[int, list[float]] = {}
         for here, token in enumerate(occupant):
             if token is None:
                 continue
@@ -178,28 +204,23 @@ class Evaluator:
                 likelihood = weights.reach_spent if face_down[here] else weights.reach_ready
                 targets = in_reach[ACTIONS[kind]][here] & rivals[seat]
             for there in targets:
-                defender = occupant[there][1]
-                if defender == SPRITE:
-                    backing = support.get(there)
-                    if backing is None:
-                        backing = support[there] = sprite_support(state, there)
-                    chance = likelihood * odds[kind, defender, backing]
-                else:
-                    chance = likelihood * odds[kind, defender, 0]
+                row = odds_against.get(there)
+                if row is None:
+                    defender = occupant[there][1]
+                    backing = sprite_support(state, there) if defender == SPRITE else 0
+                    row = odds_against[there] = [odds[k][defender][backing] for k in KINDS]
+                chance = likelihood * row[kind]
                 if chance > 0:
-                    threats.setdefault(there, []).append((seat, chance))
-        for there, attackers in threats.items():
+                    spared[there] = spared.get(there, 1.0) * (1.0 - chance)
+                    made[there] = made.get(there, 0.0) + chance
+                    attacks.append((there, seat, chance))
+        for there, survives in spared.items():
             victim, kind = occupant[there]
-            spared = 1.0
-            made = 0.0
-            for _, chance in attackers:
-                spared *= 1.0 - chance
-                made += chance
-            lost = 1.0 - spared
-            scores[victim] -= lost * worth[kind]
-            bounty = lost / made * BOUNTY[kind]
-            for seat, chance in attackers:
-                scores[seat] += chance * bounty
+            scores[victim] -= (1.0 - survives) * worth[kind]
+        for there, seat, chance in attacks:
+            # The bounty's expected value, shared among the attackers by their chances.
+            kind = occupant[there][1]
+            scores[seat] += chance * (1.0 - spared[there]) / made[there] * BOUNTY[kind]
 
 
 def _within(neighbours: tuple[tuple[int, ...], ...], most: int) -> list[list[frozenset[int]]]:
