@@ -14,6 +14,7 @@ import gc
 import math
 import random
 import time
+from collections import deque
 from collections.abc import Callable
 
 from companion.bots.chance import outcomes
@@ -77,6 +78,10 @@ class MctsBot:
         # Seconds from any fixed point; the search never reads the time another way.
         self.clock = clock
         self.last_iterations = 0
+        # The subtree under the command last played, and the round its values look to: the
+        # next decision often starts from one of its positions.
+        self._kept: Node | Chance | None = None
+        self._kept_horizon = 0
 
     def choose(self, state: GameState) -> Command:
         """The most visited command after searching from `state`; dice are left to the caller."""
@@ -92,18 +97,22 @@ class MctsBot:
         gc.disable()
         try:
             root = self._search(state, commands, started, deadline)
+            command, self._kept = self._best(root)
+            self._kept_horizon = state.round
         finally:
             if collecting:
                 gc.enable()
-        return self._best(root)
+        return command
 
     def _search(
         self, state: GameState, commands: list[Command], started: float, deadline: float
     ) -> Node:
         """Grow the tree from `state` until the deadline or the iteration cap."""
         horizon = state.round
-        root = Node(state.clone(), [0.0] * len(state.game.players))
-        self._expand(root, horizon, commands)
+        root = self._reuse(state)
+        if root is None:
+            root = Node(state.clone(), [0.0] * len(state.game.players))
+            self._expand(root, horizon, commands)
         # The longest iteration so far: no new one starts unless it would fit before the deadline.
         longest = self.clock() - started
         done = 0
@@ -116,6 +125,25 @@ class MctsBot:
             longest = max(longest, self.clock() - begun)
         self.last_iterations = done
         return root
+
+    def _reuse(self, state: GameState) -> Node | None:
+        """The kept subtree's node for `state`, looked for breadth first, if it is there."""
+        kept, self._kept = self._kept, None
+        if kept is None or state.round != self._kept_horizon:
+            return None
+        frontier = deque([kept])
+        looked = 0
+        while frontier and looked < _REUSE_LOOKUP:
+            node = frontier.popleft()
+            if type(node) is Chance:
+                frontier.extend(outcome for _, outcome in node.outcomes)
+                continue
+            looked += 1
+            if _same(node.state, state):
+                return node if node.children is not None else None
+            if node.children is not None:
+                frontier.extend(child for _, child in node.children)
+        return None
 
     def _iterate(self, root: Node, horizon: int) -> None:
         """Select down the tree, expand one node, and back its value up the path."""
@@ -180,11 +208,21 @@ class MctsBot:
         total = chance.visits
         return max(chance.outcomes, key=lambda entry: entry[0] * total - entry[1].visits)[1]
 
-    def _best(self, root: Node) -> Command:
-        """The root's most visited command, the better valued one on a tie."""
+    def _best(self, root: Node) -> tuple[Command, Node | Chance]:
+        """The root's most visited command, the better valued one on a tie, and its subtree."""
         mover = root.mover
-        command, _ = max(
+        return max(
             root.children,
             key=lambda entry: (entry[1].visits, entry[1].totals[mover] / entry[1].visits),
         )
-        return command
+
+
+# What positions are compared by: everything in play, not the game or the last tally's text.
+_COMPARED = tuple(name for name in GameState.__slots__ if name not in ("game", "last_tally"))
+# How many positions of the kept subtree a new decision looks through for its own.
+_REUSE_LOOKUP = 400
+
+
+def _same(one: GameState, other: GameState) -> bool:
+    """Whether two positions of one game are the same."""
+    return all(getattr(one, name) == getattr(other, name) for name in _COMPARED)
