@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import uuid
+import warnings
 from collections.abc import Iterator
 
 import pytest
@@ -29,6 +30,9 @@ BACKENDS = [
     "sqlite",
     pytest.param("postgresql", marks=pytest.mark.skipif(not PG_URL, reason=PG_SKIP)),
 ]
+if not PG_URL:
+    # One line in pytest's summary, instead of a skip reason per test.
+    warnings.warn(PG_SKIP, stacklevel=1)
 
 DUEL = GameSetup(
     players=[{"id": "red", "name": "Ragna"}, {"id": "blue", "name": "Bjorn"}],
