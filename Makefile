@@ -1,10 +1,10 @@
-# Two entry points for a fresh machine: `make test` and (with the tracker app) `make run`.
+# Two entry points for a fresh machine: `make run` and `make test`.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint format bench simulate clean
+.PHONY: run test lint browser format bench simulate clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,7 +16,19 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-test: lint
+run: $(STAMP)
+	$(PY) -m companion app
+
+# Debian's Chromium drives the browser tests; never a browser downloaded by a test tool.
+browser:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "note: chromium is not installed and this is not root: browser tests will be skipped"; \
+	  fi; }
+
+test: lint browser
 	$(PY) -m pytest
 
 format: $(STAMP)

@@ -199,6 +199,30 @@ def bench(
         typer.echo(f"{key:16} {value}")
 
 
+@app.command("app")
+def app_command(
+    web: Annotated[bool, typer.Option("--web", help="Serve in the browser, not a window.")] = False,
+    host: Annotated[str, typer.Option(help="Address to serve on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to serve on.")] = 8550,
+    db: Annotated[str | None, typer.Option(help="Database URL or file.")] = None,
+) -> None:
+    """Start the companion app (a window where there is a display, else http://HOST:PORT)."""
+    from companion.app.main import serve
+    from companion.store.errors import StoreError
+
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        typer.echo(
+            f"warning: serving on {host}: anyone who can reach this machine on port {port} "
+            "can open and change your games",
+            err=True,
+        )
+    typer.echo(f"Summoner's Isle Companion: http://{host}:{port}", err=True)
+    try:
+        serve(host=host, port=port, db=db, web=web)
+    except StoreError as error:
+        fail(str(error))
+
+
 def main() -> None:
     """Entry point for `python -m companion` and `summoners-isle`."""
     try:

@@ -1,0 +1,105 @@
+"""The Flet app: page setup and routes. Screens live in companion/app/screens/."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import flet as ft
+
+from companion.app.screens import end, history, home, log, new_game, reset, table
+from companion.app.theme import FONTS, theme
+from companion.app.widgets import notify
+from companion.store.errors import GameNotFound, StoreError
+from companion.store.store import Store, open_store
+
+ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
+DEFAULT_PORT = 8550
+
+
+class App:
+    """One browser tab or window: routes to screens, all sharing one store."""
+
+    def __init__(self, page: ft.Page, store: Store) -> None:
+        self.page = page
+        self.store = store
+
+    def start(self) -> None:
+        """Set up the page and show the screen its address names."""
+        page = self.page
+        page.title = "Summoner's Isle Companion"
+        page.fonts = FONTS
+        page.theme = theme(ft.ThemeMode.LIGHT)
+        page.dark_theme = theme(ft.ThemeMode.DARK)
+        page.theme_mode = ft.ThemeMode.DARK
+        page.on_route_change = lambda _: self.show()
+        page.on_view_pop = self._pop
+        self.show()
+        for notice in self.store.notices:
+            notify(page, notice, error=True)
+
+    def go(self, route: str) -> None:
+        """Open another screen (and record it in the browser's history)."""
+        self.page.run_task(self.page.push_route, route)
+
+    def toggle_theme(self) -> None:
+        """Switch between the dark and the light theme on this device."""
+        dark = self.page.theme_mode is ft.ThemeMode.DARK
+        self.page.theme_mode = ft.ThemeMode.LIGHT if dark else ft.ThemeMode.DARK
+        self.page.update()
+
+    def show(self) -> None:
+        """Build the screen for the current route."""
+        page = self.page
+        parts = [part for part in (page.route or "/").split("/") if part]
+        try:
+            view = self._view(parts)
+        except GameNotFound:
+            notify(page, "That game is not saved on this device.", error=True)
+            view = home.build(self)
+        except StoreError as error:
+            notify(page, str(error), error=True)
+            view = home.build(self)
+        page.views.clear()
+        page.views.append(view)
+        page.update()
+
+    def _view(self, parts: list[str]) -> ft.View:
+        if not parts:
+            return home.build(self)
+        if parts == ["new"]:
+            return new_game.build(self)
+        if parts == ["history"]:
+            return history.build(self)
+        if parts[0] == "game" and len(parts) >= 2:
+            screen = {None: table, "reset": reset, "log": log, "end": end}.get(
+                parts[2] if len(parts) > 2 else None
+            )
+            if screen is not None:
+                return screen.build(self, parts[1])
+        return home.build(self)
+
+    async def _pop(self, event: ft.ViewPopEvent) -> None:
+        await self.page.push_route("/")
+
+
+def serve(
+    host: str = "127.0.0.1", port: int = DEFAULT_PORT, db: str | None = None, web: bool = False
+) -> None:
+    """Run the app: a desktop window where there is a display, else a web server."""
+    store = open_store(db)
+    has_display = sys.platform != "linux" or bool(
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    )
+    if web or not has_display:
+        # Serve without trying to open a browser on the server itself.
+        os.environ["FLET_FORCE_WEB_SERVER"] = "true"
+    ft.run(
+        lambda page: App(page, store).start(),
+        host=host,
+        port=port,
+        view=ft.AppView.WEB_BROWSER if web or not has_display else ft.AppView.FLET_APP,
+        assets_dir=str(ASSETS),
+        no_cdn=True,
+    )

@@ -1,0 +1,1 @@
+"""One module per screen, each with a `build` that returns its ft.View."""

@@ -1,0 +1,123 @@
+"""End of game: the winner, how they won, energy round by round, and play again."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import flet as ft
+import flet_charts as fch
+
+from companion.app.session import GameSession
+from companion.app.theme import ACCENT, colour_of
+from companion.app.widgets import big_button, player_chip, screen, section
+from models.rules import STARTING_ENERGY, WINNING_ENERGY
+
+if TYPE_CHECKING:
+    from companion.app.main import App
+
+
+def build(app: App, game_id: str) -> ft.View:
+    """The end-of-game screen."""
+    session = GameSession(app.store, game_id)
+    state = session.state
+    view = screen(f"/game/{game_id}/end", spacing=12)
+    view.appbar = ft.AppBar(
+        title=ft.Text("Result"),
+        leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: app.go("/")),
+    )
+    if not state.is_terminal:
+        view.controls = [
+            ft.Text("This game is still being played.", size=16),
+            big_button("Back to the table", lambda _: app.go(f"/game/{game_id}")),
+        ]
+        return view
+    winner = state.winner_id
+    name = session.label(winner)
+    tally = state.last_tally
+    if state.summoner:
+        how = f"{name} reached {state.energy_of(winner)} energy and earns Summoner status."
+        title = f"{name} is a Summoner!"
+    else:
+        how = tally.winner_note if tally else f"{name} has the most energy after the final round."
+        title = f"{name} wins"
+    # The log's last sentence says how the win came, when it came from a removal.
+    if state.summoner and session.saved.log:
+        how += f" ({session.saved.log[-1].description})"
+
+    def play_again(_: ft.ControlEvent) -> None:
+        saved = app.store.new_game(session.saved.setup)
+        app.go(f"/game/{saved.id}")
+
+    standings = sorted(state.game.players, key=lambda p: -state.energy_of(p))
+    view.controls = [
+        ft.Semantics(
+            identifier="winner",
+            content=ft.Container(
+                padding=18,
+                border_radius=14,
+                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+                border=ft.Border.all(3, ACCENT),
+                content=ft.Column(
+                    [
+                        ft.Row(
+                            [
+                                player_chip(name, session.colour(winner), size=48),
+                                ft.Text(title, size=26, weight=ft.FontWeight.BOLD, expand=True),
+                            ]
+                        ),
+                        ft.Text(how, size=16),
+                    ]
+                ),
+            ),
+        ),
+        section(
+            "Final energy",
+            *[
+                ft.Row(
+                    [
+                        player_chip(session.label(p), session.colour(p)),
+                        ft.Text(session.label(p), size=16, expand=True),
+                        ft.Text(str(state.energy_of(p)), size=22, weight=ft.FontWeight.BOLD),
+                    ]
+                )
+                for p in standings
+            ],
+        ),
+        section("Energy by round", energy_chart(session)),
+        big_button("Play again, same players", play_again, icon=ft.Icons.REPLAY),
+    ]
+    return view
+
+
+def energy_chart(session: GameSession) -> ft.Control:
+    """Every player's energy at the start and at the end of each round."""
+    series = []
+    for player, values in session.energy_by_round().items():
+        points = [STARTING_ENERGY, *values]
+        series.append(
+            fch.LineChartData(
+                points=[fch.LineChartDataPoint(x=i, y=v) for i, v in enumerate(points)],
+                color=colour_of(session.colour(player)).hex,
+                stroke_width=3,
+                point=True,
+            )
+        )
+    rounds = max((len(s.points) for s in series), default=1) - 1
+    return ft.Container(
+        height=240,
+        content=fch.LineChart(
+            data_series=series,
+            min_y=0,
+            max_y=WINNING_ENERGY,
+            min_x=0,
+            max_x=max(rounds, 1),
+            left_axis=fch.ChartAxis(label_size=32),
+            bottom_axis=fch.ChartAxis(
+                labels=[
+                    fch.ChartAxisLabel(value=r, label=ft.Text(str(r))) for r in range(rounds + 1)
+                ],
+                label_size=24,
+            ),
+            horizontal_grid_lines=fch.ChartGridLines(interval=6, color="#33FFFFFF", width=1),
+        ),
+    )

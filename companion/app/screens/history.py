@@ -1,0 +1,59 @@
+"""History: finished games, and who wins from which seat and starting position."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+from companion.app.screens.home import when
+from companion.app.widgets import screen, section
+
+if TYPE_CHECKING:
+    from companion.app.main import App
+
+
+def build(app: App) -> ft.View:
+    """The history screen."""
+    history = app.store.history()
+    finished = app.store.games()
+    finished = [g for g in finished if g.winner is not None]
+
+    def counts(title: str, values: dict[str, int]) -> ft.Control:
+        return ft.Row(
+            [ft.Text(title, size=15, expand=True)]
+            + [ft.Text(f"{place}: {wins}", size=15) for place, wins in values.items()],
+            wrap=True,
+        )
+
+    games = [
+        ft.ListTile(
+            title=ft.Text(f"{summary.labels[summary.players.index(summary.winner)]} won", size=16),
+            subtitle=ft.Text(
+                f"{', '.join(summary.labels)} · "
+                + ("Summoner (36)" if summary.summoner else "final round")
+                + f" · {when(summary.updated)}"
+            ),
+            on_click=lambda _, s=summary: app.go(f"/game/{s.id}/end"),
+        )
+        for summary in finished
+    ]
+    view = screen("/history")
+    view.appbar = ft.AppBar(
+        title=ft.Text("History"),
+        leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: app.go("/")),
+    )
+    view.controls = [
+        section(
+            f"{history.games} finished games",
+            counts("Wins by seat", history.wins_by_seat),
+            counts("Wins by first turn position", history.wins_by_start_position),
+            ft.Text(
+                f"Summoner (36) wins: {history.summoner_wins} · "
+                f"final-round wins: {history.final_round_wins}",
+                size=15,
+            ),
+        ),
+        section("Games", *(games or [ft.Text("No finished game yet.", size=15)])),
+    ]
+    return view

@@ -1,0 +1,306 @@
+"""New game: players and colours, the board, 6 or 7 rounds, the first turn order."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import flet as ft
+from pydantic import ValidationError
+
+from companion.app.theme import PLAYER_COLOURS, colour_of
+from companion.app.widgets import big_button, notify, player_chip, screen, section
+from companion.boards import BoardError, first_error, shipped_board, shipped_board_ids
+from companion.user_boards import board_from_counts, save_user_board, user_boards
+from models.board import Board
+from models.rules import (
+    DOMINATION_BONUS_RANGE,
+    EXTENDED_ROUNDS,
+    EXTENDED_ROUNDS_MIN_PLAYERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    STANDARD_ROUNDS,
+)
+from models.setup import GameSetup, Mode, PlayerSetup
+
+if TYPE_CHECKING:
+    from companion.app.main import App
+
+DEFAULT_NAMES = ("Ragna", "Bjorn", "Sigrid", "Ulf")
+
+
+@dataclass
+class Draft:
+    """The form as filled in so far."""
+
+    names: list[str] = field(default_factory=lambda: list(DEFAULT_NAMES))
+    colours: list[str] = field(default_factory=lambda: [c.id for c in PLAYER_COLOURS[:MAX_PLAYERS]])
+    count: int = MIN_PLAYERS
+    board_id: str = ""
+    final_round: int = STANDARD_ROUNDS
+    # Seats in the first round's order.
+    order: list[int] = field(default_factory=lambda: list(range(MAX_PLAYERS)))
+    territories: list[list] = field(default_factory=lambda: [["", 2, 3]])
+    board_name: str = ""
+
+    def seats(self) -> list[int]:
+        """The seats in play, in the chosen first order."""
+        return [seat for seat in self.order if seat < self.count]
+
+
+def _boards(count: int) -> list[Board]:
+    shipped = [shipped_board(board_id) for board_id in shipped_board_ids()]
+    fitting = [b for b in shipped if b.min_players <= count <= b.max_players]
+    return fitting + [b for b in user_boards() if b.min_players <= count <= b.max_players]
+
+
+def build(app: App, draft: Draft | None = None) -> ft.View:
+    """The new game form."""
+    draft = draft or Draft()
+    page = app.page
+    boards = _boards(draft.count)
+    if draft.board_id not in {b.id for b in boards} and draft.board_id != "enter":
+        draft.board_id = boards[0].id if boards else "enter"
+    view = screen("/new", spacing=12)
+
+    def redraw() -> None:
+        fresh = build(app, draft)
+        view.controls = fresh.controls
+        page.update()
+
+    def set_count(count: int) -> None:
+        draft.count = count
+        if count < EXTENDED_ROUNDS_MIN_PLAYERS:
+            draft.final_round = STANDARD_ROUNDS
+        redraw()
+
+    def set_name(seat: int, value: str) -> None:
+        draft.names[seat] = value
+
+    def set_colour(seat: int, value: str) -> None:
+        draft.colours[seat] = value
+        redraw()
+
+    def move_up(position: int) -> None:
+        seats = draft.seats()
+        seats[position - 1], seats[position] = seats[position], seats[position - 1]
+        draft.order = seats + [s for s in draft.order if s >= draft.count]
+        redraw()
+
+    def draw_order(_: ft.ControlEvent) -> None:
+        seats = draft.seats()
+        random.shuffle(seats)  # a draw for the table, not a rule: the engine takes the result
+        draft.order = seats + [s for s in draft.order if s >= draft.count]
+        redraw()
+
+    def start(_: ft.ControlEvent) -> None:
+        try:
+            board = _chosen_board(draft, boards)
+            setup = GameSetup(
+                players=[
+                    PlayerSetup(
+                        id=draft.colours[s], name=draft.names[s].strip(), colour=draft.colours[s]
+                    )
+                    for s in range(draft.count)
+                ],
+                board=board if board.id.startswith("my-") else board.id,
+                final_round=draft.final_round,
+                turn_order=tuple(draft.colours[s] for s in draft.seats()),
+                mode=Mode.TABLE,
+            )
+            saved = app.store.new_game(setup)
+        except BoardError as error:
+            notify(page, str(error), error=True)
+            return
+        except ValidationError as error:
+            notify(page, _setup_problem(error), error=True)
+            return
+        app.go(f"/game/{saved.id}")
+
+    count_picker = ft.SegmentedButton(
+        segments=[
+            ft.Segment(value=str(n), label=ft.Text(f"{n}"))
+            for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+        ],
+        selected=[str(draft.count)],
+        on_change=lambda e: set_count(int(e.control.selected[0])),
+    )
+    player_rows = []
+    for seat in range(draft.count):
+        colour = colour_of(draft.colours[seat])
+        player_rows.append(
+            ft.Row(
+                [
+                    player_chip(draft.names[seat], colour.id, size=36),
+                    ft.TextField(
+                        value=draft.names[seat],
+                        label=f"Player {seat + 1}",
+                        expand=True,
+                        on_change=lambda e, s=seat: set_name(s, e.control.value),
+                    ),
+                    ft.Dropdown(
+                        value=colour.id,
+                        width=130,
+                        label="Colour",
+                        options=[
+                            ft.DropdownOption(key=c.id, text=f"{c.mark} {c.name}")
+                            for c in PLAYER_COLOURS
+                        ],
+                        on_select=lambda e, s=seat: set_colour(s, e.control.value),
+                    ),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            )
+        )
+    board_picker = ft.Dropdown(
+        value=draft.board_id,
+        label="Board",
+        expand=True,
+        options=[ft.DropdownOption(key=b.id, text=b.name) for b in boards]
+        + [ft.DropdownOption(key="enter", text="Enter my board…")],
+        on_select=lambda e: (setattr(draft, "board_id", e.control.value), redraw()),
+    )
+    board_controls: list[ft.Control] = [board_picker]
+    if draft.board_id == "enter":
+        board_controls.extend(_board_entry(app, draft, redraw))
+    seven_allowed = draft.count >= EXTENDED_ROUNDS_MIN_PLAYERS
+    rounds = ft.SegmentedButton(
+        segments=[
+            ft.Segment(value=str(STANDARD_ROUNDS), label=ft.Text(f"{STANDARD_ROUNDS}")),
+            ft.Segment(
+                value=str(EXTENDED_ROUNDS),
+                label=ft.Text(f"{EXTENDED_ROUNDS}"),
+                disabled=not seven_allowed,
+            ),
+        ],
+        selected=[str(draft.final_round)],
+        on_change=lambda e: (setattr(draft, "final_round", int(e.control.selected[0])), redraw()),
+    )
+    rounds_note = ft.Text(
+        "The optional 7th round is agreed before round 1."
+        if seven_allowed
+        else f"A 7th round is for {EXTENDED_ROUNDS_MIN_PLAYERS}-{MAX_PLAYERS} players.",
+        size=13,
+    )
+    order_rows = []
+    for position, seat in enumerate(draft.seats()):
+        order_rows.append(
+            ft.Row(
+                [
+                    ft.Text(f"{position + 1}.", size=16, width=26),
+                    player_chip(draft.names[seat], draft.colours[seat]),
+                    ft.Text(draft.names[seat] or f"Player {seat + 1}", size=16, expand=True),
+                    ft.IconButton(
+                        ft.Icons.ARROW_UPWARD,
+                        tooltip=f"Move {draft.names[seat]} earlier",
+                        disabled=position == 0,
+                        on_click=lambda _, p=position: move_up(p),
+                    ),
+                ]
+            )
+        )
+    view.appbar = ft.AppBar(title=ft.Text("New game"))
+    view.controls = [
+        section("Players", count_picker, *player_rows),
+        section("Board", *board_controls),
+        section("Rounds", rounds, rounds_note),
+        section(
+            "First turn order",
+            *order_rows,
+            ft.OutlinedButton("Draw at random", icon=ft.Icons.CASINO, on_click=draw_order),
+        ),
+        big_button("Start game", start, icon=ft.Icons.PLAY_ARROW),
+    ]
+    return view
+
+
+def _chosen_board(draft: Draft, boards: list[Board]) -> Board:
+    if draft.board_id == "enter":
+        raise BoardError("save your board first, or choose one from the list")
+    for board in boards:
+        if board.id == draft.board_id:
+            return board
+    raise BoardError("choose a board")
+
+
+def _setup_problem(error: ValidationError) -> str:
+    message = first_error(error)
+    if "share one id" in message:
+        return "Two players have the same colour: give each player their own."
+    if "pattern" in message or "at least 1 character" in message:
+        return "Every player needs a name."
+    return message
+
+
+def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: ANN001
+    """The 'my board' form: territories with a name, a bonus and how many locations."""
+    low, high = DOMINATION_BONUS_RANGE
+
+    def save(_: ft.ControlEvent) -> None:
+        try:
+            board = board_from_counts(
+                draft.board_name, [(t[0], int(t[1]), int(t[2])) for t in draft.territories]
+            )
+        except (BoardError, ValueError) as error:
+            notify(app.page, str(error), error=True)
+            return
+        save_user_board(board)
+        draft.board_id = board.id
+        notify(app.page, f"Saved {board.name} for next time.")
+        redraw()
+
+    rows: list[ft.Control] = [
+        ft.TextField(
+            label="Board name",
+            value=draft.board_name,
+            on_change=lambda e: setattr(draft, "board_name", e.control.value),
+        )
+    ]
+    for index, territory in enumerate(draft.territories):
+        rows.append(
+            ft.Row(
+                [
+                    ft.TextField(
+                        label=f"Territory {index + 1}",
+                        value=territory[0],
+                        expand=True,
+                        on_change=lambda e, t=territory: t.__setitem__(0, e.control.value),
+                    ),
+                    ft.Dropdown(
+                        label="Bonus",
+                        width=90,
+                        value=str(territory[1]),
+                        options=[ft.DropdownOption(key=str(b)) for b in range(low, high + 1)],
+                        on_select=lambda e, t=territory: t.__setitem__(1, int(e.control.value)),
+                    ),
+                    ft.Dropdown(
+                        label="Places",
+                        width=96,
+                        value=str(territory[2]),
+                        options=[ft.DropdownOption(key=str(n)) for n in range(1, 9)],
+                        on_select=lambda e, t=territory: t.__setitem__(2, int(e.control.value)),
+                    ),
+                ]
+            )
+        )
+    rows.append(
+        ft.Row(
+            [
+                ft.OutlinedButton(
+                    "Add territory",
+                    icon=ft.Icons.ADD,
+                    on_click=lambda _: (draft.territories.append(["", 2, 3]), redraw()),
+                ),
+                ft.OutlinedButton(
+                    "Remove last",
+                    icon=ft.Icons.REMOVE,
+                    disabled=len(draft.territories) < 2,
+                    on_click=lambda _: (draft.territories.pop(), redraw()),
+                ),
+            ],
+            wrap=True,
+        )
+    )
+    rows.append(ft.FilledButton("Save my board", icon=ft.Icons.SAVE, on_click=save))
+    return rows

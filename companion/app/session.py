@@ -1,0 +1,125 @@
+"""One open game as the app sees it: every action goes through the store, every rule to the engine.
+
+Nothing here is Flet: screens call these methods and show what comes back, so the
+logic under the screens is tested without a browser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.engine import GameState, IllegalCommand, Tally
+from companion.store.errors import GameMovedOn, StoreError
+from companion.store.store import SavedGame, Store
+from models.commands import Command, Declined, EnergyAndReset, Placement
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of an action: done (with its log sentence) or refused (with the reason)."""
+
+    ok: bool
+    message: str
+
+
+class GameSession:
+    """The app's handle on one saved game."""
+
+    def __init__(self, store: Store, game_id: str) -> None:
+        self.store = store
+        self.saved: SavedGame = store.load(game_id)
+
+    @property
+    def state(self) -> GameState:
+        """The game's state at its latest revision."""
+        return self.saved.state
+
+    @property
+    def id(self) -> str:
+        """The saved game's id."""
+        return self.saved.id
+
+    def label(self, player: str) -> str:
+        """A player's display name."""
+        return self.saved.game.labels[player]
+
+    def colour(self, player: str) -> str:
+        """A player's colour id as chosen at setup."""
+        for seat in self.saved.setup.players:
+            if seat.id == player:
+                return seat.colour
+        return ""
+
+    def refresh(self) -> None:
+        """Reload the game, e.g. after another device changed it."""
+        self.saved = self.store.load(self.id)
+
+    def do(self, command: Command) -> Outcome:
+        """Record a command; refused ones are not stored and say why."""
+        try:
+            self.saved = self.store.append(self.id, command, self.saved.revision)
+        except IllegalCommand as error:
+            return Outcome(False, _sentence(str(error)))
+        except GameMovedOn:
+            self.refresh()
+            return Outcome(False, "Another device changed this game; showing the latest.")
+        except StoreError as error:
+            return Outcome(False, _sentence(str(error)))
+        return Outcome(True, self.saved.log[-1].description)
+
+    def undo(self) -> Outcome:
+        """Take back the newest command."""
+        label = self.saved.undo_label
+        try:
+            self.saved = self.store.undo(self.id, self.saved.revision)
+        except GameMovedOn:
+            self.refresh()
+            return Outcome(False, "Another device changed this game; showing the latest.")
+        except StoreError as error:
+            return Outcome(False, _sentence(str(error)))
+        return Outcome(True, f"Undone: {label}")
+
+    def redo(self) -> Outcome:
+        """Bring back the newest undone command."""
+        label = self.saved.redo_label
+        try:
+            self.saved = self.store.redo(self.id, self.saved.revision)
+        except GameMovedOn:
+            self.refresh()
+            return Outcome(False, "Another device changed this game; showing the latest.")
+        except StoreError as error:
+            return Outcome(False, _sentence(str(error)))
+        return Outcome(True, f"Redone: {label}")
+
+    def refusal(self, command: Command) -> str | None:
+        """Why the engine would refuse a command now, or None if it is allowed."""
+        try:
+            self.state.clone().apply(command)
+        except IllegalCommand as error:
+            return _sentence(str(error))
+        return None
+
+    def reset_command(
+        self, placements: Sequence[Placement], declined: Sequence[Declined]
+    ) -> EnergyAndReset:
+        """The Energy and Reset record for what the table sees."""
+        return EnergyAndReset(tuple(placements), tuple(declined))
+
+    def reset_preview(self, command: EnergyAndReset) -> Tally | str:
+        """The engine's tally for a reset record, without recording it; a string if refused."""
+        trial = self.state.clone()
+        try:
+            trial.apply(command)
+        except IllegalCommand as error:
+            return _sentence(str(error))
+        assert trial.last_tally is not None  # every reset leaves its tally
+        return trial.last_tally
+
+    def energy_by_round(self) -> dict[str, list[int]]:
+        """Every player's energy at the end of each round, for the chart."""
+        return self.store.energy_by_round(self.id)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

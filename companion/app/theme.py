@@ -1,0 +1,58 @@
+"""Colours, marks and sizes shared by every screen: display only, never rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import flet as ft
+
+from models.rules import ENERGY_BANDS, CreatureKind
+
+FONT = "Isle Sans"
+FONTS = {FONT: "fonts/DejaVuSans.ttf", f"{FONT} Bold": "fonts/DejaVuSans-Bold.ttf"}
+TAP = 48  # the smallest tap target, in logical pixels
+ACCENT = "#F2B53A"  # spirit energy gold
+
+
+@dataclass(frozen=True)
+class PlayerColour:
+    """A seat colour with a letter and a shape, so no one depends on telling hues apart."""
+
+    id: str
+    name: str
+    hex: str
+    on_hex: str
+    mark: str
+
+
+PLAYER_COLOURS: tuple[PlayerColour, ...] = (
+    PlayerColour("red", "Red", "#E5484D", "#FFFFFF", "●"),
+    PlayerColour("blue", "Blue", "#3E8BF0", "#FFFFFF", "■"),
+    PlayerColour("green", "Green", "#30A46C", "#FFFFFF", "▲"),
+    PlayerColour("yellow", "Yellow", "#F5D90A", "#1B1B1B", "◆"),
+    PlayerColour("purple", "Purple", "#9E6CE8", "#FFFFFF", "★"),
+    PlayerColour("white", "White", "#ECEDEE", "#1B1B1B", "✚"),
+)
+COLOUR_BY_ID = {colour.id: colour for colour in PLAYER_COLOURS}
+
+CREATURE_MARK = {CreatureKind.WYRM: "W", CreatureKind.TROLL: "T", CreatureKind.SPRITE: "S"}
+
+# Shading of the energy track, one tint per band, from gain (green) to loss (red).
+BAND_TINT = {
+    band.label: tint
+    for band, tint in zip(
+        ENERGY_BANDS,
+        ("#1F4D3A", "#2C4A2A", "#3A3A3A", "#4D3A22", "#5A2626"),
+        strict=True,
+    )
+}
+
+
+def colour_of(colour_id: str) -> PlayerColour:
+    """A seat colour by id, falling back to the first for an unknown id."""
+    return COLOUR_BY_ID.get(colour_id, PLAYER_COLOURS[0])
+
+
+def theme(mode: ft.ThemeMode) -> ft.Theme:
+    """The app theme: large type for arm's length, a warm accent."""
+    return ft.Theme(color_scheme_seed=ACCENT, font_family=FONT)

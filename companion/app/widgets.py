@@ -1,0 +1,163 @@
+"""Small building blocks the screens share: player marks, the energy track, reserves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import flet as ft
+
+from companion.app.theme import ACCENT, BAND_TINT, CREATURE_MARK, TAP, colour_of
+from models.rules import ENERGY_BANDS, KIND_ORDER, MAX_TRACK_ENERGY, WINNING_ENERGY, band_for
+
+TRACK_COLUMNS = 6
+
+
+def player_chip(name: str, colour_id: str, size: int = 28) -> ft.Control:
+    """A round counter in the player's colour, marked with their letter and shape."""
+    colour = colour_of(colour_id)
+    letter = (name[:1] or "?").upper()
+    return ft.Container(
+        width=size,
+        height=size,
+        border_radius=size // 2,
+        bgcolor=colour.hex,
+        alignment=ft.Alignment.CENTER,
+        border=ft.Border.all(2, "#101010"),
+        content=ft.Text(
+            f"{letter}{colour.mark}" if size >= 28 else letter,
+            size=size * 0.36,
+            color=colour.on_hex,
+            weight=ft.FontWeight.BOLD,
+            no_wrap=True,
+        ),
+    )
+
+
+def energy_track(counters: Sequence[tuple[str, str, int]]) -> ft.Control:
+    """The track 0-35 in rows of six, shaded by band, with each player's counter on it.
+
+    `counters` holds (name, colour id, energy) per player.
+    """
+    by_value: dict[int, list[tuple[str, str]]] = {}
+    for name, colour_id, energy in counters:
+        by_value.setdefault(min(energy, MAX_TRACK_ENERGY), []).append((name, colour_id))
+    rows = []
+    for start in range(0, MAX_TRACK_ENERGY + 1, TRACK_COLUMNS):
+        cells = []
+        for value in range(start, start + TRACK_COLUMNS):
+            here = by_value.get(value, [])
+            chips = [player_chip(name, colour_id, size=20) for name, colour_id in here]
+            cells.append(
+                ft.Container(
+                    expand=True,
+                    height=52,
+                    bgcolor=BAND_TINT[band_for(value).label],
+                    border_radius=6,
+                    padding=ft.Padding.only(left=4, top=2, right=2, bottom=2),
+                    content=ft.Column(
+                        [
+                            ft.Text(str(value), size=11, color="#C8C8C8"),
+                            ft.Row(chips, spacing=0, wrap=True, run_spacing=0),
+                        ],
+                        spacing=0,
+                        tight=True,
+                    ),
+                )
+            )
+        rows.append(ft.Row(cells, spacing=3))
+    legend = ft.Row(
+        [
+            ft.Container(
+                bgcolor=BAND_TINT[band.label],
+                border_radius=4,
+                padding=ft.Padding.symmetric(horizontal=6, vertical=2),
+                content=ft.Text(
+                    f"{band.label}: {band.modifier:+d}" if band.modifier else f"{band.label}: 0",
+                    size=11,
+                ),
+            )
+            for band in ENERGY_BANDS
+        ],
+        wrap=True,
+        spacing=4,
+        run_spacing=4,
+    )
+    goal = ft.Text(f"{WINNING_ENERGY}: Summoner, wins at once", size=12, color=ACCENT)
+    return ft.Semantics(
+        identifier="energy-track",
+        # One sentence for screen readers instead of thirty-six numbers.
+        exclude_semantics=True,
+        label="Energy track: " + ", ".join(f"{name} {energy}" for name, _, energy in counters),
+        content=ft.Column([*rows, legend, goal], spacing=3),
+    )
+
+
+def reserve_line(reserve: Sequence[int], on_board: Sequence[int], returning: Sequence[int]) -> str:
+    """A player's creatures as text: in reserve / on the board / back next round, per kind."""
+    parts = []
+    for k, kind in enumerate(KIND_ORDER):
+        back = f" +{returning[k]}↺" if returning[k] else ""
+        parts.append(f"{CREATURE_MARK[kind]} {reserve[k]}·{on_board[k]}{back}")
+    return "   ".join(parts)
+
+
+def big_button(
+    text: str,
+    on_click: Callable[[ft.ControlEvent], object],
+    *,
+    icon: ft.IconData | None = None,
+    primary: bool = True,
+    disabled: bool = False,
+    tooltip: str | None = None,
+) -> ft.Control:
+    """A full-size button, at least one tap target tall."""
+    style = ft.ButtonStyle(
+        padding=ft.Padding.symmetric(horizontal=18, vertical=14),
+        text_style=ft.TextStyle(size=16, weight=ft.FontWeight.W_600),
+    )
+    maker = ft.FilledButton if primary else ft.OutlinedButton
+    return maker(
+        content=text,
+        icon=icon,
+        on_click=on_click,
+        style=style,
+        disabled=disabled,
+        height=TAP + 4,
+        tooltip=tooltip,
+    )
+
+
+def screen(route: str, *, spacing: int = 10) -> ft.View:
+    """An empty scrolling screen whose cards and buttons span its width."""
+    return ft.View(
+        route=route,
+        scroll=ft.ScrollMode.AUTO,
+        padding=12,
+        spacing=spacing,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+    )
+
+
+def section(title: str, *controls: ft.Control) -> ft.Control:
+    """A titled card around a group of controls."""
+    return ft.Card(
+        content=ft.Container(
+            padding=14,
+            content=ft.Column(
+                [ft.Text(title, size=13, weight=ft.FontWeight.BOLD, color=ACCENT), *controls],
+                spacing=10,
+            ),
+        )
+    )
+
+
+def notify(page: ft.Page, message: str, *, error: bool = False) -> None:
+    """Show a short message at the bottom of the screen."""
+    page.show_dialog(
+        ft.SnackBar(
+            content=ft.Text(message, size=15, color="#FFFFFF"),
+            bgcolor="#8B1E1E" if error else "#2A2A2A",
+            duration=ft.Duration(seconds=4 if error else 2),
+            show_close_icon=True,
+        )
+    )

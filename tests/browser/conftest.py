@@ -1,0 +1,137 @@
+"""A real app server and a real Chromium for the browser tests.
+
+Flutter draws on a canvas: tests turn on its semantics tree and find controls by role
+and label. Screenshots of every screen go to tests/artifacts/ for a reviewer.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip(
+        "Debian's chromium is not installed (make test installs it as root or in CI)",
+        allow_module_level=True,
+    )
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class AppServer:
+    """`python -m companion app --web` on a port of its own, with its own database."""
+
+    data: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen | None = None
+    started_at: float = 0.0
+
+    @property
+    def url(self) -> str:
+        """The app's address."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def db(self) -> str:
+        """The SQLite file the server writes."""
+        return str(self.data / "games.sqlite3")
+
+    def start(self) -> None:
+        """Start the server and wait until it answers."""
+        env = dict(os.environ, SUMMONERS_ISLE_DATA=str(self.data))
+        self.started_at = time.perf_counter()
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "companion",
+                "app",
+                "--web",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db,
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url, timeout=2):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the app server did not answer within 60 s")
+
+    def kill(self) -> None:
+        """Stop the server hard, as a dying phone would."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def stop(self) -> None:
+        """Stop the server politely."""
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+            self.process = None
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[AppServer]:
+    """A fresh app server."""
+    app = AppServer(tmp_path)
+    app.start()
+    yield app
+    app.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, with every host but this machine unreachable."""
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+            ],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def artifacts() -> Path:
+    """The folder for screenshots."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

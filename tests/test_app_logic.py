@@ -1,0 +1,111 @@
+"""What the app's screens stand on, without a browser: the session, user boards, the font."""
+
+import re
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from companion.app.session import GameSession
+from companion.boards import BoardError
+from companion.store.store import open_store
+from companion.user_boards import board_from_counts, save_user_board, user_boards
+from models.commands import Declined, EnergyAndReset, Pass, Placement, Removal, Summon
+from models.rules import CreatureKind as K
+from models.setup import GameSetup
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def session(tmp_path):
+    store = open_store(str(tmp_path / "games.sqlite3"))
+    setup = GameSetup(
+        players=[{"id": "red", "name": "Ragna"}, {"id": "blue", "name": "Bjorn"}], board="duel-isle"
+    )
+    yield GameSession(store, store.new_game(setup).id)
+    store.close()
+
+
+def test_a_refused_command_says_why_and_stores_nothing(session):
+    """Ruling 3 through the app: the Wyrms step refuses a Sprite; the reason reads as a sentence."""
+    outcome = session.do(Summon(K.SPRITE))
+    assert not outcome.ok
+    assert outcome.message == "It is the Wyrms step, not Sprites."
+    assert session.saved.log == ()
+
+
+def test_records_undo_and_redo_go_through_the_store(session):
+    done = session.do(Summon(K.WYRM))
+    assert done.ok and done.message == "Ragna summons a Wyrm for 5 energy (5 → 0)"
+    assert session.undo().message == "Undone: Ragna summons a Wyrm for 5 energy (5 → 0)"
+    assert session.state.energy_of("red") == 5
+    assert session.redo().ok
+    reopened = GameSession(session.store, session.id)
+    assert reopened.state.energy_of("red") == 0
+
+
+def test_another_device_moving_on_is_reported_and_reloaded(session):
+    other = GameSession(session.store, session.id)
+    assert other.do(Summon(K.WYRM)).ok
+    outcome = session.do(Pass())
+    assert not outcome.ok and "Another device" in outcome.message
+    assert session.state.energy_of("red") == 0
+
+
+def test_reset_preview_is_the_engines_tally_and_records_nothing(session):
+    """Ruling 10 through the app: preview the Energy and Reset with a declined bonus."""
+    for command in [Summon(K.WYRM), Pass(), Summon(K.TROLL), Summon(K.SPRITE), Summon(K.SPRITE)]:
+        assert session.do(command).ok
+    assert session.do(Removal("blue", K.SPRITE)).ok
+    for _ in range(3):
+        assert session.do(Pass()).ok
+    reset = EnergyAndReset(
+        (
+            Placement("rh1", "red", K.WYRM),
+            Placement("ss1", "blue", K.TROLL),
+            Placement("ss2", "blue", K.SPRITE),
+        ),
+        (Declined("blue", "skalds-strand"),),
+    )
+    tally = session.reset_preview(reset)
+    assert tally.player("blue").after == 6 and tally.player("red").after == 6
+    assert tally.turn_order == ("blue", "red")
+    assert session.state.round == 1
+    too_many = EnergyAndReset((Placement("rh1", "red", K.TROLL),), ())
+    assert "Ragna has 0 Trolls on the board" in session.reset_preview(too_many)
+
+
+def test_user_boards_are_saved_and_listed(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUMMONERS_ISLE_DATA", str(tmp_path))
+    board = board_from_counts("Kitchen Table", [("North", 2, 3), ("South Bay", 1, 2)])
+    save_user_board(board)
+    (loaded,) = user_boards()
+    assert loaded == board
+    assert loaded.id == "my-kitchen-table"
+    assert loaded.territories[1].locations == ("south-bay-1", "south-bay-2")
+
+
+@pytest.mark.parametrize(
+    ("name", "territories", "message"),
+    [
+        ("", [("North", 2, 3)], "name"),
+        ("Board", [], "at least one territory"),
+        ("Board", [("North", 2, 3), ("north", 1, 1)], "two territories"),
+        ("Board", [("North", 4, 3)], "North"),
+        ("Board", [("", 2, 3)], "territory 1 needs a name"),
+    ],
+)
+def test_bad_user_boards_say_what_is_wrong(name, territories, message):
+    with pytest.raises(BoardError, match=message):
+        board_from_counts(name, territories)
+
+
+def test_the_shipped_font_covers_every_character_the_app_shows():
+    cmap = TTFont(ROOT / "assets" / "fonts" / "DejaVuSans.ttf").getBestCmap()
+    text = "".join(
+        p.read_text(encoding="utf-8") for p in (ROOT / "companion" / "app").rglob("*.py")
+    )
+    wanted = set(re.sub(r"[\x00-\x7f]", "", text))
+    missing = sorted(ch for ch in wanted if ord(ch) not in cmap)
+    assert not missing, f"no glyph for {missing}"
