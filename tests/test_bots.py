@@ -172,31 +172,32 @@ def decisions(players: int, seed: int, count: int):
     return found
 
 
-class StepClock:
-    """A clock that moves on a fixed step each time it is read."""
+class WorkClock:
+    """A clock that moves only when the bot evaluates a position: 1 ms each time."""
 
-    def __init__(self, step: float) -> None:
+    def __init__(self, bot: MctsBot) -> None:
         self.now = 0.0
-        self.step = step
+        values = bot.evaluator.values
+
+        def timed(state, horizon):
+            self.now += 0.001
+            return values(state, horizon)
+
+        bot.evaluator.values = timed
 
     def __call__(self) -> float:
-        self.now += self.step
         return self.now
 
 
-def test_mcts_budget_check_never_starts_an_iteration_it_cannot_finish():
-    """Every reading costs 7 ms: the last iteration ends by the deadline (first reading + 100 ms).
-
-    The reading after it is the check that stops the search, so the clock ends at most one
-    step past the deadline.
-    """
-    step = 0.007
-    for state in decisions(2, 4, 5):
-        clock = StepClock(step)
-        bot = MctsBot(1, budget_ms=100, clock=clock)
-        bot.choose(state)
-        assert bot.last_iterations > 0
-        assert clock.now <= step + 0.100 + step
+def test_mcts_budget_check_stops_before_an_expansion_that_would_not_fit():
+    """With work as the only thing that takes time, every search ends within its budget."""
+    for players in (2, 4):
+        for state in decisions(players, 4, 8):
+            bot = MctsBot(1, budget_ms=100)
+            bot.clock = WorkClock(bot)
+            bot.choose(state)
+            assert bot.last_iterations > 0
+            assert bot.clock.now <= 0.100, repr(state)
 
 
 def test_mcts_stops_near_its_budget():
