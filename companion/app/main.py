@@ -10,12 +10,14 @@ import flet as ft
 
 from companion.app.screens import end, history, home, log, new_game, reset, table
 from companion.app.theme import FONTS, theme
-from companion.app.widgets import notify
+from companion.app.widgets import WIDE, notify
 from companion.store.errors import GameNotFound, StoreError
 from companion.store.store import Store, open_store
 
 ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
 DEFAULT_PORT = 8550
+# On tablets and desktops a single column of cards reads best at about this width.
+COLUMN_WIDTH = 760
 
 
 class App:
@@ -24,6 +26,7 @@ class App:
     def __init__(self, page: ft.Page, store: Store) -> None:
         self.page = page
         self.store = store
+        self._wide = False
 
     def start(self) -> None:
         """Set up the page and show the screen its address names."""
@@ -35,6 +38,7 @@ class App:
         page.theme_mode = ft.ThemeMode.DARK
         page.on_route_change = lambda _: self.show()
         page.on_view_pop = self._pop
+        page.on_resize = self._resized
         self.show()
         for notice in self.store.notices:
             notify(page, notice, error=True)
@@ -61,6 +65,10 @@ class App:
         except StoreError as error:
             notify(page, str(error), error=True)
             view = home.build(self)
+        width = page.width or 0
+        self._wide = width > COLUMN_WIDTH + 40
+        if view.data != WIDE and width > COLUMN_WIDTH + 40:
+            view.padding = ft.Padding.symmetric(horizontal=(width - COLUMN_WIDTH) / 2, vertical=12)
         page.views.clear()
         page.views.append(view)
         page.update()
@@ -80,8 +88,20 @@ class App:
                 return screen.build(self, parts[1])
         return home.build(self)
 
+    def _resized(self, _: ft.PageResizeEvent) -> None:
+        # Only a change of layout (one column or centred) needs the screen built again.
+        wide = (self.page.width or 0) > COLUMN_WIDTH + 40
+        if wide != self._wide:
+            self.show()
+
     async def _pop(self, event: ft.ViewPopEvent) -> None:
         await self.page.push_route("/")
+
+
+def run_packaged() -> None:
+    """Run inside a `flet build` bundle: Flet chooses the window; games go to the user data dir."""
+    store = open_store()
+    ft.run(lambda page: App(page, store).start(), assets_dir=str(ASSETS))
 
 
 def serve(

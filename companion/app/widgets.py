@@ -10,6 +10,7 @@ from companion.app.theme import ACCENT, BAND_TINT, CREATURE_MARK, TAP, colour_of
 from models.rules import ENERGY_BANDS, KIND_ORDER, MAX_TRACK_ENERGY, WINNING_ENERGY, band_for
 
 TRACK_COLUMNS = 6
+WIDE = "wide"  # a view's `data` when it lays itself out across the whole width
 
 
 def player_chip(name: str, colour_id: str, size: int = 28) -> ft.Control:

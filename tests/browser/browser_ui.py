@@ -71,10 +71,14 @@ class Screen:
         label = self.page.locator("[flt-semantics-identifier=energy-track]").first
         return label.get_attribute("aria-label") or label.inner_text()
 
-    def shot(self, name: str) -> None:
-        """Save a screenshot after the screen settles."""
-        time.sleep(1)
+    def shot(self, name: str, tall: int = 1600) -> None:
+        """Save a screenshot of the whole screen: the page grows tall for it, then shrinks back."""
+        size = self.page.viewport_size
+        self.page.set_viewport_size({"width": size["width"], "height": max(tall, size["height"])})
+        time.sleep(2)
         self.page.screenshot(path=str(self.artifacts / f"{name}.png"))
+        self.page.set_viewport_size(size)
+        time.sleep(0.5)
 
     def median_tap_ms(self) -> float:
         """The median tap-to-updated-screen time so far."""

@@ -112,6 +112,13 @@ def test_a_round_at_the_table(server, browser, artifacts):
     ui.open(f"{server.url}/game/{saved.id}", "Ragna's Wyrms act")
     assert ui.energy_label() == energy_text(saved)
 
+    tablet = Screen(browser.new_page(viewport=TABLET), artifacts)
+    tablet.open(f"{server.url}/game/{saved.id}", "Ragna's Wyrms act")
+    tablet.shot("tablet-01-table")
+    tablet.open(f"{server.url}/", "New game")
+    tablet.shot("tablet-02-home")
+    tablet.page.close()
+
     # Kill the server mid-game and start it again: nothing is lost.
     server.kill()
     server.start()
@@ -121,11 +128,6 @@ def test_a_round_at_the_table(server, browser, artifacts):
     ui.tap_matching("^Game log$", "Ragna removes Bjorn's Sprite", icon=True)
     ui.shot("phone-09-log")
 
-    tablet = Screen(browser.new_page(viewport=TABLET), artifacts)
-    tablet.open(f"{server.url}/game/{saved.id}", "Ragna's Wyrms act")
-    tablet.shot("tablet-01-table")
-    tablet.open(f"{server.url}/", "New game")
-    tablet.shot("tablet-02-home")
 
     print(
         f"\nfirst screen interactive: {first_screen_s:.2f} s after page load, "

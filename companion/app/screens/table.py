@@ -10,6 +10,7 @@ import flet as ft
 from companion.app.session import GameSession, Outcome
 from companion.app.theme import ACCENT, TAP
 from companion.app.widgets import (
+    WIDE,
     big_button,
     energy_track,
     notify,
@@ -102,11 +103,18 @@ class TableScreen:
                 ),
             ],
         )
+        # One column on a phone; two side by side on a tablet or desktop.
+        self.view.data = WIDE
         self.view.controls = [
-            self.turn_card(),
-            section("Energy", energy_track(self.counters())),
-            self.players_card(),
-            self.tools_card(),
+            ft.ResponsiveRow(
+                [
+                    ft.Column([self.turn_card(), self.players_card()], col={"md": 6}),
+                    ft.Column(
+                        [section("Energy", energy_track(self.counters())), self.tools_card()],
+                        col={"md": 6},
+                    ),
+                ]
+            )
         ]
 
     def counters(self) -> list[tuple[str, str, int]]:
