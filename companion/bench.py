@@ -135,10 +135,13 @@ def machine() -> dict[str, Any]:
 
 
 def run_bench(seconds: float = 3.0) -> dict[str, Any]:
-    """Every engine benchmark, on one core."""
+    """Every benchmark: the engine on one core, then the store on a durable SQLite file."""
+    from companion.store.bench import store_bench
+
     return {
         "decisions_per_s": round(decisions_per_second(seconds)),
         "tally_us": round(tally_microseconds(), 1),
         "replay_1000_ms": round(replay_milliseconds(), 1),
+        **store_bench(),
         "machine": machine(),
     }
