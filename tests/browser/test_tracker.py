@@ -128,9 +128,49 @@ def test_a_round_at_the_table(server, browser, artifacts):
     ui.tap_matching("^Game log$", "Ragna removes Bjorn's Sprite", icon=True)
     ui.shot("phone-09-log")
 
-
     print(
         f"\nfirst screen interactive: {first_screen_s:.2f} s after page load, "
         f"{interactive_after_start_s:.2f} s after server start; "
         f"tap to updated screen: median {ui.median_tap_ms():.0f} ms over {len(ui.tap_ms)} taps"
     )
+
+
+def test_result_history_and_log_screens(server, browser, artifacts):
+    """A finished game (imported through the store) shows its winner as the engine decided."""
+    import random
+
+    from companion.dice import SeededDice
+    from companion.engine.dice import with_rolls
+    from companion.store.store import open_store
+    from models.game_log import GameLog
+    from models.setup import GameSetup
+
+    setup = GameSetup(
+        players=[
+            {"id": "red", "name": "Ragna", "colour": "red"},
+            {"id": "blue", "name": "Bjorn", "colour": "blue"},
+            {"id": "green", "name": "Sigrid", "colour": "green"},
+        ],
+        board="gathering-isle",
+        mode="digital",
+    )
+    with open_store(server.db) as store:
+        game = store.new_game(setup).game
+        state, rng, roll, commands = game.new_initial_state(), random.Random(4), SeededDice(4), []
+        while not state.is_terminal:
+            command = with_rolls(state, rng.choice(state.legal_commands()), roll)
+            state.apply(command)
+            commands.append(command)
+        saved = store.import_log(GameLog.of(setup, commands))
+    winner = saved.game.labels[saved.state.winner_id]
+
+    ui = Screen(browser.new_page(viewport=PHONE), artifacts)
+    ui.open(f"{server.url}/game/{saved.id}/end", "Energy by round")
+    ui.wait_for(f"{winner} is a Summoner!" if saved.state.summoner else f"{winner} wins")
+    ui.wait_for(f"most energy ({saved.state.energy_of(saved.state.winner_id)})")
+    ui.shot("phone-10-result", tall=1000)
+    ui.open(f"{server.url}/history", "Finished games: 1")
+    ui.wait_for(f"{winner} won")
+    ui.shot("phone-11-history", tall=740)
+    ui.open(f"{server.url}/game/{saved.id}/log", saved.log[-1].description)
+    ui.shot("phone-12-log", tall=740)

@@ -111,7 +111,13 @@ def energy_chart(session: GameSession) -> ft.Control:
             max_y=WINNING_ENERGY,
             min_x=0,
             max_x=max(rounds, 1),
-            left_axis=fch.ChartAxis(label_size=32),
+            left_axis=fch.ChartAxis(
+                labels=[
+                    fch.ChartAxisLabel(value=v, label=ft.Text(str(v)))
+                    for v in range(0, WINNING_ENERGY + 1, 6)
+                ],
+                label_size=32,
+            ),
             bottom_axis=fch.ChartAxis(
                 labels=[
                     fch.ChartAxisLabel(value=r, label=ft.Text(str(r))) for r in range(rounds + 1)

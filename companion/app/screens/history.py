@@ -20,10 +20,16 @@ def build(app: App) -> ft.View:
     finished = [g for g in finished if g.winner is not None]
 
     def counts(title: str, values: dict[str, int]) -> ft.Control:
-        return ft.Row(
-            [ft.Text(title, size=15, expand=True)]
-            + [ft.Text(f"{place}: {wins}", size=15) for place, wins in values.items()],
-            wrap=True,
+        return ft.Column(
+            [
+                ft.Text(title, size=15, weight=ft.FontWeight.BOLD),
+                ft.Row(
+                    [ft.Text(f"{place}: {wins}", size=15) for place, wins in values.items()],
+                    wrap=True,
+                    spacing=16,
+                ),
+            ],
+            spacing=4,
         )
 
     games = [
@@ -45,7 +51,7 @@ def build(app: App) -> ft.View:
     )
     view.controls = [
         section(
-            f"{history.games} finished games",
+            f"Finished games: {history.games}",
             counts("Wins by seat", history.wins_by_seat),
             counts("Wins by first turn position", history.wins_by_start_position),
             ft.Text(

@@ -9,6 +9,7 @@ import flet as ft
 
 from companion.app.theme import ACCENT
 from companion.app.widgets import big_button, screen, section
+from models.setup import Mode
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -58,7 +59,8 @@ def _resume_card(app: App, summary: GameSummary) -> ft.Control:
 
 def build(app: App) -> ft.View:
     """The home screen."""
-    unfinished = app.store.unfinished()
+    # The digital board arrives with its own screen; until then the tracker lists table games.
+    unfinished = [g for g in app.store.unfinished() if g.mode == Mode.TABLE]
     resume = [_resume_card(app, summary) for summary in unfinished] or [
         ft.Text("No game in progress. Start one and it is saved as you play.", size=15)
     ]
