@@ -532,3 +532,20 @@ def test_the_bench_reports_its_three_figures(tmp_path):
     assert 0 < figures["append_p50_ms"] <= figures["append_p99_ms"]
     assert figures["reopen_rebuild_ms"] > 0
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_write_that_cannot_get_the_database_is_one_error_and_changes_nothing(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr("companion.store.database.BUSY_TIMEOUT_S", 0.2)
+    path = tmp_path / "games.sqlite3"
+    with open_store(str(path)) as store:
+        saved = store.new_game(DUEL)
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        with pytest.raises(StoreError, match=r"could not save to .*: database is locked"):
+            store.append(saved.id, saved.state.legal_commands()[0], saved.revision)
+        other.execute("ROLLBACK")
+        other.close()
+        assert store.load(saved.id).revision == 0
+        assert store.append(saved.id, saved.state.legal_commands()[0], 0).revision == 1

@@ -105,7 +105,7 @@ def open_database(db: str | None = None) -> Database:
     except DBAPIError as error:
         engine.dispose()
         raise StoreError(
-            f"cannot open the database {database.label}: {_first_line(error)}"
+            f"cannot open the database {database.label}: {first_line(error)}"
         ) from None
     except BaseException:
         engine.dispose()
@@ -142,7 +142,8 @@ def _sqlite_begin(connection: Connection) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
-def _first_line(error: BaseException) -> str:
+def first_line(error: BaseException) -> str:
+    """A database error as one line: the driver's own message, without SQL or traceback."""
     original = getattr(error, "orig", None) or error
     return str(original).strip().splitlines()[0] if str(original).strip() else type(error).__name__
 

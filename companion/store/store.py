@@ -18,7 +18,8 @@ import hashlib
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Self
@@ -32,7 +33,7 @@ from companion.dice import SeededDice
 from companion.engine import Game, GameState, IllegalCommand
 from companion.engine.dice import with_rolls
 from companion.engine.replay import replay
-from companion.store.database import Database, open_database
+from companion.store.database import Database, first_line, open_database
 from companion.store.errors import (
     GameMovedOn,
     GameNotFound,
@@ -189,7 +190,7 @@ class Store:
         query = select(GameRecord).order_by(col(GameRecord.updated).desc())
         if status is not None:
             query = query.where(GameRecord.status == status.value)
-        with Session(self._reader) as session:
+        with self._failures("read from"), Session(self._reader) as session:
             return [_summary_of(record) for record in session.exec(query)]
 
     def unfinished(self) -> list[GameSummary]:
@@ -333,7 +334,7 @@ class Store:
     # --- internals --------------------------------------------------------------------
 
     def _latest(self, game_id: str) -> SavedGame:
-        with Session(self._reader) as session:
+        with self._failures("read from"), Session(self._reader) as session:
             record = session.get(GameRecord, game_id)
             if record is None:
                 raise GameNotFound(game_id)
@@ -429,12 +430,16 @@ class Store:
 
     def _save(self, write: Callable[[Connection], Any]) -> None:
         """Run `write` in one transaction and commit it durably, or leave nothing behind."""
+        with self._failures("save to"), self._writer.begin() as connection:
+            write(connection)
+
+    @contextmanager
+    def _failures(self, doing: str) -> Iterator[None]:
+        """Database errors (server gone, disk full, locked too long) as one StoreError line."""
         try:
-            with self._writer.begin() as connection:
-                write(connection)
+            yield
         except DBAPIError as error:
-            reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
-            raise StoreError(f"could not save to {self.label}: {reason}") from None
+            raise StoreError(f"could not {doing} {self.label}: {first_line(error)}") from None
 
     def _remember(self, saved: SavedGame) -> SavedGame:
         with self._lock:
