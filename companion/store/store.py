@@ -24,9 +24,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Self
 
-from sqlalchemy import Connection, insert
+from sqlalchemy import Connection, bindparam, insert, update
 from sqlalchemy.exc import DBAPIError
-from sqlmodel import Session, col, select, update
+from sqlmodel import Session, col, select
 
 from companion.boards import resolve_board
 from companion.dice import SeededDice
@@ -51,6 +51,35 @@ from models.setup import GameSetup, PlayerSetup
 # Games whose latest state is kept in memory, so an append needs no replay.
 CACHED_GAMES = 8
 ID_BYTES = 6
+
+# The writes, built once: building a statement costs more CPU than running it on SQLite.
+_games = GameRecord.__table__
+_commands = CommandRecord.__table__
+_INSERT_GAME = insert(_games)
+_INSERT_COMMAND = insert(_commands)
+_BUMP_REVISION = (
+    update(_games)
+    .where(_games.c.id == bindparam("game_id"), _games.c.revision == bindparam("expected"))
+    .values(
+        revision=bindparam("next_revision"),
+        updated=bindparam("now"),
+        status=bindparam("new_status"),
+        round=bindparam("new_round"),
+        winner=bindparam("new_winner"),
+        summoner=bindparam("new_summoner"),
+    )
+)
+_CURRENT_REVISION = select(_games.c.revision).where(_games.c.id == bindparam("game_id"))
+_ABANDON_UNDONE = (
+    update(_commands)
+    .where(_commands.c.game_id == bindparam("of_game"), _commands.c.mark == Mark.UNDONE.value)
+    .values(mark=Mark.ABANDONED.value)
+)
+_SET_MARK = (
+    update(_commands)
+    .where(_commands.c.game_id == bindparam("of_game"), _commands.c.seq == bindparam("target"))
+    .values(mark=bindparam("new_mark"))
+)
 
 
 def new_game_id() -> str:
@@ -178,7 +207,7 @@ class Store:
         state = game.new_initial_state()
         now = utc_now()
         row = _game_row(new_game_id(), setup, state, now, revision=0)
-        self._save(lambda connection: connection.execute(insert(GameRecord).values(row)))
+        self._save(lambda connection: connection.execute(_INSERT_GAME, row))
         return self._remember(SavedGame(row["id"], 0, now, now, setup, game, state, (), (), 0))
 
     def load(self, game_id: str) -> SavedGame:
@@ -218,13 +247,8 @@ class Store:
         def change(connection: Connection) -> None:
             if saved.undone:
                 # A new command ends the redo branch: the undone rows stay, never redoable.
-                connection.execute(
-                    update(CommandRecord)
-                    .where(col(CommandRecord.game_id) == game_id)
-                    .where(col(CommandRecord.mark) == Mark.UNDONE.value)
-                    .values(mark=Mark.ABANDONED.value)
-                )
-            connection.execute(insert(CommandRecord).values(row))
+                connection.execute(_ABANDON_UNDONE, {"of_game": game_id})
+            connection.execute(_INSERT_COMMAND, row)
 
         self._change(saved, state, now, change)
         return self._remember(
@@ -313,9 +337,9 @@ class Store:
         rows = [_command_row(game_id, entry) for entry in entries]
 
         def write(connection: Connection) -> None:
-            connection.execute(insert(GameRecord).values(game_row))
+            connection.execute(_INSERT_GAME, game_row)
             if rows:
-                connection.execute(insert(CommandRecord), rows)
+                connection.execute(_INSERT_COMMAND, rows)
 
         self._save(write)
         count = len(entries)
@@ -411,16 +435,19 @@ class Store:
         """Bump the game's revision if it is still `saved.revision`, and make `change`, at once."""
 
         def write(connection: Connection) -> None:
+            summary = {f"new_{key}": value for key, value in _summary(state).items()}
             result = connection.execute(
-                update(GameRecord)
-                .where(col(GameRecord.id) == saved.id)
-                .where(col(GameRecord.revision) == saved.revision)
-                .values(revision=saved.revision + 1, updated=now, **_summary(state))
+                _BUMP_REVISION,
+                {
+                    "game_id": saved.id,
+                    "expected": saved.revision,
+                    "next_revision": saved.revision + 1,
+                    "now": now,
+                    **summary,
+                },
             )
             if result.rowcount != 1:
-                current = connection.execute(
-                    select(GameRecord.revision).where(GameRecord.id == saved.id)
-                ).scalar()
+                current = connection.execute(_CURRENT_REVISION, {"game_id": saved.id}).scalar()
                 if current is None:
                     raise GameNotFound(saved.id)
                 raise GameMovedOn(saved.id, saved.revision, current)
@@ -474,12 +501,7 @@ def _replay(game: Game, game_id: str, log: tuple[LogEntry, ...]) -> GameState:
 
 def _mark(game_id: str, seq: int, mark: str | None) -> Callable[[Connection], Any]:
     def change(connection: Connection) -> None:
-        connection.execute(
-            update(CommandRecord)
-            .where(col(CommandRecord.game_id) == game_id)
-            .where(col(CommandRecord.seq) == seq)
-            .values(mark=mark)
-        )
+        connection.execute(_SET_MARK, {"of_game": game_id, "target": seq, "new_mark": mark})
 
     return change
 
