@@ -6,7 +6,7 @@ logic under the screens is tested without a browser.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from companion.engine import GameState, IllegalCommand, Tally
@@ -57,8 +57,25 @@ class GameSession:
 
     def do(self, command: Command) -> Outcome:
         """Record a command; refused ones are not stored and say why."""
+        failed = self._write(lambda: self.store.append(self.id, command, self.saved.revision))
+        return failed or Outcome(True, self.saved.log[-1].description)
+
+    def undo(self) -> Outcome:
+        """Take back the newest command."""
+        label = self.saved.undo_label
+        failed = self._write(lambda: self.store.undo(self.id, self.saved.revision))
+        return failed or Outcome(True, f"Undone: {label}")
+
+    def redo(self) -> Outcome:
+        """Bring back the newest undone command."""
+        label = self.saved.redo_label
+        failed = self._write(lambda: self.store.redo(self.id, self.saved.revision))
+        return failed or Outcome(True, f"Redone: {label}")
+
+    def _write(self, write: Callable[[], SavedGame]) -> Outcome | None:
+        """Run one store write; an Outcome saying why if it failed, None if it was saved."""
         try:
-            self.saved = self.store.append(self.id, command, self.saved.revision)
+            self.saved = write()
         except IllegalCommand as error:
             return Outcome(False, _sentence(str(error)))
         except GameMovedOn:
@@ -66,31 +83,7 @@ class GameSession:
             return Outcome(False, "Another device changed this game; showing the latest.")
         except StoreError as error:
             return Outcome(False, _sentence(str(error)))
-        return Outcome(True, self.saved.log[-1].description)
-
-    def undo(self) -> Outcome:
-        """Take back the newest command."""
-        label = self.saved.undo_label
-        try:
-            self.saved = self.store.undo(self.id, self.saved.revision)
-        except GameMovedOn:
-            self.refresh()
-            return Outcome(False, "Another device changed this game; showing the latest.")
-        except StoreError as error:
-            return Outcome(False, _sentence(str(error)))
-        return Outcome(True, f"Undone: {label}")
-
-    def redo(self) -> Outcome:
-        """Bring back the newest undone command."""
-        label = self.saved.redo_label
-        try:
-            self.saved = self.store.redo(self.id, self.saved.revision)
-        except GameMovedOn:
-            self.refresh()
-            return Outcome(False, "Another device changed this game; showing the latest.")
-        except StoreError as error:
-            return Outcome(False, _sentence(str(error)))
-        return Outcome(True, f"Redone: {label}")
+        return None
 
     def refusal(self, command: Command) -> str | None:
         """Why the engine would refuse a command now, or None if it is allowed."""
