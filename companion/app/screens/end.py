@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import flet as ft
-import flet_charts as fch
 
 from companion.app.session import GameSession
 from companion.app.theme import ACCENT, colour_of
@@ -91,6 +90,9 @@ def build(app: App, game_id: str) -> ft.View:
 
 def energy_chart(session: GameSession) -> ft.Control:
     """Every player's energy at the start and at the end of each round."""
+    # flet_charts takes a while to import; only this screen needs it, so the app starts sooner.
+    import flet_charts as fch
+
     series = []
     for player, values in session.energy_by_round().items():
         points = [STARTING_ENERGY, *values]
