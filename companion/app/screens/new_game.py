@@ -120,7 +120,7 @@ def build(app: App, draft: Draft | None = None) -> ft.View:
 
     count_picker = ft.SegmentedButton(
         segments=[
-            ft.Segment(value=str(n), label=ft.Text(f"{n}"))
+            ft.Segment(value=str(n), label=ft.Text(f"{n}", semantics_label=f"{n} players"))
             for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
         ],
         selected=[str(draft.count)],
@@ -167,10 +167,13 @@ def build(app: App, draft: Draft | None = None) -> ft.View:
     seven_allowed = draft.count >= EXTENDED_ROUNDS_MIN_PLAYERS
     rounds = ft.SegmentedButton(
         segments=[
-            ft.Segment(value=str(STANDARD_ROUNDS), label=ft.Text(f"{STANDARD_ROUNDS}")),
+            ft.Segment(
+                value=str(STANDARD_ROUNDS),
+                label=ft.Text(f"{STANDARD_ROUNDS}", semantics_label=f"{STANDARD_ROUNDS} rounds"),
+            ),
             ft.Segment(
                 value=str(EXTENDED_ROUNDS),
-                label=ft.Text(f"{EXTENDED_ROUNDS}"),
+                label=ft.Text(f"{EXTENDED_ROUNDS}", semantics_label=f"{EXTENDED_ROUNDS} rounds"),
                 disabled=not seven_allowed,
             ),
         ],
@@ -259,24 +262,25 @@ def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: A
     ]
     for index, territory in enumerate(draft.territories):
         rows.append(
+            ft.TextField(
+                label=f"Territory {index + 1}",
+                value=territory[0],
+                on_change=lambda e, t=territory: t.__setitem__(0, e.control.value),
+            )
+        )
+        rows.append(
             ft.Row(
                 [
-                    ft.TextField(
-                        label=f"Territory {index + 1}",
-                        value=territory[0],
-                        expand=True,
-                        on_change=lambda e, t=territory: t.__setitem__(0, e.control.value),
-                    ),
                     ft.Dropdown(
                         label="Bonus",
-                        width=90,
+                        expand=True,
                         value=str(territory[1]),
                         options=[ft.DropdownOption(key=str(b)) for b in range(low, high + 1)],
                         on_select=lambda e, t=territory: t.__setitem__(1, int(e.control.value)),
                     ),
                     ft.Dropdown(
                         label="Places",
-                        width=96,
+                        expand=True,
                         value=str(territory[2]),
                         options=[ft.DropdownOption(key=str(n)) for n in range(1, 9)],
                         on_select=lambda e, t=territory: t.__setitem__(2, int(e.control.value)),
