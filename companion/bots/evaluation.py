@@ -30,7 +30,7 @@ from models.rules import KIND_ORDER
 
 # Added to the winner's energy once the game is over: no position outscores a won game.
 _DECIDED = 1000.0
-KINDS = range(len(KIND_ORDER))
+_KINDS = range(len(KIND_ORDER))
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +208,7 @@ class Evaluator:
                 if row is None:
                     defender = occupant[there][1]
                     backing = sprite_support(state, there) if defender == SPRITE else 0
-                    row = odds_against[there] = [odds[k][defender][backing] for k in KINDS]
+                    row = odds_against[there] = [odds[k][defender][backing] for k in _KINDS]
                 chance = likelihood * row[kind]
                 if chance > 0:
                     spared[there] = spared.get(there, 1.0) * (1.0 - chance)

@@ -31,12 +31,18 @@ _AIM = 0.9
 
 
 class Node:
-    """A position in the tree: its visits, value totals per seat, and children once expanded."""
+    """A position in the tree: its visits, value totals per seat, and children once expanded.
 
-    __slots__ = ("children", "mover", "state", "totals", "visits")
+    Only expanded nodes keep their position; a leaf keeps the command that leads to it from
+    its parent's and rebuilds it if the search comes back. Most nodes stay leaves, so the
+    tree stays small and quick to free.
+    """
 
-    def __init__(self, state: GameState, values: list[float]) -> None:
-        self.state = state
+    __slots__ = ("children", "command", "mover", "state", "totals", "visits")
+
+    def __init__(self, state: GameState, command: Command | None, values: list[float]) -> None:
+        self.state: GameState | None = None
+        self.command = command
         self.mover = state.current_seat
         self.visits = 1
         self.totals = values[:]
@@ -116,7 +122,8 @@ class MctsBot:
         self._child_seconds /= 2
         root = self._reuse(state)
         if root is None:
-            root = Node(state.clone(), [0.0] * len(state.game.players))
+            root = Node(state, None, [0.0] * len(state.game.players))
+            root.state = state.clone()
             self._expand(root, horizon, commands, deadline)
         done = 0
         while (self.iterations is None or done < self.iterations) and self._iterate(
@@ -138,18 +145,20 @@ class MctsBot:
             if type(node) is Chance:
                 frontier.extend(outcome for _, outcome in node.outcomes)
                 continue
+            if node.children is None:
+                continue
             looked += 1
             if _same(node.state, state):
-                return node if node.children is not None else None
-            if node.children is not None:
-                frontier.extend(child for _, child in node.children)
+                return node
+            frontier.extend(child for _, child in node.children)
         return None
 
     def _iterate(self, root: Node, horizon: int, deadline: float) -> bool:
         """Select down the tree, expand one node, back its value up; False if out of time."""
         path: list[Node | Chance] = [root]
-        node = root
+        node = parent = root
         while node.children is not None and node.mover is not None:
+            parent = node
             child = self._select(node)
             path.append(child)
             if type(child) is Chance:
@@ -161,6 +170,9 @@ class MctsBot:
                 return False
             value = [total / node.visits for total in node.totals]
         else:
+            if node.state is None:
+                node.state = parent.state.clone()
+                node.state.apply(node.command)
             commands = node.state.legal_commands()
             # No expansion starts unless, at the slowest pace seen, it ends before the deadline.
             if self.clock() + len(commands) * self._child_seconds > deadline:
@@ -189,7 +201,9 @@ class MctsBot:
             for probability, outcome in outcomes(state, command):
                 child = state.clone()
                 child.apply(outcome)
-                chances.append((probability, Node(child, evaluator.values(child, horizon))))
+                chances.append(
+                    (probability, Node(child, outcome, evaluator.values(child, horizon)))
+                )
             edge: Node | Chance = chances[0][1] if len(chances) == 1 else Chance(chances)
             # The seeded generator breaks ties between equally valued commands.
             children.append((edge.totals[mover], self._random.random(), command, edge))
