@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from models.board import Board
 from models.rules import (
@@ -25,13 +25,25 @@ class Mode(StrEnum):
 
 
 class PlayerSetup(BaseModel):
-    """One seat: a stable id, a display name and a colour."""
+    """One seat: a stable id, a display name, a colour, and the bot playing it, if any."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str = Field(min_length=1, max_length=24, pattern=r"^[A-Za-z0-9_-]+$")
     name: str = Field(default="", max_length=24)
     colour: str = Field(default="", max_length=24)
+    # A computer opponent's name as `companion.bots.make_bot` takes it, e.g. "mcts:easy".
+    bot: str | None = None
+
+    @field_validator("bot")
+    @classmethod
+    def _known_bot(cls, value: str | None) -> str | None:
+        if value is not None:
+            # Imported here: the bots import the engine, which imports this module.
+            from companion.bots import make_bot
+
+            make_bot(value)
+        return value
 
     @property
     def label(self) -> str:
@@ -68,6 +80,8 @@ class GameSetup(BaseModel):
             )
         if self.turn_order and sorted(self.turn_order) != sorted(ids):
             raise ValueError("turn_order must list every player exactly once")
+        if self.mode is Mode.TABLE and any(player.bot for player in self.players):
+            raise ValueError("computer opponents play only on the digital board")
         return self
 
     @property

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import flet as ft
 
-from companion.app.screens import end, history, home, log, new_game, reset, table
+from companion.app.screens import board, end, history, home, log, new_game, reset, table
 from companion.app.theme import FONTS, theme
 from companion.app.widgets import WIDE, notify
 from companion.store.errors import GameNotFound, StoreError
 from companion.store.store import Store, open_store
+from models.setup import Mode
 
 ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
 DEFAULT_PORT = 8550
@@ -84,6 +85,8 @@ class App:
             screen = {None: table, "reset": reset, "log": log, "end": end}.get(
                 parts[2] if len(parts) > 2 else None
             )
+            if screen is table and self.store.load(parts[1]).setup.mode is Mode.DIGITAL:
+                screen = board
             if screen is not None:
                 return screen.build(self, parts[1])
         return home.build(self)

@@ -44,6 +44,7 @@ def _resume_card(app: App, summary: GameSummary) -> ft.Control:
                         ft.Text(players, size=17, weight=ft.FontWeight.BOLD),
                         ft.Text(
                             f"Round {summary.round} of {summary.final_round} · "
+                            f"{'digital board · ' if summary.mode == Mode.DIGITAL else ''}"
                             f"{when(summary.updated)}",
                             size=14,
                         ),
@@ -59,8 +60,7 @@ def _resume_card(app: App, summary: GameSummary) -> ft.Control:
 
 def build(app: App) -> ft.View:
     """The home screen."""
-    # The digital board arrives with its own screen; until then the tracker lists table games.
-    unfinished = [g for g in app.store.unfinished() if g.mode == Mode.TABLE]
+    unfinished = app.store.unfinished()
     resume = [_resume_card(app, summary) for summary in unfinished] or [
         ft.Text("No game in progress. Start one and it is saved as you play.", size=15)
     ]

@@ -43,23 +43,40 @@ class Draft:
     order: list[int] = field(default_factory=lambda: list(range(MAX_PLAYERS)))
     territories: list[list] = field(default_factory=lambda: [["", 2, 3]])
     board_name: str = ""
+    mode: Mode = Mode.TABLE
+    # Per seat on the digital board: None for a person, else the bot's name.
+    bots: list[str | None] = field(default_factory=lambda: [None] * MAX_PLAYERS)
 
     def seats(self) -> list[int]:
         """The seats in play, in the chosen first order."""
         return [seat for seat in self.order if seat < self.count]
 
 
-def _boards(count: int) -> list[Board]:
+# Who can play a seat on the digital board: a person, or a computer opponent by its bot name.
+SEAT_PLAYERS = (
+    (None, "Person"),
+    ("greedy", "Computer: quick"),
+    ("mcts:easy", "Computer: easy"),
+    ("mcts:normal", "Computer: normal"),
+    ("mcts:hard", "Computer: hard"),
+)
+
+
+def _boards(count: int, mode: Mode = Mode.TABLE) -> list[Board]:
     shipped = [shipped_board(board_id) for board_id in shipped_board_ids()]
     fitting = [b for b in shipped if b.min_players <= count <= b.max_players]
-    return fitting + [b for b in user_boards() if b.min_players <= count <= b.max_players]
+    boards = fitting + [b for b in user_boards() if b.min_players <= count <= b.max_players]
+    # The digital board needs paths and drawing positions; a table board may have neither.
+    return [b for b in boards if b.playable_digitally] if mode is Mode.DIGITAL else boards
 
 
 def build(app: App, draft: Draft | None = None) -> ft.View:
     """The new game form."""
     draft = draft or Draft()
     page = app.page
-    boards = _boards(draft.count)
+    boards = _boards(draft.count, draft.mode)
+    if draft.mode is Mode.DIGITAL and draft.board_id == "enter":
+        draft.board_id = ""
     if draft.board_id not in {b.id for b in boards} and draft.board_id != "enter":
         draft.board_id = boards[0].id if boards else "enter"
     view = screen("/new", spacing=12)
@@ -100,14 +117,17 @@ def build(app: App, draft: Draft | None = None) -> ft.View:
             setup = GameSetup(
                 players=[
                     PlayerSetup(
-                        id=draft.colours[s], name=draft.names[s].strip(), colour=draft.colours[s]
+                        id=draft.colours[s],
+                        name=draft.names[s].strip(),
+                        colour=draft.colours[s],
+                        bot=draft.bots[s] if draft.mode is Mode.DIGITAL else None,
                     )
                     for s in range(draft.count)
                 ],
                 board=board if board.id.startswith("my-") else board.id,
                 final_round=draft.final_round,
                 turn_order=tuple(draft.colours[s] for s in draft.seats()),
-                mode=Mode.TABLE,
+                mode=draft.mode,
             )
             saved = app.store.new_game(setup)
         except BoardError as error:
@@ -125,6 +145,20 @@ def build(app: App, draft: Draft | None = None) -> ft.View:
         ],
         selected=[str(draft.count)],
         on_change=lambda e: set_count(int(e.control.selected[0])),
+    )
+    mode_picker = ft.SegmentedButton(
+        segments=[
+            ft.Segment(value=Mode.TABLE.value, label=ft.Text("At the table")),
+            ft.Segment(value=Mode.DIGITAL.value, label=ft.Text("Digital board")),
+        ],
+        selected=[draft.mode.value],
+        on_change=lambda e: (setattr(draft, "mode", Mode(e.control.selected[0])), redraw()),
+    )
+    mode_note = ft.Text(
+        "The app tracks a game on your printed board."
+        if draft.mode is Mode.TABLE
+        else "The whole game on this screen: hot-seat, and any seat can be the computer.",
+        size=13,
     )
     player_rows = []
     for seat in range(draft.count):
@@ -153,12 +187,30 @@ def build(app: App, draft: Draft | None = None) -> ft.View:
                 vertical_alignment=ft.CrossAxisAlignment.CENTER,
             )
         )
+        if draft.mode is Mode.DIGITAL:
+            player_rows.append(
+                ft.Dropdown(
+                    value=draft.bots[seat] or "person",
+                    label=f"Player {seat + 1} is played by",
+                    options=[
+                        ft.DropdownOption(key=name or "person", text=text)
+                        for name, text in SEAT_PLAYERS
+                    ],
+                    on_select=lambda e, s=seat: draft.bots.__setitem__(
+                        s, None if e.control.value == "person" else e.control.value
+                    ),
+                )
+            )
     board_picker = ft.Dropdown(
         value=draft.board_id,
         label="Board",
         expand=True,
         options=[ft.DropdownOption(key=b.id, text=b.name) for b in boards]
-        + [ft.DropdownOption(key="enter", text="Enter my board…")],
+        + (
+            [ft.DropdownOption(key="enter", text="Enter my board…")]
+            if draft.mode is Mode.TABLE
+            else []
+        ),
         on_select=lambda e: (setattr(draft, "board_id", e.control.value), redraw()),
     )
     board_controls: list[ft.Control] = [board_picker]
@@ -205,6 +257,7 @@ def build(app: App, draft: Draft | None = None) -> ft.View:
         )
     view.appbar = ft.AppBar(title=ft.Text("New game"))
     view.controls = [
+        section("Play", mode_picker, mode_note),
         section("Players", count_picker, *player_rows),
         section("Board", *board_controls),
         section("Rounds", rounds, rounds_note),

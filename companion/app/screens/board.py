@@ -1,0 +1,799 @@
+"""The digital board: the isle drawn, play by touch, dice, Energy and Reset, computer opponents.
+
+Every rule comes from the engine: what a tap may do is in `state.legal_commands()`, why it
+may not is the engine's refusal, the odds are `attack_odds`, the tallies are the engine's
+own run on a copy of the state. Every command, a person's or a bot's, goes through the
+session into the store, so a digital game undoes, resumes and replays like any other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+from companion.app.board_view import IsleCanvas, Mark, canvas_height, pieces, tap_command, targets
+from companion.app.session import GameSession, Outcome
+from companion.app.theme import ACCENT, TAP, colour_of
+from companion.app.widgets import (
+    WIDE,
+    big_button,
+    energy_track,
+    notify,
+    player_chip,
+    reserve_line,
+    screen,
+    section,
+)
+from companion.bots import Bot, make_bot
+from companion.engine import Game, GameState, Phase, Tally
+from companion.engine.apply import sprite_support
+from companion.engine.dice import attack_odds, needs_defence_roll
+from models.commands import (
+    Activate,
+    Attack,
+    Command,
+    Dominate,
+    EndActivation,
+    Move,
+    Pass,
+    Summon,
+    Swap,
+)
+from models.rules import CREATURES, DIE_SIDES, KIND_ORDER, WYRM_SWAP_COST
+from models.setup import GameSetup
+
+if TYPE_CHECKING:
+    from companion.app.main import App
+
+PHASE_NAMES = {
+    Phase.SUMMONING: "Summoning",
+    Phase.ACTIONS: "Actions",
+    Phase.ENERGY_AND_RESET: "Energy and Reset",
+}
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+# How long a computer opponent's command stays pointed out before it is played, in seconds.
+BOT_PAUSE = 0.6
+# Frames of the dice animation, and seconds between them.
+ROLL_FRAMES = 6
+ROLL_FRAME_S = 0.08
+# Page widths from which the board and the panels sit side by side (Flet's "md" breakpoint).
+SIDE_BY_SIDE = 768
+BOARD_COLUMNS = 7
+
+
+def build(app: App, game_id: str) -> ft.View:
+    """The digital board for one saved game."""
+    session = GameSession(app.store, game_id)
+    view = screen(f"/game/{game_id}", spacing=10)
+    board = BoardScreen(app, session, view)
+    board.render()
+    board.wake_bots()
+    return view
+
+
+# --- logic under the screen (no Flet) ------------------------------------------------------
+
+
+def bot_seats(setup: GameSetup) -> dict[str, str]:
+    """The seats computer opponents play: player id -> bot name."""
+    return {player.id: player.bot for player in setup.players if player.bot}
+
+
+def undo_depth(game: Game, commands: Sequence[Command], bots: Collection[str]) -> int:
+    """How many commands undo takes back so a person decides again: their last and the bots' after.
+
+    0 when no person has made a command yet (undoing bots alone would only let them replay).
+    """
+    state = game.new_initial_state()
+    movers = []
+    for command in commands:
+        movers.append(state.current_player)
+        state.apply(command)
+    for depth, mover in enumerate(reversed(movers), start=1):
+        if mover not in bots:
+            return depth
+    return 0
+
+
+def command_places(state: GameState, command: Command) -> tuple[str, ...]:
+    """The spaces a command is about, to point them out while a bot plays it."""
+    ids = state.game.isle.location_ids
+    here = () if state.active is None else (ids[state.active],)
+    if isinstance(command, Summon):
+        return (command.location,) if command.location else ()
+    if isinstance(command, Activate):
+        return (command.location,)
+    if isinstance(command, Move):
+        return (*here, command.to)
+    if isinstance(command, Attack):
+        return (*here, command.target)
+    if isinstance(command, Swap):
+        return (*here, command.with_location) if command.with_location else here
+    if isinstance(command, Dominate):
+        territory = state.game.board.territories[state.game.isle.territory_index[command.territory]]
+        return territory.locations
+    return here
+
+
+def domination_preview(state: GameState, take: bool) -> Tally:
+    """The engine's Energy and Reset if the bonus now in question is taken (or declined).
+
+    Run on a copy; the choices still to come after this one are counted as taken.
+    """
+    trial = state.clone()
+    wanted = take
+    while trial.phase is Phase.ENERGY_AND_RESET and trial.pending:
+        trial.apply(next(c for c in trial.legal_commands() if c.take is wanted))
+        wanted = True
+    assert trial.last_tally is not None  # the last choice always runs the tally
+    return trial.last_tally
+
+
+def step_guide(state: GameState) -> str:
+    """What the player whose turn it is can do now, in a sentence or two."""
+    kind = state.step_kind
+    seat = state.current_seat
+    marks = {target.mark for target in targets(state).values()}
+    if state.phase is Phase.SUMMONING:
+        stats = CREATURES[kind]
+        left = state.reserve[seat][KIND_ORDER.index(kind)]
+        return (
+            f"Summon {kind.plural}: tap a marked space to summon one for {stats.cost} energy "
+            f"({left} in reserve, {state.energy[seat]} energy), then Done."
+        )
+    if state.phase is Phase.ACTIONS and state.active is None:
+        actions = CREATURES[kind].actions
+        return (
+            f"{kind.plural} act: tap one of your marked {kind.plural} to activate it "
+            f"({actions} action{'s' if actions > 1 else ''}), then Done."
+        )
+    if state.phase is Phase.ACTIONS:
+        where = state.game.isle.location_ids[state.active]
+        parts = []
+        if Mark.MOVE in marks:
+            parts.append("a green space to move there (the number is the actions it takes)")
+        if Mark.ATTACK in marks:
+            parts.append("a red one to attack")
+        if Mark.SWAP in marks:
+            parts.append(f"a blue one to swap places ({WYRM_SWAP_COST} energy)")
+        left = state.actions_left
+        head = f"Your {kind.title} at {where} has {left} action{'' if left == 1 else 's'} left"
+        if not parts:
+            return f"{head}: End activation when it is done."
+        return f"{head}: tap {', '.join(parts)}; or End activation."
+    if state.phase is Phase.ENERGY_AND_RESET and state.pending:
+        territory = state.game.board.territories[state.pending[0][1]]
+        return (
+            f"You hold every space of {territory.label}: take its {territory.bonus}-energy "
+            f"bonus, or decline it (a higher total can mean a worse band next round)."
+        )
+    return ""
+
+
+# --- the screen ----------------------------------------------------------------------------
+
+
+class BoardScreen:
+    """Draws the game, turns taps into commands and lets computer opponents play their seats."""
+
+    def __init__(self, app: App, session: GameSession, view: ft.View) -> None:
+        self.app = app
+        self.session = session
+        self.view = view
+        setup = session.saved.setup
+        self.bot_names = bot_seats(setup)
+        # Seeded by game and seat, so a bot's choices can be reproduced; kept for the whole
+        # screen, so a searching bot can reuse what it worked out for its last decision.
+        base = int(session.id, 16) if session.id.isalnum() else 0
+        self.bots: dict[str, Bot] = {
+            player: make_bot(name, seed=base + session.saved.game.seat[player])
+            for player, name in self.bot_names.items()
+        }
+        self.busy = False
+        # (player, command) a bot is about to play, pointed out on the board meanwhile.
+        self.showing: tuple[str, Command] | None = None
+        page = app.page
+        width = page.width or 360
+        height = page.height or 740
+        side_by_side = width >= SIDE_BY_SIDE
+        board_width = (width - 24) * (BOARD_COLUMNS / 12 if side_by_side else 1) - 10
+        max_height = height - 140 if side_by_side else height * 0.7
+        board_height = canvas_height(session.saved.game.board, board_width, max_height)
+        self.side_by_side = side_by_side
+        colours = {player.id: colour_of(player.colour or player.id) for player in setup.players}
+        self.isle = IsleCanvas(
+            session.saved.game.board, colours, self.tapped, board_width, board_height
+        )
+        self.die_a = ft.Text("", size=44)
+        self.die_d = ft.Text("", size=44)
+
+    # --- whose decision ---------------------------------------------------------------
+
+    def bot_to_move(self) -> Bot | None:
+        """The bot whose decision it is, if a computer opponent is to play."""
+        player = self.session.state.current_player
+        return self.bots.get(player) if player else None
+
+    def human_to_move(self) -> bool:
+        """Whether a person decides now (and no bot is playing)."""
+        state = self.session.state
+        return state.current_player is not None and self.bot_to_move() is None
+
+    def on_screen(self) -> bool:
+        """Whether this screen is still the one shown."""
+        views = self.app.page.views
+        return bool(views) and views[-1] is self.view
+
+    # --- a person's actions -----------------------------------------------------------
+
+    def tapped(self, location: str) -> None:
+        """A tap on a space: the legal command it means, or the engine's reason it cannot be."""
+        if not self.human_to_move():
+            return
+        state = self.session.state
+        command = tap_command(state, location)
+        if command is None:
+            return
+        if command not in state.legal_commands():
+            reason = self.session.refusal(command)
+            notify(self.app.page, reason or "Nothing to do there.", error=True)
+            return
+        if isinstance(command, Attack):
+            self.attack_panel(command)
+            return
+        self.record(command)
+
+    def record(self, command: Command) -> Outcome:
+        """Send a command through the store and show what happened."""
+        outcome = self.session.do(command)
+        self.after(outcome)
+        return outcome
+
+    def after(self, outcome: Outcome) -> None:
+        """Re-draw, tell the player what happened, and let a bot play if its turn has come."""
+        if outcome.ok and self.session.state.is_terminal:
+            self.app.go(f"/game/{self.session.id}/end")
+            return
+        self.render()
+        notify(self.app.page, outcome.message, error=not outcome.ok)
+        self.app.page.update()
+        self.wake_bots()
+
+    def undo(self, _: ft.ControlEvent) -> None:
+        """Take back the newest command of a person, and the bots' commands after it."""
+        depth = self.undo_depth()
+        outcome = self.session.undo()
+        for _step in range(depth - 1):
+            if not outcome.ok:
+                break
+            outcome = self.session.undo()
+        self.after(outcome)
+
+    def redo(self, _: ft.ControlEvent) -> None:
+        """Bring back the newest undone command, and the bots' commands after it."""
+        outcome = self.session.redo()
+        while outcome.ok and self.bot_to_move() is not None and self.session.saved.redo_label:
+            outcome = self.session.redo()
+        self.after(outcome)
+
+    def undo_depth(self) -> int:
+        """How many commands Undo takes back now."""
+        saved = self.session.saved
+        if not self.bots:
+            return 1 if saved.log else 0
+        return undo_depth(saved.game, [entry.command for entry in saved.log], self.bots)
+
+    # --- computer opponents -------------------------------------------------------------
+
+    def wake_bots(self) -> None:
+        """Start the bots' play if one of them is to decide and they are not playing already."""
+        if self.busy or self.bot_to_move() is None or self.session.state.is_terminal:
+            return
+        self.busy = True
+        self.app.page.run_task(self.play_bots)
+
+    async def play_bots(self) -> None:
+        """Let bots play, one visible command at a time, until a person's turn or the end."""
+        try:
+            while self.on_screen():
+                bot = self.bot_to_move()
+                if bot is None:
+                    return
+                state = self.session.state
+                revision = self.session.saved.revision
+                # Searching takes up to the bot's budget: off the event loop, so taps still work.
+                command = await asyncio.to_thread(bot.choose, state.clone())
+                if self.session.saved.revision != revision:
+                    continue  # someone undid meanwhile: decide again from the new position
+                self.showing = (state.current_player, command)
+                self.render()
+                self.app.page.update()
+                await asyncio.sleep(BOT_PAUSE)
+                self.showing = None
+                if self.session.saved.revision != revision or not self.on_screen():
+                    continue
+                outcome = self.session.do(command)
+                if outcome.ok and self.session.state.is_terminal:
+                    self.app.go(f"/game/{self.session.id}/end")
+                    return
+                self.render()
+                notify(self.app.page, outcome.message, error=not outcome.ok)
+                self.app.page.update()
+                if not outcome.ok:
+                    # The bots wait for a person to act (or reload): never loop on a refusal.
+                    return
+        finally:
+            self.busy = False
+            self.showing = None
+
+    # --- attacks ----------------------------------------------------------------------
+
+    def attack_panel(self, attack: Attack) -> None:
+        """The odds of an attack from the engine, then digital dice or the physical dice's faces."""
+        page = self.app.page
+        state = self.session.state
+        isle = state.game.isle
+        attacker = KIND_ORDER[state.occupant[state.active][1]]
+        target = isle.index[attack.target]
+        defender = KIND_ORDER[state.occupant[target][1]]
+        sprite = needs_defence_roll(state, attack)
+        support = sprite_support(state, target) if sprite else 0
+        odds = attack_odds(attacker, defender, support)
+        bonus = CREATURES[attacker].attack_bonus
+        if sprite:
+            others = f"{support} other Sprite{'' if support == 1 else 's'} of its owner there"
+            against = f"the Sprite rolls a d6 + {support} ({others})"
+        else:
+            against = f"the {defender.title}'s defence is {CREATURES[defender].defence}"
+        explain = ft.Text(
+            f"Your {attacker.title} rolls a d6 + {bonus}; {against}. Success removes it and "
+            f"gains {CREATURES[defender].bounty} energy.",
+            size=15,
+        )
+        chance = ft.Text(
+            f"Chance: {odds.numerator} in {odds.denominator} · {float(odds):.0%}",
+            size=20,
+            weight=ft.FontWeight.BOLD,
+            color=ACCENT,
+        )
+        faces: dict[str, int | None] = {"attack": None, "defence": None}
+        body = ft.Column([explain, chance], tight=True, spacing=10, scroll=ft.ScrollMode.AUTO)
+        dialog = ft.AlertDialog(title=ft.Text(state.describe(attack), size=18), content=body)
+
+        def roll(_: ft.ControlEvent) -> None:
+            self.play_attack(dialog, attack)
+
+        def enter_faces(_: ft.ControlEvent) -> None:
+            rows: list[ft.Control] = [explain, chance, self.face_row("Your die", "attack", faces)]
+            if sprite:
+                rows.append(self.face_row("The Sprite's die", "defence", faces))
+            body.controls = rows
+            dialog.actions = [
+                ft.TextButton("Cancel", on_click=lambda _: page.pop_dialog()),
+                ft.FilledButton("Attack with these dice", on_click=physical),
+            ]
+            page.update()
+
+        def physical(_: ft.ControlEvent) -> None:
+            if faces["attack"] is None or (sprite and faces["defence"] is None):
+                notify(page, "Tap the face each die shows first.", error=True)
+                return
+            self.play_attack(
+                dialog, attack._replace(attack_roll=faces["attack"], defence_roll=faces["defence"])
+            )
+
+        dialog.actions = [
+            ft.TextButton("Cancel", on_click=lambda _: page.pop_dialog()),
+            ft.OutlinedButton("Enter my dice", icon=ft.Icons.EDIT, on_click=enter_faces),
+            ft.FilledButton("Roll", icon=ft.Icons.CASINO, on_click=roll),
+        ]
+        page.show_dialog(dialog)
+
+    def face_row(self, title: str, key: str, faces: dict[str, int | None]) -> ft.Control:
+        """Six die faces to tap, for dice rolled at the table."""
+        buttons: list[ft.Control] = []
+
+        def pick(face: int) -> None:
+            faces[key] = face
+            for number, button in enumerate(buttons, start=1):
+                button.bgcolor = ACCENT if number == face else ft.Colors.SURFACE_CONTAINER_HIGHEST
+            self.app.page.update()
+
+        for face in range(1, DIE_SIDES + 1):
+            buttons.append(
+                ft.Container(
+                    width=TAP,
+                    height=TAP,
+                    border_radius=8,
+                    alignment=ft.Alignment.CENTER,
+                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                    on_click=lambda _, f=face: pick(f),
+                    tooltip=f"{title}: {face}",
+                    content=ft.Text(f"{DIE_FACES[face - 1]}", size=30),
+                )
+            )
+        return ft.Column(
+            [ft.Text(title, size=14), ft.Row(buttons, wrap=True, spacing=4, run_spacing=4)],
+            spacing=4,
+        )
+
+    def play_attack(self, dialog: ft.AlertDialog, attack: Attack) -> None:
+        """Record the attack (the store rolls missing dice), then show the dice as they fell."""
+        outcome = self.session.do(attack)
+        if not outcome.ok:
+            self.app.page.pop_dialog()
+            self.after(outcome)
+            return
+        logged = self.session.saved.log[-1].command
+        dialog.title = ft.Text("The dice", size=18)
+        result = ft.Text(outcome.message, size=16, opacity=0)
+        dice = [self.die_a] + ([self.die_d] if logged.defence_roll is not None else [])
+        dialog.content = ft.Column(
+            [ft.Row(dice, spacing=24, alignment=ft.MainAxisAlignment.CENTER), result],
+            tight=True,
+            spacing=12,
+        )
+        dialog.actions = [ft.FilledButton("Continue", on_click=lambda _: self.close_attack())]
+        self.app.page.run_task(self.animate_dice, logged, result)
+
+    async def animate_dice(self, logged: Attack, result: ft.Text) -> None:
+        """Tumble the dice for a moment, then land on the faces the logged command holds."""
+        for _frame in range(ROLL_FRAMES):
+            # Only the picture tumbles: the faces are already fixed in the log.
+            self.die_a.value = DIE_FACES[random.randrange(DIE_SIDES)]
+            self.die_d.value = DIE_FACES[random.randrange(DIE_SIDES)]
+            self.app.page.update()
+            await asyncio.sleep(ROLL_FRAME_S)
+        self.die_a.value = f"{DIE_FACES[logged.attack_roll - 1]} {logged.attack_roll}"
+        if logged.defence_roll is not None:
+            self.die_d.value = f"{DIE_FACES[logged.defence_roll - 1]} {logged.defence_roll}"
+        result.opacity = 1
+        self.render()
+        self.app.page.update()
+
+    def close_attack(self) -> None:
+        """Close the dice and go on (to the result, if the attack won the game)."""
+        self.app.page.pop_dialog()
+        if self.session.state.is_terminal:
+            self.app.go(f"/game/{self.session.id}/end")
+            return
+        self.render()
+        self.app.page.update()
+        self.wake_bots()
+
+    # --- drawing ----------------------------------------------------------------------
+
+    def render(self) -> None:
+        """Rebuild the screen from the saved game's state."""
+        state = self.session.state
+        self.view.appbar = self.app_bar()
+        marks = targets(state) if self.human_to_move() else {}
+        flash: tuple[str, ...] = ()
+        if self.showing is not None:
+            flash = command_places(state, self.showing[1])
+        elif state.phase is Phase.ENERGY_AND_RESET and state.pending:
+            flash = state.game.board.territories[state.pending[0][1]].locations
+        self.isle.show(pieces(state), marks, state.game.labels, flash)
+        board = ft.Column(
+            [
+                ft.Container(content=self.isle.control, border_radius=12),
+                ft.Text(
+                    "Gold: can act or summon · green: move (actions it takes) · red ⚔: attack · "
+                    "blue ⇄: Wyrm swap · dark with a coloured ring: face-down, has acted",
+                    size=12,
+                    color=ft.Colors.ON_SURFACE_VARIANT,
+                ),
+            ],
+            spacing=6,
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        )
+        panels = [
+            self.turn_card(),
+            self.players_card(),
+            section("Energy", energy_track(self.counters())),
+        ]
+        if state.last_tally is not None:
+            panels.append(self.tally_card(state.last_tally))
+        self.view.data = WIDE
+        if self.side_by_side:
+            self.view.controls = [
+                ft.ResponsiveRow(
+                    [
+                        ft.Column([board], col={"md": BOARD_COLUMNS}),
+                        ft.Column(panels, col={"md": 12 - BOARD_COLUMNS}),
+                    ]
+                )
+            ]
+        else:
+            self.view.controls = [panels[0], board, *panels[1:]]
+
+    def app_bar(self) -> ft.AppBar:
+        """Home, the round, undo and redo labelled with what they take back, and the log."""
+        state = self.session.state
+        saved = self.session.saved
+        depth = self.undo_depth()
+        if depth:
+            entry = saved.log[-depth]
+            after = depth - 1
+            more = (
+                f" and {after} computer command{'s' if after > 1 else ''} after it" if after else ""
+            )
+            undo_tip = f"Undo: {entry.description}{more}"
+        else:
+            undo_tip = "Nothing to undo"
+        return ft.AppBar(
+            title=ft.Text(f"◈ Round {state.round}/{state.game.final_round}"),
+            leading=ft.IconButton(
+                ft.Icons.HOME, tooltip="Home", on_click=lambda _: self.app.go("/")
+            ),
+            actions=[
+                ft.IconButton(
+                    ft.Icons.UNDO, tooltip=undo_tip, disabled=not depth, on_click=self.undo
+                ),
+                ft.IconButton(
+                    ft.Icons.REDO,
+                    tooltip=f"Redo: {saved.redo_label}" if saved.redo_label else "Nothing to redo",
+                    disabled=saved.redo_label is None,
+                    on_click=self.redo,
+                ),
+                ft.IconButton(
+                    ft.Icons.LIST_ALT,
+                    tooltip="Game log",
+                    on_click=lambda _: self.app.go(f"/game/{self.session.id}/log"),
+                ),
+            ],
+        )
+
+    def counters(self) -> list[tuple[str, str, int]]:
+        """(name, colour, energy) per player in turn order, for the track."""
+        state = self.session.state
+        return [
+            (self.session.label(p), self.session.colour(p), state.energy_of(p))
+            for p in self.order()
+        ]
+
+    def order(self) -> list[str]:
+        """Player ids in this round's turn order."""
+        state = self.session.state
+        return [state.game.players[seat] for seat in state.turn_order]
+
+    def turn_card(self) -> ft.Control:
+        """The step guide: whose turn, phase and step, what to do, and Done / End activation."""
+        state = self.session.state
+        player = state.current_player
+        if player is None:
+            parts: list[ft.Control] = [
+                ft.Text("The game is over.", size=18, weight=ft.FontWeight.BOLD),
+                big_button(
+                    "See the result",
+                    lambda _: self.app.go(f"/game/{self.session.id}/end"),
+                    icon=ft.Icons.EMOJI_EVENTS,
+                ),
+            ]
+        else:
+            parts = [self.whose_turn(player)]
+            if self.bot_to_move() is not None:
+                parts.append(self.bot_part(player))
+            else:
+                parts.append(ft.Text(step_guide(state), size=15))
+                parts.append(self.buttons())
+        if self.session.saved.log:
+            parts.append(
+                ft.Text(
+                    f"Last: {self.session.saved.log[-1].description}",
+                    size=13,
+                    color=ft.Colors.ON_SURFACE_VARIANT,
+                )
+            )
+        return ft.Semantics(
+            identifier="turn-card",
+            content=ft.Card(content=ft.Container(padding=12, content=ft.Column(parts, spacing=8))),
+        )
+
+    def whose_turn(self, player: str) -> ft.Control:
+        """The current player's counter and name, large, over the phase and step."""
+        name = self.session.label(player)
+        bot = self.bot_names.get(player)
+        heading = f"{name}'s turn" + (f" · computer ({bot.replace(':', ' ')})" if bot else "")
+        return ft.Row(
+            [
+                player_chip(name, self.session.colour(player), size=40),
+                ft.Column(
+                    [
+                        ft.Text(heading, size=20, weight=ft.FontWeight.BOLD),
+                        self.step_line(),
+                    ],
+                    spacing=2,
+                    expand=True,
+                ),
+            ],
+            spacing=12,
+        )
+
+    def step_line(self) -> ft.Control:
+        """The phase, and the kinds of its steps with the current one picked out."""
+        state = self.session.state
+        spans = [ft.TextSpan(PHASE_NAMES.get(state.phase, ""))]
+        if state.step_kind is not None:
+            spans.append(ft.TextSpan(": "))
+            for kind in KIND_ORDER:
+                current = kind is state.step_kind
+                spans.append(
+                    ft.TextSpan(
+                        kind.plural,
+                        ft.TextStyle(
+                            weight=ft.FontWeight.BOLD if current else None,
+                            color=ACCENT if current else ft.Colors.ON_SURFACE_VARIANT,
+                        ),
+                    )
+                )
+                if kind is not KIND_ORDER[-1]:
+                    spans.append(
+                        ft.TextSpan(" → ", ft.TextStyle(color=ft.Colors.ON_SURFACE_VARIANT))
+                    )
+        return ft.Text(spans=spans, size=15)
+
+    def bot_part(self, player: str) -> ft.Control:
+        """What the computer opponent is doing: thinking, or the command about to be played."""
+        name = self.session.label(player)
+        if self.showing is None:
+            return ft.Row(
+                [ft.ProgressRing(width=22, height=22), ft.Text(f"{name} is thinking…", size=16)],
+                spacing=10,
+            )
+        command = self.showing[1]
+        return ft.Text(self.session.state.describe(command), size=16, weight=ft.FontWeight.BOLD)
+
+    def buttons(self) -> ft.Control:
+        """Done, End activation, or the domination choice: always one tap away."""
+        state = self.session.state
+        legal = state.legal_commands()
+        kind = state.step_kind
+        row: list[ft.Control] = []
+        if state.phase is Phase.ENERGY_AND_RESET:
+            return self.domination_part(legal)
+        # Compared by type: commands without fields are all equal to the empty tuple.
+        ending = any(type(c) is EndActivation for c in legal)
+        if ending:
+            row.append(big_button("End activation", lambda _: self.record(EndActivation())))
+        if any(type(c) is Pass for c in legal):
+            doing = "summoning" if state.phase is Phase.SUMMONING else "with"
+            row.append(
+                big_button(
+                    f"Done {doing} {kind.plural}",
+                    lambda _: self.record(Pass()),
+                    primary=not ending and state.phase is Phase.ACTIONS,
+                )
+            )
+        return ft.Row(row, wrap=True, spacing=8, run_spacing=8)
+
+    def domination_part(self, legal: list[Command]) -> ft.Control:
+        """Take or decline a territory's bonus, each with the engine's tally it would lead to."""
+        state = self.session.state
+        player = state.current_player
+        name = self.session.label(player)
+        take, decline = (c for c in legal if isinstance(c, Dominate))
+        territory = state.game.board.territories[state.pending[0][1]]
+        options = []
+        for command, label in (
+            (take, f"Take +{territory.bonus}"),
+            (decline, "Decline"),
+        ):
+            tally = domination_preview(state, command.take)
+            line = tally.player(player)
+            outcome = (
+                tally.winner_note
+                if tally.game_over
+                else "Next round's order: "
+                + " → ".join(self.session.label(p) for p in tally.turn_order)
+            )
+            options.append(
+                ft.Container(
+                    padding=10,
+                    border_radius=10,
+                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                    col={"sm": 6},
+                    content=ft.Column(
+                        [
+                            big_button(
+                                label,
+                                lambda _, c=command: self.record(c),
+                                primary=command.take,
+                            ),
+                            ft.Text(
+                                f"{name}: {line.before} → {line.after}",
+                                size=18,
+                                weight=ft.FontWeight.BOLD,
+                            ),
+                            ft.Text(line.explain(name), size=13),
+                            ft.Text(outcome, size=13),
+                        ],
+                        spacing=6,
+                    ),
+                )
+            )
+        note = ft.Text(
+            "Each preview counts the bonuses still to be decided after this one as taken.",
+            size=12,
+            color=ft.Colors.ON_SURFACE_VARIANT,
+        )
+        return ft.Column([ft.ResponsiveRow(options, spacing=8, run_spacing=8), note], spacing=6)
+
+    def players_card(self) -> ft.Control:
+        """Each player in turn order: energy and creatures (reserve · board, +back next round)."""
+        state = self.session.state
+        rows = []
+        for position, player in enumerate(self.order(), start=1):
+            seat = state.game.seat[player]
+            name = self.session.label(player)
+            bot = self.bot_names.get(player)
+            current = player == state.current_player
+            rows.append(
+                ft.Container(
+                    padding=8,
+                    border_radius=8,
+                    border=ft.Border.all(2, ACCENT) if current else None,
+                    content=ft.Row(
+                        [
+                            ft.Text(f"{position}", size=16, width=18),
+                            player_chip(name, self.session.colour(player), size=34),
+                            ft.Column(
+                                [
+                                    ft.Text(
+                                        name + (" · computer" if bot else ""),
+                                        size=17,
+                                        weight=ft.FontWeight.BOLD,
+                                    ),
+                                    ft.Text(
+                                        reserve_line(
+                                            state.reserve[seat],
+                                            state.on_board[seat],
+                                            state.returning[seat],
+                                        ),
+                                        size=14,
+                                    ),
+                                ],
+                                spacing=2,
+                                expand=True,
+                            ),
+                            ft.Text(str(state.energy[seat]), size=30, weight=ft.FontWeight.BOLD),
+                        ],
+                        spacing=10,
+                    ),
+                )
+            )
+        key = ft.Text(
+            "W/T/S: in reserve · on the board; ↺ back next round",
+            size=12,
+            color=ft.Colors.ON_SURFACE_VARIANT,
+        )
+        return section("Turn order", *rows, key)
+
+    def tally_card(self, tally: Tally) -> ft.Control:
+        """The last Energy and Reset as the engine computed it, each number explained."""
+        lines: list[ft.Control] = []
+        for line in tally.players:
+            name = self.session.label(line.player)
+            lines.append(
+                ft.Row(
+                    [
+                        player_chip(name, self.session.colour(line.player)),
+                        ft.Text(name, size=16, weight=ft.FontWeight.BOLD, expand=True),
+                        ft.Text(
+                            f"{line.before} → {line.after}", size=20, weight=ft.FontWeight.BOLD
+                        ),
+                    ]
+                )
+            )
+            lines.append(ft.Text(line.explain(name), size=14))
+        order = " → ".join(self.session.label(p) for p in tally.turn_order)
+        lines.append(ft.Text(f"This round's order: {order}", size=15, weight=ft.FontWeight.BOLD))
+        lines.extend(ft.Text(note, size=13) for note in tally.order_notes)
+        round_ = self.session.state.round - 1
+        return ft.Semantics(
+            identifier="last-tally", content=section(f"Energy and Reset of round {round_}", *lines)
+        )

@@ -1,0 +1,247 @@
+"""The logic under the digital board, without a browser: geometry, taps, highlights, bots' turns."""
+
+import math
+import random
+
+import pytest
+from pydantic import ValidationError
+
+from companion.app.board_view import (
+    Layout,
+    Mark,
+    canvas_height,
+    convex_hull,
+    describe_board,
+    pieces,
+    tap_command,
+    targets,
+)
+from companion.app.screens.board import (
+    bot_seats,
+    command_places,
+    domination_preview,
+    step_guide,
+    undo_depth,
+)
+from companion.app.theme import TAP
+from companion.boards import shipped_board
+from companion.dice import SeededDice
+from companion.engine import Game, Phase
+from companion.engine.dice import with_rolls
+from companion.engine.movement import reachable
+from models.commands import Activate, Attack, Dominate, EndActivation, Move, Pass, Summon, Swap
+from models.rules import CreatureKind as K
+from models.setup import GameSetup, PlayerSetup
+
+DUEL = shipped_board("duel-isle")
+GATHERING = shipped_board("gathering-isle")
+PHONE_WIDTH = 336  # a 360 px phone less the screen's padding
+TABLET_WIDTH = 700
+
+
+def duel(bot: str | None = "greedy") -> Game:
+    setup = GameSetup(
+        players=[{"id": "red", "name": "Ragna"}, {"id": "blue", "name": "Bjorn", "bot": bot}],
+        board="duel-isle",
+        mode="digital",
+    )
+    return Game(setup, DUEL)
+
+
+@pytest.mark.parametrize("board", [DUEL, GATHERING], ids=lambda b: b.id)
+@pytest.mark.parametrize("width", [PHONE_WIDTH, TABLET_WIDTH])
+def test_every_space_fits_the_canvas_and_a_tap_on_it_finds_it(board, width):
+    height = canvas_height(board, width)
+    layout = Layout.fit(board, width, height)
+    assert set(layout.points) == set(board.location_ids)
+    for location, (x, y) in layout.points.items():
+        assert layout.radius <= x <= width - layout.radius
+        assert layout.radius <= y <= height - layout.radius
+        assert layout.location_at(x, y) == location
+        # A tap anywhere on the drawn space still finds it.
+        assert layout.location_at(x + layout.radius * 0.7, y - layout.radius * 0.7) == location
+
+
+@pytest.mark.parametrize("board", [DUEL, GATHERING], ids=lambda b: b.id)
+def test_spaces_are_tap_targets_of_at_least_48_px_even_on_a_phone(board):
+    layout = Layout.fit(board, PHONE_WIDTH, canvas_height(board, PHONE_WIDTH))
+    assert layout.reach * 2 >= TAP
+    # Spaces never overlap, so the nearest space is always the one meant.
+    points = list(layout.points.values())
+    closest = min(math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1 :])
+    assert closest > 2 * layout.radius
+
+
+def test_the_board_scales_from_phone_to_tablet_keeping_its_shape():
+    phone = Layout.fit(DUEL, PHONE_WIDTH, canvas_height(DUEL, PHONE_WIDTH))
+    tablet = Layout.fit(DUEL, TABLET_WIDTH, canvas_height(DUEL, TABLET_WIDTH))
+    assert tablet.radius > phone.radius
+    for a, b in [("nc1", "fh2"), ("wf1", "ss2"), ("nc2", "tf2")]:
+        ratio_phone = math.dist(phone.points[a], phone.points[b]) / PHONE_WIDTH
+        ratio_tablet = math.dist(tablet.points[a], tablet.points[b]) / TABLET_WIDTH
+        assert ratio_phone == pytest.approx(ratio_tablet, rel=0.15)
+
+
+def test_a_tap_on_the_sea_far_from_every_space_hits_nothing():
+    layout = Layout.fit(DUEL, PHONE_WIDTH, canvas_height(DUEL, PHONE_WIDTH))
+    assert layout.location_at(1, 1) is None
+    assert layout.location_at(-50, -50) is None
+
+
+def test_a_tall_board_is_capped_and_still_fits():
+    height = canvas_height(DUEL, TABLET_WIDTH, max_height=400)
+    assert height == 400
+    layout = Layout.fit(DUEL, TABLET_WIDTH, height)
+    assert all(0 < y < 400 for _, y in layout.points.values())
+
+
+def test_convex_hull_keeps_the_corners_only():
+    square = [(0, 0), (4, 0), (4, 4), (0, 4), (2, 2), (1, 3)]
+    assert sorted(convex_hull(square)) == [(0, 0), (0, 4), (4, 0), (4, 4)]
+    assert convex_hull([(1, 1), (3, 3)]) == [(1, 1), (3, 3)]
+    assert convex_hull([(2, 2)]) == [(2, 2)]
+
+
+def test_summoning_highlights_every_vacant_space_and_taps_summon_there():
+    state = duel().new_initial_state()
+    marks = targets(state)
+    assert set(marks) == set(DUEL.location_ids)
+    assert {target.mark for target in marks.values()} == {Mark.SUMMON}
+    assert tap_command(state, "rh1") == Summon(K.WYRM, "rh1") == marks["rh1"].command
+    state.apply(Summon(K.WYRM, "rh1"))
+    # Bjorn's Wyrm: rh1 is taken now, so it is not marked, and a tap there is refused.
+    assert "rh1" not in targets(state)
+    assert tap_command(state, "rh1") not in state.legal_commands()
+
+
+def test_an_active_creature_shows_its_moves_with_costs_attacks_and_nothing_else():
+    state = duel().new_initial_state()
+    # Ragna's Wyrm at rh1; Bjorn skips Wyrms and Trolls and puts a Sprite next to it at rh2.
+    for command in [Summon(K.WYRM, "rh1"), Pass(), Pass(), Summon(K.SPRITE, "rh2"), Pass()]:
+        state.apply(command)
+    assert (state.phase, state.current_player) == (Phase.ACTIONS, "red")
+    marks = targets(state)
+    assert list(marks) == ["rh1"] and marks["rh1"].mark is Mark.ACTIVATE
+    assert tap_command(state, "rh1") == Activate("rh1")
+    state.apply(Activate("rh1"))
+    marks = targets(state)
+    costs = reachable(state, state.active, state.actions_left)
+    moves = {loc: t.cost for loc, t in marks.items() if t.mark is Mark.MOVE}
+    assert moves == {DUEL.location_ids[i]: cost for i, cost in costs.items()}
+    assert moves["nc4"] == 1 and moves["nc3"] == 2
+    assert {loc for loc, t in marks.items() if t.mark is Mark.ATTACK} == {"rh2"}
+    assert marks["rh2"].command == Attack("rh2") == tap_command(state, "rh2")
+    assert tap_command(state, "nc4") == Move("nc4") == marks["nc4"].command
+    # A space beyond reach is still a Move, so the engine can say why it is refused.
+    assert tap_command(state, "er2") == Move("er2") and "er2" not in marks
+
+
+def test_a_wyrm_next_to_its_own_creature_can_swap_for_energy():
+    state = duel(bot=None).new_initial_state()
+    # Round 1: Ragna's Wyrm at rh1, nothing else; round 2 she is first and has energy again.
+    for command in [Summon(K.WYRM, "rh1"), Pass(), Pass(), Pass(), Activate("rh1"), Pass()]:
+        state.apply(command)
+    assert (state.round, state.current_player, state.step_kind) == (2, "blue", K.WYRM)
+    for command in [Pass(), Summon(K.TROLL, "rh2"), Pass(), Pass(), Pass()]:
+        state.apply(command)
+    assert (state.phase, state.current_player, state.step_kind) == (Phase.ACTIONS, "red", K.WYRM)
+    state.apply(Activate("rh1"))
+    marks = targets(state)
+    assert marks["rh2"].mark is Mark.SWAP and marks["rh2"].command == Swap("rh2")
+    assert tap_command(state, "rh2") == Swap("rh2")
+
+
+def test_undo_takes_back_a_persons_last_command_and_the_bots_after_it():
+    game = duel()
+    commands = [Summon(K.WYRM, "rh1"), Pass(), Pass(), Summon(K.SPRITE, "rh2"), Pass()]
+    # Ragna (a person) summoned; then Bjorn (the bot) made four commands.
+    assert undo_depth(game, commands, {"blue"}) == 5
+    assert undo_depth(game, commands[:1], {"blue"}) == 1
+    assert undo_depth(game, [*commands, Activate("rh1")], {"blue"}) == 1
+    assert undo_depth(game, commands, set()) == 1
+    assert undo_depth(game, [], {"blue"}) == 0
+    assert undo_depth(game, commands, {"red", "blue"}) == 0
+
+
+def test_bot_seats_come_from_the_setup_and_unknown_bots_are_refused():
+    assert bot_seats(duel().setup) == {"blue": "greedy"}
+    assert PlayerSetup(id="a", bot="mcts:hard").bot == "mcts:hard"
+    with pytest.raises(ValidationError, match="unknown mcts level"):
+        PlayerSetup(id="a", bot="mcts:brutal")
+    with pytest.raises(ValidationError, match="unknown bot"):
+        PlayerSetup(id="a", bot="oracle")
+    with pytest.raises(ValidationError, match="only on the digital board"):
+        GameSetup(players=[{"id": "a", "bot": "greedy"}, {"id": "b"}], board="duel-isle")
+
+
+def test_a_bots_command_points_out_the_spaces_it_is_about():
+    state = duel().new_initial_state()
+    assert command_places(state, Summon(K.WYRM, "rh1")) == ("rh1",)
+    assert command_places(state, Pass()) == ()
+    for command in [Summon(K.WYRM, "rh1"), Pass(), Pass(), Summon(K.SPRITE, "rh2"), Pass()]:
+        state.apply(command)
+    state.apply(Activate("rh1"))
+    assert command_places(state, Move("nc4")) == ("rh1", "nc4")
+    assert command_places(state, Attack("rh2")) == ("rh1", "rh2")
+    assert command_places(state, EndActivation()) == ("rh1",)
+    assert command_places(state, Dominate("skalds-strand", True)) == ("ss1", "ss2")
+
+
+def domination_state():
+    """A seeded random digital game played until someone has a domination bonus to decide."""
+    game = Game(
+        GameSetup(players=[{"id": "red"}, {"id": "blue"}], board="duel-isle", mode="digital"),
+        DUEL,
+    )
+    for seed in range(200):
+        rng, dice, state = random.Random(seed), SeededDice(seed), game.new_initial_state()
+        while not state.is_terminal:
+            if state.phase is Phase.ENERGY_AND_RESET and state.pending:
+                return state
+            legal = state.legal_commands()
+            # Summon often, so territories fill up and someone holds one whole.
+            summons = [c for c in legal if isinstance(c, Summon)]
+            command = rng.choice(summons) if summons and rng.random() < 0.9 else rng.choice(legal)
+            state.apply(with_rolls(state, command, dice))
+    raise AssertionError("no seed led to a domination choice")
+
+
+def test_the_domination_preview_is_the_engines_tally_on_a_copy():
+    state = domination_state()
+    seat, territory = state.pending[0]
+    player = state.game.players[seat]
+    bonus = state.game.board.territories[territory].bonus
+    before = (state.round, state.phase, list(state.pending), list(state.energy))
+    take = domination_preview(state, True)
+    decline = domination_preview(state, False)
+    assert (state.round, state.phase, list(state.pending), list(state.energy)) == before
+    if not take.game_over:
+        assert take.player(player).after - decline.player(player).after == bonus
+    # The preview is what the engine does when the choices are played.
+    trial = state.clone()
+    trial.apply(Dominate(state.game.isle.territory_ids[territory], False))
+    while trial.pending:
+        trial.apply(next(c for c in trial.legal_commands() if c.take))
+    assert trial.last_tally.player(player).after == decline.player(player).after
+    assert "take its" in step_guide(state)
+
+
+def test_the_step_guide_says_what_to_do_in_each_step():
+    state = duel().new_initial_state()
+    assert step_guide(state).startswith("Summon Wyrms: tap a marked space")
+    assert "5 energy" in step_guide(state)
+    for command in [Summon(K.WYRM, "rh1"), Pass(), Pass(), Summon(K.SPRITE, "rh2"), Pass()]:
+        state.apply(command)
+    assert step_guide(state).startswith("Wyrms act: tap one of your marked Wyrms")
+    state.apply(Activate("rh1"))
+    guide = step_guide(state)
+    assert guide.startswith("Your Wyrm at rh1 has 2 actions left")
+    assert "green" in guide and "red one to attack" in guide and "blue" not in guide
+
+
+def test_the_board_in_words_names_creatures_and_what_a_tap_does():
+    state = duel().new_initial_state()
+    state.apply(Summon(K.WYRM, "rh1"))
+    text = describe_board(pieces(state), state.game.labels, targets(state))
+    assert text.startswith("The isle: Ragna's Wyrm at rh1.")
+    assert "Tap to summon:" in text and "rh1," not in text.split("Tap to summon:")[1]
