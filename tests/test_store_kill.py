@@ -77,7 +77,7 @@ def run_and_kill(url: str, seed: int, rng: random.Random) -> list[str]:
                 break
             received += chunk
     if b"ready" in received:
-        time.sleep(rng.uniform(0.0, 0.4))
+        time.sleep(rng.uniform(0.0, 0.3))
     os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
     while chunk := os.read(read_end, 65536):
