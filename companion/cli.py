@@ -1,4 +1,4 @@
-"""The command line: `python -m companion tally|replay|simulate|bench`.
+"""The command line: `python -m companion tally|replay|game|simulate|bench|app`.
 
 Every command reads or prints JSON where it makes sense; bad input exits with
 status 2 and one line on stderr naming the problem, never a traceback.
@@ -6,15 +6,14 @@ status 2 and one line on stderr naming the problem, never a traceback.
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
 
 from companion.boards import BoardError, first_error, resolve_board
+from companion.cli_io import UserError, fail, print_json, read_json
 from companion.engine import Game, reset_phase
 from companion.engine.isle import compile_isle
 from companion.engine.replay import ReplayError, replay
@@ -33,37 +32,6 @@ app = typer.Typer(
 app.add_typer(game_app, name="game")
 
 INPUT_HELP = "A JSON file, or - to read standard input."
-
-
-class UserError(Exception):
-    """Bad input: reported as one line, exit status 2."""
-
-
-def fail(message: str) -> NoReturn:
-    """Stop with one clear line on stderr and exit status 2."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def read_json(source: str) -> Any:
-    """Parse JSON from a file path or '-' (stdin); UserError says what is wrong."""
-    name = "standard input" if source == "-" else source
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise UserError(f"cannot read {name}: {reason}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UserError(
-            f"malformed JSON in {name}: {error.msg} at line {error.lineno} column {error.colno}"
-        ) from None
-
-
-def print_json(data: Any) -> None:
-    """Write JSON to stdout."""
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 @app.command()

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from pydantic import ValidationError
 
 from companion.boards import BoardError, first_error, shipped_board, shipped_board_ids
+from companion.cli_io import UserError, fail, parse_json, print_json, read_text
 from companion.engine import IllegalCommand
 from companion.engine.serialize import state_to_json
 from companion.store import DB_ENV
@@ -39,7 +39,6 @@ game_app = typer.Typer(
 )
 
 # Exit statuses: bad input, and a write that lost a race with another device.
-EXIT_BAD_INPUT = 2
 EXIT_MOVED_ON = 3
 
 Db = Annotated[
@@ -63,21 +62,6 @@ Revision = Annotated[
 ]
 
 
-class UserError(Exception):
-    """Bad input: reported as one line, exit status 2."""
-
-
-def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
-    """Stop with one clear line on stderr."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(status)
-
-
-def print_json(data: Any) -> None:
-    """Write JSON to stdout."""
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
 @contextmanager
 def opened(db: str | None) -> Iterator[Store]:
     """The store, with every failure turned into one line and an exit status."""
@@ -98,26 +82,6 @@ def opened(db: str | None) -> Iterator[Store]:
         fail(str(error))
     finally:
         store.close()
-
-
-def read_text(source: str) -> str:
-    """A file's text, or standard input for '-'; UserError says what is wrong."""
-    try:
-        return sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        name = "standard input" if source == "-" else source
-        reason = getattr(error, "strerror", None) or str(error)
-        raise UserError(f"cannot read {name}: {reason}") from None
-
-
-def parse_json(text: str, what: str) -> Any:
-    """JSON from text, or UserError with the line and column of the mistake."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UserError(
-            f"malformed JSON in {what}: {error.msg} at line {error.lineno} column {error.colno}"
-        ) from None
 
 
 def entry_json(entry: LogEntry) -> dict[str, Any]:
