@@ -92,6 +92,8 @@ class MctsBot:
         self._kept: Node | Chance | None = None
         self._kept_horizon = 0
         self._child_seconds = 0.0
+        # The tree just searched, freed when the next decision starts rather than on return.
+        self._spent: Node | None = None
 
     def choose(self, state: GameState) -> Command:
         """The most visited command after searching from `state`; dice are left to the caller."""
@@ -102,6 +104,8 @@ class MctsBot:
         collecting = gc.isenabled()
         gc.disable()
         try:
+            # Freeing the last tree takes time: here it comes out of this decision's budget.
+            self._spent = None
             commands = state.legal_commands()
             if len(commands) == 1:
                 return commands[0]
@@ -109,6 +113,7 @@ class MctsBot:
             root = self._search(state, commands, deadline)
             command, self._kept = self._best(root)
             self._kept_horizon = state.round
+            self._spent = root
         finally:
             if collecting:
                 gc.enable()
