@@ -109,7 +109,8 @@ class Evaluator:
         rounds_after = game.final_round - horizon
         worth_factor = weights.material * min(1.0, rounds_after / weights.full_worth_rounds)
         worth = [cost * worth_factor for cost in COSTS]
-        worth[SPRITE] += 1.0  # a Sprite lost is also its income at the coming reset
+        # A Sprite counts 1 more, on the board and when lost: what it can earn at a reset.
+        worth[SPRITE] += 1.0
         scores = [0.0] * len(game.players)
         before_horizon = state.round <= horizon
         for seat, (energy, income) in enumerate(after):
