@@ -35,62 +35,81 @@ def player_chip(name: str, colour_id: str, size: int = 28) -> ft.Control:
 
 
 def energy_track(counters: Sequence[tuple[str, str, int]]) -> ft.Control:
+    """The track 0-35 with each player's counter on it; `counters` is (name, colour, energy)."""
+    return EnergyTrack(counters).control
+
+
+class EnergyTrack:
     """The track 0-35 in rows of six, shaded by band, with each player's counter on it.
 
-    `counters` holds (name, colour id, energy) per player.
+    Built once per screen; `show` moves the counters, so a tap re-sends a few chips, not
+    the whole track.
     """
-    by_value: dict[int, list[tuple[str, str]]] = {}
-    for name, colour_id, energy in counters:
-        by_value.setdefault(min(energy, MAX_TRACK_ENERGY), []).append((name, colour_id))
-    rows = []
-    for start in range(0, MAX_TRACK_ENERGY + 1, TRACK_COLUMNS):
-        cells = []
-        for value in range(start, start + TRACK_COLUMNS):
-            here = by_value.get(value, [])
-            chips = [player_chip(name, colour_id, size=20) for name, colour_id in here]
-            cells.append(
+
+    def __init__(self, counters: Sequence[tuple[str, str, int]]) -> None:
+        self._chips: list[ft.Row] = []
+        rows = []
+        for start in range(0, MAX_TRACK_ENERGY + 1, TRACK_COLUMNS):
+            cells = []
+            for value in range(start, start + TRACK_COLUMNS):
+                chips = ft.Row([], spacing=0, wrap=True, run_spacing=0, data=())
+                self._chips.append(chips)
+                cells.append(
+                    ft.Container(
+                        expand=True,
+                        height=52,
+                        bgcolor=BAND_TINT[band_for(value).label],
+                        border_radius=6,
+                        padding=ft.Padding.only(left=4, top=2, right=2, bottom=2),
+                        content=ft.Column(
+                            [ft.Text(str(value), size=11, color="#C8C8C8"), chips],
+                            spacing=0,
+                            tight=True,
+                        ),
+                    )
+                )
+            rows.append(ft.Row(cells, spacing=3))
+        legend = ft.Row(
+            [
                 ft.Container(
-                    expand=True,
-                    height=52,
-                    bgcolor=BAND_TINT[band_for(value).label],
-                    border_radius=6,
-                    padding=ft.Padding.only(left=4, top=2, right=2, bottom=2),
-                    content=ft.Column(
-                        [
-                            ft.Text(str(value), size=11, color="#C8C8C8"),
-                            ft.Row(chips, spacing=0, wrap=True, run_spacing=0),
-                        ],
-                        spacing=0,
-                        tight=True,
+                    bgcolor=BAND_TINT[band.label],
+                    border_radius=4,
+                    padding=ft.Padding.symmetric(horizontal=6, vertical=2),
+                    content=ft.Text(
+                        f"{band.label}: {band.modifier:+d}"
+                        if band.modifier
+                        else f"{band.label}: 0",
+                        size=11,
                     ),
                 )
-            )
-        rows.append(ft.Row(cells, spacing=3))
-    legend = ft.Row(
-        [
-            ft.Container(
-                bgcolor=BAND_TINT[band.label],
-                border_radius=4,
-                padding=ft.Padding.symmetric(horizontal=6, vertical=2),
-                content=ft.Text(
-                    f"{band.label}: {band.modifier:+d}" if band.modifier else f"{band.label}: 0",
-                    size=11,
-                ),
-            )
-            for band in ENERGY_BANDS
-        ],
-        wrap=True,
-        spacing=4,
-        run_spacing=4,
-    )
-    goal = ft.Text(f"{WINNING_ENERGY}: Summoner, wins at once", size=12, color=ACCENT)
-    return ft.Semantics(
-        identifier="energy-track",
-        # One sentence for screen readers instead of thirty-six numbers.
-        exclude_semantics=True,
-        label="Energy track: " + ", ".join(f"{name} {energy}" for name, _, energy in counters),
-        content=ft.Column([*rows, legend, goal], spacing=3),
-    )
+                for band in ENERGY_BANDS
+            ],
+            wrap=True,
+            spacing=4,
+            run_spacing=4,
+        )
+        goal = ft.Text(f"{WINNING_ENERGY}: Summoner, wins at once", size=12, color=ACCENT)
+        self.control = ft.Semantics(
+            identifier="energy-track",
+            # One sentence for screen readers instead of thirty-six numbers.
+            exclude_semantics=True,
+            content=ft.Column([*rows, legend, goal], spacing=3),
+        )
+        self.show(counters)
+
+    def show(self, counters: Sequence[tuple[str, str, int]]) -> None:
+        """Put each player's counter on their energy; only cells that change get new chips."""
+        by_value: dict[int, list[tuple[str, str]]] = {}
+        for name, colour_id, energy in counters:
+            by_value.setdefault(min(energy, MAX_TRACK_ENERGY), []).append((name, colour_id))
+        for value, chips in enumerate(self._chips):
+            here = tuple(by_value.get(value, ()))
+            if chips.data != here:
+                chips.data = here
+                chips.controls = [player_chip(name, colour_id, size=20) for name, colour_id in here]
+        self.control.label = "Energy track: " + ", ".join(
+            f"{name} {energy}" for name, _, energy in counters
+        )
 
 
 def reserve_line(reserve: Sequence[int], on_board: Sequence[int], returning: Sequence[int]) -> str:

@@ -11,8 +11,8 @@ from companion.app.session import GameSession, Outcome
 from companion.app.theme import ACCENT, TAP
 from companion.app.widgets import (
     WIDE,
+    EnergyTrack,
     big_button,
-    energy_track,
     notify,
     player_chip,
     reserve_line,
@@ -47,6 +47,22 @@ class TableScreen:
         self.session = session
         self.view = view
         self.die = ft.Text("", size=40)
+        # The track and the tools are built once and changed in place, so a tap sends the
+        # client only what changed.
+        self.track = EnergyTrack(())
+        self.turn_and_players = ft.Column(col={"md": 6})
+        # One column on a phone; two side by side on a tablet or desktop.
+        view.data = WIDE
+        view.controls = [
+            ft.ResponsiveRow(
+                [
+                    self.turn_and_players,
+                    ft.Column(
+                        [section("Energy", self.track.control), self.tools_card()], col={"md": 6}
+                    ),
+                ]
+            )
+        ]
 
     # --- actions --------------------------------------------------------------------------
 
@@ -103,19 +119,8 @@ class TableScreen:
                 ),
             ],
         )
-        # One column on a phone; two side by side on a tablet or desktop.
-        self.view.data = WIDE
-        self.view.controls = [
-            ft.ResponsiveRow(
-                [
-                    ft.Column([self.turn_card(), self.players_card()], col={"md": 6}),
-                    ft.Column(
-                        [section("Energy", energy_track(self.counters())), self.tools_card()],
-                        col={"md": 6},
-                    ),
-                ]
-            )
-        ]
+        self.turn_and_players.controls = [self.turn_card(), self.players_card()]
+        self.track.show(self.counters())
 
     def counters(self) -> list[tuple[str, str, int]]:
         """(name, colour, energy) per player in turn order, for the track."""
