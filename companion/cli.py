@@ -136,7 +136,8 @@ def simulate(
 
     names = [name.strip() for name in bots.split(",") if name.strip()]
     try:
-        report = run(players, games, seed, names, board, budget_ms, workers or default_workers())
+        workers = default_workers() if workers is None else workers
+        report = run(players, games, seed, names, board, budget_ms, workers)
     except (BoardError, ValueError) as error:
         fail(str(error))
     if as_json:
