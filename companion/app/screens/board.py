@@ -259,7 +259,9 @@ class BoardScreen:
             self.app.go(f"/game/{self.session.id}/end")
             return
         self.render()
-        notify(self.app.page, outcome.message, error=not outcome.ok)
+        # What was done shows in the turn card's last line; only a refusal needs a message.
+        if not outcome.ok:
+            notify(self.app.page, outcome.message, error=True)
         self.app.page.update()
         self.wake_bots()
 
@@ -321,7 +323,8 @@ class BoardScreen:
                     self.app.go(f"/game/{self.session.id}/end")
                     return
                 self.render()
-                notify(self.app.page, outcome.message, error=not outcome.ok)
+                if not outcome.ok:
+                    notify(self.app.page, outcome.message, error=True)
                 self.app.page.update()
                 if not outcome.ok:
                     # The bots wait for a person to act (or reload): never loop on a refusal.
@@ -361,11 +364,16 @@ class BoardScreen:
             color=ACCENT,
         )
         faces: dict[str, int | None] = {"attack": None, "defence": None}
-        body = ft.Column([explain, chance], tight=True, spacing=10, scroll=ft.ScrollMode.AUTO)
+        labels = state.game.labels
+        captions = (
+            f"{labels[state.current_player]}'s {attacker.title}",
+            f"{labels[state.game.players[state.occupant[target][0]]]}'s {defender.title}",
+        )
+        body = ft.Column([explain, chance], tight=True, spacing=10)
         dialog = ft.AlertDialog(title=ft.Text(state.describe(attack), size=18), content=body)
 
         def roll(_: ft.ControlEvent) -> None:
-            self.play_attack(dialog, attack)
+            self.play_attack(dialog, attack, captions)
 
         def enter_faces(_: ft.ControlEvent) -> None:
             rows: list[ft.Control] = [explain, chance, self.face_row("Your die", "attack", faces)]
@@ -382,9 +390,8 @@ class BoardScreen:
             if faces["attack"] is None or (sprite and faces["defence"] is None):
                 notify(page, "Tap the face each die shows first.", error=True)
                 return
-            self.play_attack(
-                dialog, attack._replace(attack_roll=faces["attack"], defence_roll=faces["defence"])
-            )
+            rolls = attack._replace(attack_roll=faces["attack"], defence_roll=faces["defence"])
+            self.play_attack(dialog, rolls, captions)
 
         dialog.actions = [
             ft.TextButton("Cancel", on_click=lambda _: page.pop_dialog()),
@@ -412,16 +419,21 @@ class BoardScreen:
                     alignment=ft.Alignment.CENTER,
                     bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
                     on_click=lambda _, f=face: pick(f),
-                    tooltip=f"{title}: {face}",
                     content=ft.Text(f"{DIE_FACES[face - 1]}", size=30),
                 )
             )
+        faces_row = [
+            ft.Semantics(label=f"{title}: {face}", button=True, container=True, content=button)
+            for face, button in enumerate(buttons, start=1)
+        ]
         return ft.Column(
-            [ft.Text(title, size=14), ft.Row(buttons, wrap=True, spacing=4, run_spacing=4)],
+            [ft.Text(title, size=14), ft.Row(faces_row, wrap=True, spacing=4, run_spacing=4)],
             spacing=4,
         )
 
-    def play_attack(self, dialog: ft.AlertDialog, attack: Attack) -> None:
+    def play_attack(
+        self, dialog: ft.AlertDialog, attack: Attack, captions: tuple[str, str]
+    ) -> None:
         """Record the attack (the store rolls missing dice), then show the dice as they fell."""
         outcome = self.session.do(attack)
         if not outcome.ok:
@@ -430,17 +442,33 @@ class BoardScreen:
             return
         logged = self.session.saved.log[-1].command
         dialog.title = ft.Text("The dice", size=18)
-        result = ft.Text(outcome.message, size=16, opacity=0)
-        dice = [self.die_a] + ([self.die_d] if logged.defence_roll is not None else [])
+        result = ft.Text("", size=16)
+        dice = [(self.die_a, captions[0])]
+        if logged.defence_roll is not None:
+            dice.append((self.die_d, captions[1]))
         dialog.content = ft.Column(
-            [ft.Row(dice, spacing=24, alignment=ft.MainAxisAlignment.CENTER), result],
+            [
+                ft.Row(
+                    [
+                        ft.Column(
+                            [die, ft.Text(caption, size=13)],
+                            spacing=2,
+                            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                        )
+                        for die, caption in dice
+                    ],
+                    spacing=24,
+                    alignment=ft.MainAxisAlignment.CENTER,
+                ),
+                result,
+            ],
             tight=True,
             spacing=12,
         )
         dialog.actions = [ft.FilledButton("Continue", on_click=lambda _: self.close_attack())]
-        self.app.page.run_task(self.animate_dice, logged, result)
+        self.app.page.run_task(self.animate_dice, logged, result, outcome.message)
 
-    async def animate_dice(self, logged: Attack, result: ft.Text) -> None:
+    async def animate_dice(self, logged: Attack, result: ft.Text, message: str) -> None:
         """Tumble the dice for a moment, then land on the faces the logged command holds."""
         for _frame in range(ROLL_FRAMES):
             # Only the picture tumbles: the faces are already fixed in the log.
@@ -451,7 +479,7 @@ class BoardScreen:
         self.die_a.value = f"{DIE_FACES[logged.attack_roll - 1]} {logged.attack_roll}"
         if logged.defence_roll is not None:
             self.die_d.value = f"{DIE_FACES[logged.defence_roll - 1]} {logged.defence_roll}"
-        result.opacity = 1
+        result.value = message
         self.render()
         self.app.page.update()
 
@@ -716,12 +744,16 @@ class BoardScreen:
                     ),
                 )
             )
-        note = ft.Text(
-            "Each preview counts the bonuses still to be decided after this one as taken.",
-            size=12,
-            color=ft.Colors.ON_SURFACE_VARIANT,
-        )
-        return ft.Column([ft.ResponsiveRow(options, spacing=8, run_spacing=8), note], spacing=6)
+        parts: list[ft.Control] = [ft.ResponsiveRow(options, spacing=8, run_spacing=8)]
+        if len(state.pending) > 1:
+            parts.append(
+                ft.Text(
+                    "Each preview counts the bonuses still to be decided after this one as taken.",
+                    size=12,
+                    color=ft.Colors.ON_SURFACE_VARIANT,
+                )
+            )
+        return ft.Column(parts, spacing=6)
 
     def players_card(self) -> ft.Control:
         """Each player in turn order: energy and creatures (reserve · board, +back next round)."""

@@ -189,15 +189,18 @@ def build(app: App, draft: Draft | None = None) -> ft.View:
         )
         if draft.mode is Mode.DIGITAL:
             player_rows.append(
-                ft.Dropdown(
-                    value=draft.bots[seat] or "person",
-                    label=f"Player {seat + 1} is played by",
-                    options=[
-                        ft.DropdownOption(key=name or "person", text=text)
-                        for name, text in SEAT_PLAYERS
-                    ],
-                    on_select=lambda e, s=seat: draft.bots.__setitem__(
-                        s, None if e.control.value == "person" else e.control.value
+                ft.Semantics(
+                    identifier=f"played-by-{seat + 1}",
+                    content=ft.Dropdown(
+                        value=draft.bots[seat] or "person",
+                        label=f"Player {seat + 1} is played by",
+                        options=[
+                            ft.DropdownOption(key=name or "person", text=text)
+                            for name, text in SEAT_PLAYERS
+                        ],
+                        on_select=lambda e, s=seat: draft.bots.__setitem__(
+                            s, None if e.control.value == "person" else e.control.value
+                        ),
                     ),
                 )
             )

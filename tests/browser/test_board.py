@@ -1,0 +1,305 @@
+"""A whole digital game through the real app in Chromium: a person on the canvas, a greedy bot.
+
+The person's taps land on exact canvas coordinates, computed from the board data and the
+board's on-screen box (the board leaves the semantics tree, so a click reaches the canvas
+where it falls). Between taps the test waits until the board's description matches the
+engine's position read from the store. Timings are printed for the report, not asserted.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from browser_ui import PHONE, TABLET, Screen
+
+from companion.app.board_view import Layout, describe_board, pieces, targets
+from companion.app.screens.board import DIE_FACES, domination_preview
+from companion.engine import Phase
+from companion.engine.dice import attack_odds
+from companion.engine.replay import replay
+from companion.engine.serialize import state_to_json
+from companion.store.store import open_store
+from models.commands import Activate, Attack, Dominate, EndActivation, Move, Pass, Summon
+from models.game_log import GameLog
+from models.rules import CreatureKind
+from models.setup import GameSetup
+
+PERSON = "red"
+APP_BAR = 56
+BOARD = "[flt-semantics-identifier=board]"
+# Whether some visible text or semantics label contains a string.
+SHOWS = """t => document.body.innerText.includes(t) ||
+  [...document.querySelectorAll('[aria-label]')]
+    .some(e => e.getAttribute('aria-label').includes(t))"""
+
+
+def saved_game(server, game_id=None):
+    """A game as the store rebuilds it from its log (the only one when no id is given)."""
+    with open_store(server.db) as store:
+        if game_id is None:
+            (summary,) = store.games()
+            game_id = summary.id
+        return store.load(game_id)
+
+
+def board_label(page) -> str:
+    """The board's description as the screen shows it."""
+    board = page.locator(BOARD).first
+    return board.get_attribute("aria-label") or board.inner_text()
+
+
+def expected_label(state) -> str:
+    """The description the board must show for a position where the person decides."""
+    return describe_board(pieces(state), state.game.labels, targets(state))
+
+
+def wait_for_person(ui, server, game_id, after_revision, timeout=90):
+    """Wait until the bot is done and the screen shows the person's decision (or the result)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        saved = saved_game(server, game_id)
+        state = saved.state
+        if saved.revision > after_revision:
+            if state.is_terminal:
+                ui.wait_for("Energy by round", timeout=30)
+                return saved
+            if state.current_player == PERSON:
+                turn = f"{saved.game.labels[PERSON]}'s turn"
+                if board_label(ui.page) == expected_label(state) and ui.page.evaluate(SHOWS, turn):
+                    return saved
+        time.sleep(0.2)
+    card = ui.page.locator("[flt-semantics-identifier=turn-card]").first.inner_text()
+    raise AssertionError(
+        f"the person's turn did not come within {timeout} s: the store has {saved.state!r} at "
+        f"revision {saved.revision}; the screen shows {card!r} and {board_label(ui.page)!r}"
+    )
+
+
+def tap_location(page, board, location: str) -> None:
+    """Click a location's space on the canvas, scrolling the whole board into view first.
+
+    The board's semantics box is clipped to what is on screen, so it gives the canvas's true
+    size only when the whole board shows.
+    """
+    height = page.viewport_size["height"]
+    for _ in range(10):
+        box = page.locator(BOARD).first.bounding_box()
+        # The screen's scrolling area ends above its 12 px padding: a box reaching it is cut.
+        below = box["y"] + box["height"] - (height - 24)
+        above = APP_BAR + 4 - box["y"]
+        if below < 0 and above < 0:
+            layout = Layout.fit(board, box["width"], box["height"])
+            x, y = layout.points[location]
+            page.mouse.click(box["x"] + x, box["y"] + y)
+            return
+        page.mouse.move(box["x"] + 4, max(box["y"], APP_BAR) + 4)
+        page.mouse.wheel(0, 60 if below >= 0 else -max(above, 60))
+        time.sleep(0.5)
+    raise AssertionError(f"could not bring the whole board into view to tap {location}")
+
+
+def tap_button(page, pattern: str) -> None:
+    """Click the first button whose name matches a regular expression."""
+    button = page.get_by_role("button", name=re.compile(pattern)).first
+    button.wait_for(timeout=20000)
+    button.click()
+
+
+def click_until(ui, target, then: str, tries: int = 3) -> None:
+    """Click a control until `then` shows: a first click can land before Flutter listens."""
+    for attempt in range(tries):
+        target.click()
+        try:
+            ui.wait_for(then, timeout=5 * (attempt + 1))
+            return
+        except Exception:
+            if attempt == tries - 1:
+                raise
+
+
+def test_a_whole_game_against_a_greedy_bot_by_touch(server, browser, artifacts):
+    started = time.perf_counter()
+    page = browser.new_page(viewport=PHONE)
+    ui = Screen(page, artifacts)
+    ui.open(f"{server.url}/new", "Start game")
+
+    # New game: the digital board, Bjorn played by the quick computer opponent.
+    click_until(ui, ui.button("Digital board"), "any seat can be the computer")
+    click_until(ui, page.locator("[flt-semantics-identifier=played-by-2]"), "Computer: hard")
+    ui.button("Computer: quick").click()
+    ui.shot("phone-20-new-digital-game", tall=1100)
+    ui.button("Start game").click()
+    ui.wait_for("Summon Wyrms: tap a marked space")
+    saved = saved_game(server)
+    game_id, board = saved.id, saved.game.board
+    assert saved.setup.players[1].bot == "greedy" and saved.state.current_player == PERSON
+    assert board_label(page) == expected_label(saved.state)
+    ui.shot("phone-21-board-summoning", tall=740)
+
+    did = {"summon": False, "activate": False, "move": False, "shot": False, "tablet": False}
+    tap_ms: list[float] = []
+    waits: list[float] = []
+    while not saved.state.is_terminal:
+        state = saved.state
+        legal = state.legal_commands()
+        marks = targets(state)
+        tapped = time.perf_counter()
+        if state.phase is Phase.SUMMONING and not did["summon"]:
+            # One summon by tapping a vacant space.
+            spaces = [c.location for c in legal if isinstance(c, Summon)]
+            tap_location(page, board, "rh1" if "rh1" in spaces else spaces[0])
+            did["summon"] = True
+        elif state.phase is Phase.ACTIONS and state.active is None and not did["activate"]:
+            (activate, *_) = [c for c in legal if isinstance(c, Activate)]
+            tap_location(page, board, activate.location)
+            did["activate"] = True
+        elif state.active is not None and not did["move"]:
+            # The nearest space the active creature can move to.
+            moves = [c for c in legal if isinstance(c, Move)]
+            nearest = min(moves, key=lambda move: marks[move.to].cost)
+            tap_location(page, board, nearest.to)
+            did["move"] = True
+        elif state.phase is Phase.ENERGY_AND_RESET:
+            assert any(isinstance(c, Dominate) for c in legal)
+            ui.shot("phone-23-domination", tall=1200)
+            tap_button(page, r"^Take \+")
+        elif any(type(c) is EndActivation for c in legal):
+            if not did["shot"]:
+                did["shot"] = True
+                ui.shot("phone-22-board-active", tall=740)
+            tap_button(page, "^End activation$")
+        else:
+            tap_button(page, "^Done ")
+        tap_ms.append((time.perf_counter() - tapped) * 1000)
+        waited = time.perf_counter()
+        saved = wait_for_person(ui, server, game_id, saved.revision)
+        waits.append(time.perf_counter() - waited)
+        if saved.state.round == 2 and not saved.state.is_terminal and not did["tablet"]:
+            did["tablet"] = True
+            ui.shot("phone-24-board-round-2", tall=740)
+            tablet = Screen(browser.new_page(viewport=TABLET), artifacts)
+            tablet.open(f"{server.url}/game/{game_id}", "Energy and Reset of round 1")
+            # Drawn, and not behind Flet's "Working..." screen (a busy machine shows it a while).
+            tablet.page.wait_for_function(
+                f"t => document.querySelector('{BOARD}')?.innerText.includes(t) && "
+                "!document.body.innerText.includes('Working...')",
+                arg="Tap to",
+            )
+            tablet.shot("tablet-20-board", tall=800)
+            tablet.page.close()
+
+    assert did["summon"] and did["activate"] and did["move"]
+    ui.shot("phone-25-digital-result", tall=1000)
+
+    # The store's record: every command the server played, the person's and the bot's, replays
+    # through the engine to the state the server saved, winner and all.
+    with open_store(server.db) as store:
+        (summary,) = store.games()
+        exported = store.export(game_id)
+    final = saved_game(server, game_id)
+    fresh = replay(final.game, [entry.command for entry in final.log])
+    assert state_to_json(fresh) == state_to_json(final.state)
+    assert (summary.status, summary.round, summary.winner, summary.summoner) == (
+        final.status,
+        fresh.round,
+        fresh.winner_id,
+        fresh.summoner,
+    )
+    again = GameLog.model_validate_json(exported.model_dump_json())
+    assert state_to_json(replay(final.game, again.parsed_commands())) == state_to_json(fresh)
+    assert all(
+        entry.command.attack_roll is not None
+        for entry in final.log
+        if isinstance(entry.command, Attack)
+    )
+    print(
+        f"\ndigital game: {len(final.log)} commands ({len(tap_ms)} by the person), "
+        f"round {fresh.round}, winner {fresh.winner_id}; person's tap to recorded: median "
+        f"{sorted(tap_ms)[len(tap_ms) // 2]:.0f} ms; wait for the bot and the screen: median "
+        f"{sorted(waits)[len(waits) // 2]:.1f} s, max {max(waits):.1f} s; "
+        f"whole test {time.perf_counter() - started:.0f} s"
+    )
+
+
+def test_attack_dice_and_domination_panels(server, browser, artifacts):
+    """Set positions: an attack's odds, rolled and typed dice; a bonus declined with its tally."""
+    setup = GameSetup(
+        players=[
+            {"id": "red", "name": "Ragna", "colour": "red"},
+            {"id": "blue", "name": "Bjorn", "colour": "blue", "bot": "greedy"},
+        ],
+        board="duel-isle",
+        mode="digital",
+    )
+    with open_store(server.db) as store:
+        # Ragna's Wyrm at rh1; Bjorn's Sprites at rh2 and rh3 (one supporting the other).
+        log = GameLog.of(
+            setup,
+            [
+                Summon("wyrm", "rh1"),
+                Pass(),
+                Pass(),
+                Summon("sprite", "rh2"),
+                Summon("sprite", "rh3"),
+                Pass(),
+            ],
+        )
+        saved = store.import_log(log)
+    assert saved.state.current_player == "red" and saved.state.phase is Phase.ACTIONS
+    ui = Screen(browser.new_page(viewport=PHONE), artifacts)
+    ui.open(f"{server.url}/game/{saved.id}", "Wyrms act")
+    board = saved.game.board
+    tap_location(ui.page, board, "rh1")
+    ui.wait_for("Your Wyrm at rh1 has 2 actions left")
+    ui.shot("phone-26-board-targets", tall=740)
+    tap_location(ui.page, board, "rh2")
+    # A Wyrm's d6+4 against a Sprite's d6+1 (one other Sprite in Rune Hollow), by the engine.
+    odds = attack_odds(CreatureKind.WYRM, CreatureKind.SPRITE, 1)
+    ui.wait_for(f"Chance: {odds.numerator} in {odds.denominator} · {float(odds):.0%}")
+    ui.shot("phone-27-attack-odds", tall=740)
+    ui.button("Roll").click()
+    ui.wait_for("Continue")
+    rolled = saved_game(server, saved.id).log[-1]
+    assert isinstance(rolled.command, Attack) and rolled.command.defence_roll is not None
+    # The dice land on the faces the store rolled and logged, and the sentence says the rest.
+    ui.wait_for(rolled.description)
+    ui.wait_for(f"{DIE_FACES[rolled.command.attack_roll - 1]} {rolled.command.attack_roll}")
+    ui.shot("phone-28-attack-dice", tall=740)
+    ui.button("Continue").click()
+    after = saved_game(server, saved.id)
+    if after.state.active is not None and any(
+        isinstance(c, Attack) for c in after.state.legal_commands()
+    ):
+        (attack, *_) = [c for c in after.state.legal_commands() if isinstance(c, Attack)]
+        ui.page.wait_for_function(
+            f"t => document.querySelector('{BOARD}')?.innerText === t",
+            arg=expected_label(after.state),
+        )
+        tap_location(ui.page, board, attack.target)
+        ui.button("Enter my dice").click()
+        # Each face's name is its label and its die glyph, e.g. "Your die: 1 ⚀".
+        ui.button("Your die: 1", exact=False).click()
+        ui.button("The Sprite's die: 6", exact=False).click()
+        ui.button("Attack with these dice").click()
+        ui.wait_for("the attack fails")
+        typed = saved_game(server, saved.id).log[-1].command
+        assert (typed.attack_roll, typed.defence_roll) == (1, 6)
+
+    # Ragna's Troll and Sprite fill Skald's Strand: at Energy and Reset she may take its bonus.
+    with open_store(server.db) as store:
+        commands = [Pass(), Pass(), Summon("troll", "ss1"), Pass(), Summon("sprite", "ss2")]
+        saved = store.import_log(GameLog.of(setup, [*commands, Pass(), Pass(), Pass(), Pass()]))
+    state = saved.state
+    assert state.phase is Phase.ENERGY_AND_RESET and state.current_player == "red"
+    ui.open(f"{server.url}/game/{saved.id}", "You hold every space of Skald's Strand")
+    take, decline = (domination_preview(state, choice) for choice in (True, False))
+    ui.wait_for(f"Ragna: 1 → {take.player('red').after}")
+    ui.wait_for(f"Ragna: 1 → {decline.player('red').after}")
+    ui.wait_for(decline.player("red").explain("Ragna"))
+    ui.shot("phone-29-domination", tall=1100)
+    ui.button("Decline").click()
+    ui.wait_for("Energy and Reset of round 1")
+    final = saved_game(server, saved.id)
+    assert final.log[-1].command == Dominate("skalds-strand", False)
+    assert final.state.round == 2 and final.state.energy_of("red") == decline.player("red").after
