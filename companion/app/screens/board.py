@@ -62,6 +62,9 @@ ROLL_FRAMES = 6
 ROLL_FRAME_S = 0.08
 # Page widths from which the board and the panels sit side by side (Flet's "md" breakpoint).
 SIDE_BY_SIDE = 768
+# The screen's padding and the space between its columns, as `widgets.screen` and Flet set them.
+SCREEN_PADDING = 12
+ROW_SPACING = 10
 BOARD_COLUMNS = 7
 
 
@@ -200,7 +203,9 @@ class BoardScreen:
         width = page.width or 360
         height = page.height or 740
         side_by_side = width >= SIDE_BY_SIDE
-        board_width = (width - 24) * (BOARD_COLUMNS / 12 if side_by_side else 1) - 10
+        # A first guess at the canvas size; the canvas reports its real width once laid out.
+        inner = width - 2 * SCREEN_PADDING
+        board_width = inner * BOARD_COLUMNS / 12 - ROW_SPACING if side_by_side else inner
         max_height = height - 140 if side_by_side else height * 0.7
         board_height = canvas_height(session.saved.game.board, board_width, max_height)
         self.side_by_side = side_by_side
