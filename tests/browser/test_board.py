@@ -14,7 +14,7 @@ import time
 from browser_ui import PHONE, TABLET, Screen
 
 from companion.app.board_view import Layout, describe_board, pieces, targets
-from companion.app.screens.board import DIE_FACES, domination_preview
+from companion.app.screens.board import BOTTOM_BAR, DIE_FACES, domination_preview
 from companion.engine import Phase
 from companion.engine.dice import attack_odds
 from companion.engine.replay import replay
@@ -85,8 +85,9 @@ def tap_location(page, board, location: str) -> None:
     height = page.viewport_size["height"]
     for _ in range(10):
         box = page.locator(BOARD).first.bounding_box()
-        # The screen's scrolling area ends above its 12 px padding: a box reaching it is cut.
-        below = box["y"] + box["height"] - (height - 24)
+        # The scrolling area ends above the bar of buttons at the bottom and the screen's 12 px
+        # padding: a box reaching that far may be cut.
+        below = box["y"] + box["height"] - (height - BOTTOM_BAR - 24)
         above = APP_BAR + 4 - box["y"]
         if below < 0 and above < 0:
             layout = Layout.fit(board, box["width"], box["height"])

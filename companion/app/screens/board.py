@@ -65,6 +65,7 @@ SIDE_BY_SIDE = 768
 # The screen's padding and the space between its columns, as `widgets.screen` and Flet set them.
 SCREEN_PADDING = 12
 ROW_SPACING = 10
+BOTTOM_BAR = 72
 BOARD_COLUMNS = 7
 
 
@@ -206,7 +207,7 @@ class BoardScreen:
         # A first guess at the canvas size; the canvas reports its real width once laid out.
         inner = width - 2 * SCREEN_PADDING
         board_width = inner * BOARD_COLUMNS / 12 - ROW_SPACING if side_by_side else inner
-        max_height = height - 140 if side_by_side else height * 0.7
+        max_height = height - 140 - BOTTOM_BAR if side_by_side else height * 0.7
         board_height = canvas_height(session.saved.game.board, board_width, max_height)
         self.side_by_side = side_by_side
         colours = {player.id: colour_of(player.colour or player.id) for player in setup.players}
@@ -504,6 +505,7 @@ class BoardScreen:
         """Rebuild the screen from the saved game's state."""
         state = self.session.state
         self.view.appbar = self.app_bar()
+        self.view.bottom_appbar = self.bottom_bar()
         marks = targets(state) if self.human_to_move() else {}
         flash: tuple[str, ...] = ()
         if self.showing is not None:
@@ -595,7 +597,7 @@ class BoardScreen:
         return [state.game.players[seat] for seat in state.turn_order]
 
     def turn_card(self) -> ft.Control:
-        """The step guide: whose turn, phase and step, what to do, and Done / End activation."""
+        """The step guide: whose turn, phase and step, what to do, and the domination choice."""
         state = self.session.state
         player = state.current_player
         if player is None:
@@ -613,7 +615,8 @@ class BoardScreen:
                 parts.append(self.bot_part(player))
             else:
                 parts.append(ft.Text(step_guide(state), size=15))
-                parts.append(self.buttons())
+                if state.phase is Phase.ENERGY_AND_RESET:
+                    parts.append(self.domination_part(state.legal_commands()))
         if self.session.saved.log:
             parts.append(
                 ft.Text(
@@ -681,14 +684,14 @@ class BoardScreen:
         command = self.showing[1]
         return ft.Text(self.session.state.describe(command), size=16, weight=ft.FontWeight.BOLD)
 
-    def buttons(self) -> ft.Control:
-        """Done, End activation, or the domination choice: always one tap away."""
+    def bottom_bar(self) -> ft.BottomAppBar | None:
+        """End activation and Done, pinned at the bottom: one tap away however far one scrolls."""
         state = self.session.state
+        if not self.human_to_move() or state.phase is Phase.ENERGY_AND_RESET:
+            return None
         legal = state.legal_commands()
         kind = state.step_kind
         row: list[ft.Control] = []
-        if state.phase is Phase.ENERGY_AND_RESET:
-            return self.domination_part(legal)
         # Compared by type: commands without fields are all equal to the empty tuple.
         ending = any(type(c) is EndActivation for c in legal)
         if ending:
@@ -702,7 +705,11 @@ class BoardScreen:
                     primary=not ending and state.phase is Phase.ACTIONS,
                 )
             )
-        return ft.Row(row, wrap=True, spacing=8, run_spacing=8)
+        return ft.BottomAppBar(
+            height=BOTTOM_BAR,
+            padding=ft.Padding.symmetric(horizontal=12, vertical=10),
+            content=ft.Row(row, spacing=8, alignment=ft.MainAxisAlignment.CENTER),
+        )
 
     def domination_part(self, legal: list[Command]) -> ft.Control:
         """Take or decline a territory's bonus, each with the engine's tally it would lead to."""
