@@ -29,7 +29,7 @@ class Screen:
     def open(self, url: str, ready: str, timeout: float = 60) -> float:
         """Load a URL, turn on semantics, wait until `ready` shows; seconds it took."""
         started = time.perf_counter()
-        self.page.goto(url)
+        self.page.goto(url, timeout=timeout * 1000)
         self.page.wait_for_selector(
             "flt-semantics-placeholder", state="attached", timeout=timeout * 1000
         )
