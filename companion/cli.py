@@ -153,7 +153,7 @@ def bench(
     seconds: Annotated[float, typer.Option(help="How long the playout benchmark runs.")] = 3.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Measure the engine: decisions per second, tally and replay times."""
+    """Measure the engine (decisions per second, tally, replay) and the store (append, reopen)."""
     from companion.bench import run_bench
 
     if seconds <= 0:
