@@ -7,7 +7,7 @@ reach the winning total wins at once and nothing after that is applied.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -87,6 +87,9 @@ class Tally:
         raise KeyError(player)
 
 
+Gain = Callable[[str, int, "Pass"], None]
+
+
 class _Won(Exception):
     """Raised inside the passes when a player reaches the winning total."""
 
@@ -95,28 +98,36 @@ def domination_opportunities(
     isle: Isle, turn_order: Sequence[str], occupants: Sequence[Occupant]
 ) -> list[tuple[str, str]]:
     """Every (player, territory id) where the player holds every location, in turn order."""
-    holder = _holders(isle, occupants)
+    survey = _survey(isle, occupants)
     return [
         (player, isle.territory_ids[t])
         for player in turn_order
-        for t, owner in enumerate(holder)
-        if owner == player
+        for t, (owner, _, full) in enumerate(survey)
+        if full and owner == player
     ]
 
 
-def _holders(isle: Isle, occupants: Sequence[Occupant]) -> list[str | None]:
-    """For each territory, the player who fills every location of it, if any."""
-    holders: list[str | None] = []
+def _survey(isle: Isle, occupants: Sequence[Occupant]) -> list[tuple[str | None, int, bool]]:
+    """Per territory: its only owner (None if empty or shared), its Sprites, whether it is full."""
+    survey: list[tuple[str | None, int, bool]] = []
+    sprite = CreatureKind.SPRITE.value  # a plain str compares fastest, and equals the enum
     for members in isle.territory_members:
         owner = None
+        shared = False
+        sprites = filled = 0
         for i in members:
             occupant = occupants[i]
-            if occupant is None or (owner is not None and occupant[0] != owner):
-                owner = None
-                break
-            owner = occupant[0]
-        holders.append(owner)
-    return holders
+            if occupant is None:
+                continue
+            filled += 1
+            if owner is None:
+                owner = occupant[0]
+            elif occupant[0] != owner:
+                shared = True
+            if occupant[1] == sprite:
+                sprites += 1
+        survey.append((None if shared else owner, sprites, filled == len(members)))
+    return survey
 
 
 def reset_phase(
@@ -152,8 +163,9 @@ def reset_phase(
         for player in turn_order:
             lines[player].modifier = lines[player].band.modifier
             gain(player, lines[player].modifier, Pass.MODIFIERS)
-        _sprite_pass(isle, turn_order, occupants, lines, gain)
-        _domination_pass(isle, turn_order, occupants, lines, declined, gain)
+        survey = _survey(isle, occupants)
+        _sprite_pass(isle, turn_order, survey, lines, gain)
+        _domination_pass(isle, turn_order, survey, lines, declined, gain)
     except _Won:
         pass
     for player in turn_order:
@@ -173,20 +185,17 @@ def reset_phase(
     return tally
 
 
-def _sprite_pass(isle, turn_order, occupants, lines, gain) -> None:  # noqa: ANN001
+def _sprite_pass(
+    isle: Isle,
+    turn_order: Sequence[str],
+    survey: list[tuple[str | None, int, bool]],
+    lines: dict[str, PlayerTally],
+    gain: Gain,
+) -> None:
     """Ruling 10, pass two: 1 energy per Sprite in a territory holding no rival creature."""
     earned: dict[str, list[tuple[str, int]]] = {player: [] for player in turn_order}
-    for t, members in enumerate(isle.territory_members):
-        owners = set()
-        sprites = 0
-        for i in members:
-            occupant = occupants[i]
-            if occupant is not None:
-                owners.add(occupant[0])
-                if occupant[1] == CreatureKind.SPRITE:
-                    sprites += 1
-        if len(owners) == 1 and sprites:
-            (owner,) = owners
+    for t, (owner, sprites, _) in enumerate(survey):
+        if owner is not None and sprites:
             earned[owner].append((isle.board.territories[t].label, sprites))
     for player in turn_order:
         if earned[player]:
@@ -195,12 +204,19 @@ def _sprite_pass(isle, turn_order, occupants, lines, gain) -> None:  # noqa: ANN
             gain(player, lines[player].sprites, Pass.SPRITES)
 
 
-def _domination_pass(isle, turn_order, occupants, lines, declined, gain) -> None:  # noqa: ANN001
+def _domination_pass(
+    isle: Isle,
+    turn_order: Sequence[str],
+    survey: list[tuple[str | None, int, bool]],
+    lines: dict[str, PlayerTally],
+    declined: Mapping[str, Collection[str]],
+    gain: Gain,
+) -> None:
     """Ruling 10, pass three: each territory held entirely may pay its bonus."""
-    holders = _holders(isle, occupants)
+    held = [(t, owner) for t, (owner, _, full) in enumerate(survey) if full and owner is not None]
     for player in turn_order:
         refused = declined.get(player, ())
-        for t, owner in enumerate(holders):
+        for t, owner in held:
             if owner != player:
                 continue
             territory = isle.board.territories[t]
