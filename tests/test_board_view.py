@@ -23,12 +23,14 @@ from companion.app.screens.board import (
     step_guide,
     undo_depth,
 )
+from companion.app.screens.board_editor import BoardDraft
 from companion.app.theme import TAP
-from companion.boards import shipped_board
+from companion.boards import shipped_board, shipped_board_ids
 from companion.dice import SeededDice
 from companion.engine import Game, Phase
 from companion.engine.dice import with_rolls
 from companion.engine.movement import reachable
+from companion.user_boards import board_from_counts
 from models.commands import Activate, Attack, Dominate, EndActivation, Move, Pass, Summon, Swap
 from models.rules import CreatureKind as K
 from models.setup import GameSetup, PlayerSetup
@@ -245,3 +247,65 @@ def test_the_board_in_words_names_creatures_and_what_a_tap_does():
     text = describe_board(pieces(state), state.game.labels, targets(state))
     assert text.startswith("The isle: Ragna's Wyrm at rh1.")
     assert "Tap to summon:" in text and "rh1," not in text.split("Tap to summon:")[1]
+
+
+# --- the board editor ------------------------------------------------------------------------
+
+
+def test_a_shipped_layout_is_edited_as_a_copy_that_saves_as_the_same_isle():
+    draft = BoardDraft.from_board(DUEL)
+    assert draft.name == "My Duel Isle" and draft.board_id == "my-duel-isle"
+    board = draft.board()
+    assert board.id.startswith("my-") and board.id not in shipped_board_ids()
+    assert board.territories == DUEL.territories
+    assert set(board.paths) == {tuple(sorted(path)) for path in DUEL.paths}
+    assert {loc.id: (loc.x, loc.y) for loc in board.locations} == {
+        loc.id: (loc.x, loc.y) for loc in DUEL.locations
+    }
+
+
+def test_editing_spaces_and_paths_and_what_the_board_check_says():
+    draft = BoardDraft.from_board(DUEL)
+    new = draft.add_location("skalds-strand", (95.0, 60.0))
+    assert (
+        new == "skalds-strand-1" and "skalds-strand-1" in draft.territory("skalds-strand").locations
+    )
+    assert "not connected" in draft.problem() and "skalds-strand-1" in draft.problem()
+    assert draft.toggle_path("ss2", new) is True
+    assert draft.problem() is None
+    draft.move_location(new, (97.5, 61.0))
+    assert draft.board().locations[-1].x == 97.5
+    assert draft.toggle_path(new, "ss2") is False
+    draft.remove_location(new)
+    assert draft.problem() is None and all(new not in path for path in draft.paths)
+    key = draft.add_territory("Mist Isle")
+    assert draft.problem() == "Mist Isle has no spaces yet: add some with Add, or remove it"
+    draft.remove_territory(key)
+    draft.name = " "
+    assert draft.problem() == "give the board a name"
+
+
+def test_a_board_without_paths_is_not_ready_for_the_digital_board():
+    draft = BoardDraft.from_board(DUEL)
+    draft.paths = set()
+    assert draft.problem() == "join the spaces with paths: creatures move along them"
+
+
+def test_a_board_entered_for_the_table_gets_positions_to_edit():
+    table = board_from_counts(
+        "Kitchen Table", [("North", 2, 3), ("South Bay", 1, 1), ("East", 3, 2)]
+    )
+    draft = BoardDraft.from_board(table)
+    assert draft.name == "Kitchen Table" and draft.board_id == table.id
+    assert set(draft.positions) == set(table.location_ids)
+    assert all(0 <= x <= 100 and 0 <= y <= 100 for x, y in draft.positions.values())
+    assert len(set(draft.positions.values())) == len(draft.positions)
+    assert draft.problem() == "join the spaces with paths: creatures move along them"
+
+
+def test_the_editors_canvas_maps_taps_back_to_board_points():
+    layout = Layout.fit(DUEL, 400, 400, frame=True)
+    for location in DUEL.locations:
+        x, y = layout.points[location.id]
+        assert layout.to_board(x, y) == pytest.approx((location.x, location.y), abs=0.1)
+    assert layout.to_board(-500, 5000) == (0.0, 100.0)

@@ -28,6 +28,8 @@ Point = tuple[float, float]
 # A space's radius is this share of the shortest distance between two spaces, within limits.
 SPACE_SHARE = 0.34
 MIN_RADIUS = 13.0
+# In the editor spaces are drawn as if this many board units apart.
+FRAME_SPACING = 10.0
 MAX_RADIUS = 30.0
 # Creatures differ in size as well as in letter, so kinds read apart at a glance.
 TOKEN_SCALE = {CreatureKind.WYRM: 1.0, CreatureKind.TROLL: 0.88, CreatureKind.SPRITE: 0.74}
@@ -40,6 +42,8 @@ ID_RADIUS = 18.0
 LABEL_WIDTH = 0.62
 # A canvas never grows taller than this share of its width (tall boards scroll instead).
 MAX_ASPECT = 1.4
+# While a space is dragged, its new place is sent at most this often.
+DRAG_INTERVAL_MS = 40
 
 SEA = "#0F2A38"
 PATH = "#D9C9A3"
@@ -90,14 +94,26 @@ class Layout:
     height: float
     radius: float
     points: dict[str, Point]
+    # Pixels per board unit, and where the board point `corner` falls, for mapping back.
+    scale: float = 1.0
+    origin: Point = (0.0, 0.0)
+    corner: Point = (0.0, 0.0)
 
     @classmethod
-    def fit(cls, board: Board, width: float, height: float) -> Layout:
-        """Scale and centre the board's drawing positions on a width x height canvas."""
-        xs = [location.x for location in board.locations]
-        ys = [location.y for location in board.locations]
-        span_x = max(max(xs) - min(xs), 1.0)
-        span_y = max(max(ys) - min(ys), 1.0)
+    def fit(cls, board: Board, width: float, height: float, *, frame: bool = False) -> Layout:
+        """Scale and centre the board's drawing positions on a width x height canvas.
+
+        With `frame`, the whole 0-100 square is shown, whatever the board's extent: spaces
+        then stay put while one of them is dragged in the editor.
+        """
+        if frame:
+            low_x, low_y, span_x, span_y = 0.0, 0.0, 100.0, 100.0
+        else:
+            xs = [location.x for location in board.locations]
+            ys = [location.y for location in board.locations]
+            low_x, low_y = min(xs), min(ys)
+            span_x = max(max(xs) - low_x, 1.0)
+            span_y = max(max(ys) - low_y, 1.0)
         # The radius depends on the scale and the margins on the radius: two rounds settle it.
         radius = MIN_RADIUS
         scale = 1.0
@@ -105,18 +121,22 @@ class Layout:
             side, top = _margins(radius)
             scale = min((width - 2 * side) / span_x, (height - top - side) / span_y)
             scale = max(scale, 0.1)
-            radius = _radius(board, scale)
+            # Editing, the spaces keep one size: they would jump about as the closest pair changes.
+            radius = _clamp(scale * FRAME_SPACING * SPACE_SHARE) if frame else _radius(board, scale)
         side, top = _margins(radius)
         left = (width - span_x * scale) / 2
         upper = top + (height - top - side - span_y * scale) / 2
         points = {
-            location.id: (
-                left + (location.x - min(xs)) * scale,
-                upper + (location.y - min(ys)) * scale,
-            )
+            location.id: (left + (location.x - low_x) * scale, upper + (location.y - low_y) * scale)
             for location in board.locations
         }
-        return cls(width, height, radius, points)
+        return cls(width, height, radius, points, scale, (left, upper), (low_x, low_y))
+
+    def to_board(self, x: float, y: float) -> Point:
+        """The board position (0-100 on each axis) under a canvas point."""
+        bx = self.corner[0] + (x - self.origin[0]) / self.scale
+        by = self.corner[1] + (y - self.origin[1]) / self.scale
+        return (round(min(max(bx, 0.0), 100.0), 1), round(min(max(by, 0.0), 100.0), 1))
 
     @property
     def reach(self) -> float:
@@ -151,7 +171,11 @@ def _radius(board: Board, scale: float) -> float:
         ),
         default=20.0,
     )
-    return min(MAX_RADIUS, max(MIN_RADIUS, closest * scale * SPACE_SHARE))
+    return _clamp(closest * scale * SPACE_SHARE)
+
+
+def _clamp(radius: float) -> float:
+    return min(MAX_RADIUS, max(MIN_RADIUS, radius))
 
 
 def canvas_height(board: Board, width: float, max_height: float | None = None) -> float:
@@ -274,11 +298,21 @@ class IsleCanvas:
         on_tap: Callable[[str], None],
         width: float,
         height: float,
+        *,
+        on_drag: Callable[[str, Point], None] | None = None,
+        on_drop: Callable[[], None] | None = None,
+        on_tap_sea: Callable[[Point], None] | None = None,
     ) -> None:
         self.board = board
         self.colours = colours
         self.on_tap = on_tap
-        self.layout = Layout.fit(board, width, height)
+        # The editor's handlers: a space dragged to a board point, let go, a tap off every space.
+        self.on_drag = on_drag
+        self.on_drop = on_drop
+        self.on_tap_sea = on_tap_sea
+        self.frame = on_drag is not None
+        self.dragging: str | None = None
+        self.layout = Layout.fit(board, width, height, frame=self.frame)
         self.on_board: dict[str, Piece] = {}
         self.marks: dict[str, Target] = {}
         self.flash: tuple[str, ...] = ()
@@ -292,6 +326,10 @@ class IsleCanvas:
             content=ft.GestureDetector(
                 content=self.canvas,
                 on_tap_down=self._tapped,
+                on_pan_start=self._drag_start if self.frame else None,
+                on_pan_update=self._drag_update if self.frame else None,
+                on_pan_end=self._drag_end if self.frame else None,
+                drag_interval=DRAG_INTERVAL_MS,
                 mouse_cursor=ft.MouseCursor.CLICK,
             ),
         )
@@ -315,10 +353,16 @@ class IsleCanvas:
         self.semantics.label = describe_board(on_board, labels, marks)
         self.canvas.shapes = self._shapes()
 
+    def redraw(self, board: Board) -> None:
+        """Draw another version of the board (the editor's), keeping the canvas size."""
+        self.board = board
+        self.layout = Layout.fit(board, self.layout.width, self.layout.height, frame=self.frame)
+        self.canvas.shapes = self._shapes()
+
     def _resized(self, event: cv.CanvasResizeEvent) -> None:
         if abs(event.width - self.layout.width) < 1 and abs(event.height - self.layout.height) < 1:
             return
-        self.layout = Layout.fit(self.board, event.width, event.height)
+        self.layout = Layout.fit(self.board, event.width, event.height, frame=self.frame)
         self.canvas.shapes = self._shapes()
         self.canvas.update()
 
@@ -329,6 +373,22 @@ class IsleCanvas:
         location = self.layout.location_at(position.x, position.y)
         if location is not None:
             self.on_tap(location)
+        elif self.on_tap_sea is not None:
+            self.on_tap_sea(self.layout.to_board(position.x, position.y))
+
+    def _drag_start(self, event: ft.DragStartEvent) -> None:
+        position = event.local_position
+        self.dragging = self.layout.location_at(position.x, position.y)
+
+    def _drag_update(self, event: ft.DragUpdateEvent) -> None:
+        if self.dragging is not None and self.on_drag is not None:
+            position = event.local_position
+            self.on_drag(self.dragging, self.layout.to_board(position.x, position.y))
+
+    def _drag_end(self, event: ft.DragEndEvent) -> None:
+        if self.dragging is not None and self.on_drop is not None:
+            self.on_drop()
+        self.dragging = None
 
     def _shapes(self) -> list[cv.Shape]:
         layout = self.layout
@@ -337,9 +397,10 @@ class IsleCanvas:
             cv.Rect(0, 0, layout.width, layout.height, border_radius=12, paint=_fill(SEA))
         ]
         for t, territory in enumerate(self.board.territories):
-            shapes.extend(
-                _land([layout.points[name] for name in territory.locations], r, LAND[t % 8])
-            )
+            if territory.locations:
+                shapes.extend(
+                    _land([layout.points[name] for name in territory.locations], r, LAND[t % 8])
+                )
         path_paint = ft.Paint(
             color=PATH, stroke_width=max(2.0, r * 0.18), style=ft.PaintingStyle.STROKE
         )
@@ -347,7 +408,8 @@ class IsleCanvas:
             (ax, ay), (bx, by) = layout.points[a], layout.points[b]
             shapes.append(cv.Line(ax, ay, bx, by, paint=path_paint))
         for territory in self.board.territories:
-            shapes.append(_territory_label(territory, layout))
+            if territory.locations:
+                shapes.append(_territory_label(territory, layout))
         for x, y in layout.points.values():
             shapes.append(cv.Circle(x, y, r, paint=_fill(SPACE)))
             shapes.append(cv.Circle(x, y, r, paint=_stroke(SPACE_RING, 1.5)))

@@ -8,7 +8,17 @@ from pathlib import Path
 
 import flet as ft
 
-from companion.app.screens import board, end, history, home, log, new_game, reset, table
+from companion.app.screens import (
+    board,
+    board_editor,
+    end,
+    history,
+    home,
+    log,
+    new_game,
+    reset,
+    table,
+)
 from companion.app.theme import FONTS, theme
 from companion.app.widgets import WIDE, notify
 from companion.store.errors import GameNotFound, StoreError
@@ -81,6 +91,8 @@ class App:
             return new_game.build(self)
         if parts == ["history"]:
             return history.build(self)
+        if parts == ["board-editor"]:
+            return board_editor.build(self)
         if parts[0] == "game" and len(parts) >= 2:
             screen = {None: table, "reset": reset, "log": log, "end": end}.get(
                 parts[2] if len(parts) > 2 else None

@@ -214,6 +214,17 @@ class BoardScreen:
         self.isle = IsleCanvas(
             session.saved.game.board, colours, self.tapped, board_width, board_height
         )
+        self.end_button = big_button("End activation", lambda _: self.record(EndActivation()))
+        self.done_button = big_button("Done", lambda _: self.record(Pass()), primary=False)
+        self.bar = ft.BottomAppBar(
+            height=BOTTOM_BAR,
+            padding=ft.Padding.symmetric(horizontal=12, vertical=10),
+            content=ft.Row(
+                [self.end_button, self.done_button],
+                spacing=8,
+                alignment=ft.MainAxisAlignment.CENTER,
+            ),
+        )
         self.die_a = ft.Text("", size=44)
         self.die_d = ft.Text("", size=44)
 
@@ -684,32 +695,26 @@ class BoardScreen:
         command = self.showing[1]
         return ft.Text(self.session.state.describe(command), size=16, weight=ft.FontWeight.BOLD)
 
-    def bottom_bar(self) -> ft.BottomAppBar | None:
-        """End activation and Done, pinned at the bottom: one tap away however far one scrolls."""
+    def bottom_bar(self) -> ft.BottomAppBar:
+        """End activation and Done, pinned at the bottom: one tap away however far one scrolls.
+
+        The bar and its buttons are made once and changed in place: a button that stays the
+        same control keeps taking taps while the screen around it is redrawn.
+        """
         state = self.session.state
+        bar = self.bar
         if not self.human_to_move() or state.phase is Phase.ENERGY_AND_RESET:
-            return None
+            bar.visible = False
+            return bar
         legal = state.legal_commands()
         kind = state.step_kind
-        row: list[ft.Control] = []
         # Compared by type: commands without fields are all equal to the empty tuple.
-        ending = any(type(c) is EndActivation for c in legal)
-        if ending:
-            row.append(big_button("End activation", lambda _: self.record(EndActivation())))
-        if any(type(c) is Pass for c in legal):
-            doing = "summoning" if state.phase is Phase.SUMMONING else "with"
-            row.append(
-                big_button(
-                    f"Done {doing} {kind.plural}",
-                    lambda _: self.record(Pass()),
-                    primary=not ending and state.phase is Phase.ACTIONS,
-                )
-            )
-        return ft.BottomAppBar(
-            height=BOTTOM_BAR,
-            padding=ft.Padding.symmetric(horizontal=12, vertical=10),
-            content=ft.Row(row, spacing=8, alignment=ft.MainAxisAlignment.CENTER),
-        )
+        self.end_button.visible = any(type(c) is EndActivation for c in legal)
+        self.done_button.visible = any(type(c) is Pass for c in legal)
+        doing = "summoning" if state.phase is Phase.SUMMONING else "with"
+        self.done_button.content = f"Done {doing} {kind.plural}"
+        bar.visible = True
+        return bar
 
     def domination_part(self, legal: list[Command]) -> ft.Control:
         """Take or decline a territory's bonus, each with the engine's tally it would lead to."""

@@ -80,5 +80,8 @@ def build(app: App) -> ft.View:
         big_button("New game", lambda _: app.go("/new"), icon=ft.Icons.ADD),
         section("Resume", *resume),
         big_button("History", lambda _: app.go("/history"), icon=ft.Icons.BAR_CHART, primary=False),
+        big_button(
+            "Board editor", lambda _: app.go("/board-editor"), icon=ft.Icons.MAP, primary=False
+        ),
     ]
     return view
