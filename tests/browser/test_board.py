@@ -171,7 +171,7 @@ def test_a_whole_game_against_a_greedy_bot_by_touch(server, browser, artifacts):
     assert board_label(page) == expected_label(saved.state)
     ui.shot("phone-21-board-summoning", tall=740)
 
-    did = {"summon": False, "activate": False, "move": False, "shot": False, "tablet": False}
+    did = dict.fromkeys(("summon", "activate", "move", "shot", "tablet", "bot shot"), False)
     lost: list[str] = []
     tap_ms: list[float] = []
     waits: list[float] = []
@@ -197,7 +197,7 @@ def test_a_whole_game_against_a_greedy_bot_by_touch(server, browser, artifacts):
             did["move"] = True
         elif state.phase is Phase.ENERGY_AND_RESET:
             assert any(isinstance(c, Dominate) for c in legal)
-            ui.shot("phone-23-domination", tall=1200)
+            ui.shot("phone-25-domination", tall=1200)
             tap = ("button", r"^Take \+")
         elif any(type(c) is EndActivation for c in legal):
             if not did["shot"]:
@@ -219,6 +219,11 @@ def test_a_whole_game_against_a_greedy_bot_by_touch(server, browser, artifacts):
         else:
             raise AssertionError(f"three taps did not record anything in {state!r}")
         tap_ms.append((time.perf_counter() - tapped) * 1000)
+        if not did["bot shot"]:
+            # Just after Ragna's summon, Bjorn (the bot) is thinking or showing his command.
+            did["bot shot"] = True
+            time.sleep(0.7)
+            page.screenshot(path=str(artifacts / "phone-23-bot-turn.png"))
         waited = time.perf_counter()
         saved = wait_for_person(ui, server, game_id, saved.revision)
         waits.append(time.perf_counter() - waited)
@@ -237,7 +242,7 @@ def test_a_whole_game_against_a_greedy_bot_by_touch(server, browser, artifacts):
             tablet.page.close()
 
     assert did["summon"] and did["activate"] and did["move"]
-    ui.shot("phone-25-digital-result", tall=1000)
+    ui.shot("phone-26-digital-result", tall=1000)
 
     # The store's record: every command the server played, the person's and the bot's, replays
     # through the engine to the state the server saved, winner and all.
@@ -300,12 +305,12 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     board = saved.game.board
     tap_location(ui.page, board, "rh1")
     ui.wait_for("Your Wyrm at rh1 has 2 actions left")
-    ui.shot("phone-26-board-targets", tall=740)
+    ui.shot("phone-27-board-targets", tall=740)
     tap_location(ui.page, board, "rh2")
     # A Wyrm's d6+4 against a Sprite's d6+1 (one other Sprite in Rune Hollow), by the engine.
     odds = attack_odds(CreatureKind.WYRM, CreatureKind.SPRITE, 1)
     ui.wait_for(f"Chance: {odds.numerator} in {odds.denominator} · {float(odds):.0%}")
-    ui.shot("phone-27-attack-odds", tall=740)
+    ui.shot("phone-28-attack-odds", tall=740)
     ui.button("Roll").click()
     ui.wait_for("Continue")
     rolled = saved_game(server, saved.id).log[-1]
@@ -313,7 +318,7 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     # The dice land on the faces the store rolled and logged, and the sentence says the rest.
     ui.wait_for(rolled.description)
     ui.wait_for(f"{DIE_FACES[rolled.command.attack_roll - 1]} {rolled.command.attack_roll}")
-    ui.shot("phone-28-attack-dice", tall=740)
+    ui.shot("phone-29-attack-dice", tall=740)
     ui.button("Continue").click()
     after = saved_game(server, saved.id)
     if after.state.active is not None and any(
@@ -345,7 +350,7 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     ui.wait_for(f"Ragna: 1 → {take.player('red').after}")
     ui.wait_for(f"Ragna: 1 → {decline.player('red').after}")
     ui.wait_for(decline.player("red").explain("Ragna"))
-    ui.shot("phone-29-domination", tall=1100)
+    ui.shot("phone-30-domination-choice", tall=1100)
     ui.button("Decline").click()
     ui.wait_for("Energy and Reset of round 1")
     final = saved_game(server, saved.id)
@@ -401,7 +406,7 @@ def test_board_editor_adds_joins_drags_and_saves_a_layout(server, browser, artif
         time.sleep(0.05)
     page.mouse.up()
     time.sleep(1)
-    ui.shot("phone-30-board-editor", tall=1300)
+    ui.shot("phone-31-board-editor", tall=1300)
     scroll_to(page, ui.button("Save board")).click()
     ui.wait_for("Saved My Duel Isle")
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from companion.app.board_view import IsleCanvas, Mark, canvas_height, pieces, tap_command, targets
+from companion.app.screens.new_game import SEAT_PLAYERS
 from companion.app.session import GameSession, Outcome
 from companion.app.theme import ACCENT, TAP, colour_of
 from companion.app.widgets import (
@@ -645,7 +646,7 @@ class BoardScreen:
         """The current player's counter and name, large, over the phase and step."""
         name = self.session.label(player)
         bot = self.bot_names.get(player)
-        heading = f"{name}'s turn" + (f" · computer ({bot.replace(':', ' ')})" if bot else "")
+        heading = f"{name}'s turn" + (f" · {dict(SEAT_PLAYERS).get(bot, bot)}" if bot else "")
         return ft.Row(
             [
                 player_chip(name, self.session.colour(player), size=40),

@@ -52,6 +52,8 @@ class Draft:
         return [seat for seat in self.order if seat < self.count]
 
 
+# The width of a seat's counter and the gap after it.
+SEAT_INDENT = 36
 # Who can play a seat on the digital board: a person, or a computer opponent by its bot name.
 SEAT_PLAYERS = (
     (None, "Person"),
@@ -189,19 +191,27 @@ def build(app: App, draft: Draft | None = None) -> ft.View:
         )
         if draft.mode is Mode.DIGITAL:
             player_rows.append(
-                ft.Semantics(
-                    identifier=f"played-by-{seat + 1}",
-                    content=ft.Dropdown(
-                        value=draft.bots[seat] or "person",
-                        label=f"Player {seat + 1} is played by",
-                        options=[
-                            ft.DropdownOption(key=name or "person", text=text)
-                            for name, text in SEAT_PLAYERS
-                        ],
-                        on_select=lambda e, s=seat: draft.bots.__setitem__(
-                            s, None if e.control.value == "person" else e.control.value
+                ft.Row(
+                    [
+                        # Lined up under the seat's name, across the rest of the row.
+                        ft.Container(width=SEAT_INDENT),
+                        ft.Semantics(
+                            identifier=f"played-by-{seat + 1}",
+                            expand=True,
+                            content=ft.Dropdown(
+                                value=draft.bots[seat] or "person",
+                                label=f"Player {seat + 1} is played by",
+                                expand=True,
+                                options=[
+                                    ft.DropdownOption(key=name or "person", text=text)
+                                    for name, text in SEAT_PLAYERS
+                                ],
+                                on_select=lambda e, s=seat: draft.bots.__setitem__(
+                                    s, None if e.control.value == "person" else e.control.value
+                                ),
+                            ),
                         ),
-                    ),
+                    ]
                 )
             )
     board_picker = ft.Dropdown(
