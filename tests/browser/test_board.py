@@ -54,7 +54,7 @@ def expected_label(state) -> str:
     return describe_board(pieces(state), state.game.labels, targets(state))
 
 
-def wait_for_person(ui, server, game_id, after_revision, timeout=90):
+def wait_for_person(ui, server, game_id, after_revision, timeout=180):
     """Wait until the bot is done and the screen shows the person's decision (or the result)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -62,7 +62,7 @@ def wait_for_person(ui, server, game_id, after_revision, timeout=90):
         state = saved.state
         if saved.revision > after_revision:
             if state.is_terminal:
-                ui.wait_for("Energy by round", timeout=30)
+                ui.wait_for("Energy by round", timeout=60)
                 return saved
             # The board's description names every creature and every space a tap would use:
             # equal to the engine's, the screen shows this position and waits for the person.
@@ -76,7 +76,7 @@ def wait_for_person(ui, server, game_id, after_revision, timeout=90):
     )
 
 
-def recorded(server, game_id, revision, timeout=10) -> bool:
+def recorded(server, game_id, revision, timeout=15) -> bool:
     """Whether the store moves past a revision within a few seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -136,7 +136,7 @@ def scroll_to(page, target):
 def tap_button(page, pattern: str) -> None:
     """Click the first button whose name matches a regular expression."""
     button = page.get_by_role("button", name=re.compile(pattern)).first
-    button.wait_for(timeout=20000)
+    button.wait_for(timeout=60000)
     button.click()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import zlib
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
@@ -66,6 +67,7 @@ SIDE_BY_SIDE = 768
 # The screen's padding and the space between its columns, as `widgets.screen` and Flet set them.
 SCREEN_PADDING = 12
 ROW_SPACING = 10
+# The height of the bar of buttons pinned to the bottom of the screen.
 BOTTOM_BAR = 72
 BOARD_COLUMNS = 7
 
@@ -193,7 +195,7 @@ class BoardScreen:
         self.bot_names = bot_seats(setup)
         # Seeded by game and seat, so a bot's choices can be reproduced; kept for the whole
         # screen, so a searching bot can reuse what it worked out for its last decision.
-        base = int(session.id, 16) if session.id.isalnum() else 0
+        base = zlib.crc32(session.id.encode())
         self.bots: dict[str, Bot] = {
             player: make_bot(name, seed=base + session.saved.game.seat[player])
             for player, name in self.bot_names.items()
@@ -326,7 +328,16 @@ class BoardScreen:
                 state = self.session.state
                 revision = self.session.saved.revision
                 # Searching takes up to the bot's budget: off the event loop, so taps still work.
-                command = await asyncio.to_thread(bot.choose, state.clone())
+                try:
+                    command = await asyncio.to_thread(bot.choose, state.clone())
+                except Exception as error:
+                    # A bot that fails is reported in one line; the person can go on or reload.
+                    name = self.session.label(state.current_player)
+                    notify(
+                        self.app.page, f"{name} (computer) could not decide: {error}", error=True
+                    )
+                    self.app.page.update()
+                    return
                 if self.session.saved.revision != revision:
                     continue  # someone undid meanwhile: decide again from the new position
                 self.showing = (state.current_player, command)
