@@ -176,14 +176,18 @@ def decisions(players: int, seed: int, count: int):
 
 
 class WorkClock:
-    """A clock that moves only when the bot evaluates a position: 1 ms each time."""
+    """A clock that moves only when the bot evaluates a position: 1 ms each time, or
+    `slow_ms` from the `slow_after`-th evaluation on."""
 
-    def __init__(self, bot: MctsBot) -> None:
+    def __init__(self, bot: MctsBot, slow_after: int | None = None, slow_ms: float = 1) -> None:
         self.now = 0.0
+        self.evaluations = 0
         values = bot.evaluator.values
 
         def timed(state, horizon):
-            self.now += 0.001
+            self.evaluations += 1
+            slow = slow_after is not None and self.evaluations > slow_after
+            self.now += (slow_ms if slow else 1) / 1000
             return values(state, horizon)
 
         bot.evaluator.values = timed
@@ -201,6 +205,20 @@ def test_mcts_budget_check_stops_before_an_expansion_that_would_not_fit():
             bot.choose(state)
             assert bot.last_iterations > 0
             assert bot.clock.now <= 0.100, repr(state)
+
+
+def test_mcts_stops_within_its_budget_when_the_work_suddenly_slows():
+    """The pace estimate is only a guess: an expansion that turns out slower stops at the
+    deadline, so a decision runs over by at most one child's evaluation (issue 5: never more
+    than 20% over the budget)."""
+    for players in (2, 4):
+        for state in decisions(players, 4, 8):
+            bot = MctsBot(1, budget_ms=100)
+            bot.clock = WorkClock(bot, slow_after=40, slow_ms=8)
+            command = bot.choose(state)
+            assert command in state.legal_commands()
+            # Aimed at 90 ms; one child (two outcomes at most, 8 ms each) may finish after it.
+            assert bot.clock.now <= 0.090 + 0.016 + 1e-9, repr(state)
 
 
 def test_mcts_stops_near_its_budget():

@@ -129,7 +129,7 @@ class MctsBot:
         if root is None:
             root = Node(state, None, [0.0] * len(state.game.players))
             root.state = state.clone()
-            self._expand(root, horizon, commands, deadline)
+            self._expand(root, horizon, commands, deadline, partial=True)
         done = 0
         while (self.iterations is None or done < self.iterations) and self._iterate(
             root, horizon, deadline
@@ -182,7 +182,9 @@ class MctsBot:
             # No expansion starts unless, at the slowest pace seen, it ends before the deadline.
             if self.clock() + len(commands) * self._child_seconds > deadline:
                 return False
-            value = self._expand(node, horizon, commands)
+            value = self._expand(node, horizon, commands, deadline)
+            if value is None:
+                return False
         for visited in path:
             visited.visits += 1
             totals = visited.totals
@@ -191,16 +193,30 @@ class MctsBot:
         return True
 
     def _expand(
-        self, node: Node, horizon: int, commands: list[Command], deadline: float | None = None
-    ) -> list[float]:
-        """Evaluate the node's children (all, or those done by `deadline`); the best one's value."""
+        self,
+        node: Node,
+        horizon: int,
+        commands: list[Command],
+        deadline: float,
+        *,
+        partial: bool = False,
+    ) -> list[float] | None:
+        """Evaluate the node's children; the best one's value, or None if the deadline came first.
+
+        Slower children than expected can outlast the deadline: the expansion then stops
+        there, so no decision runs over by more than one child's evaluation. With `partial`
+        (the root, which must offer some choice) the children done so far are kept; otherwise
+        the node stays unexpanded, never left with some of its commands missing.
+        """
         begun = self.clock()
         state = node.state
         mover = node.mover
         evaluator = self.evaluator
         children: list[tuple[float, float, Command, Node | Chance]] = []
         for command in commands:
-            if deadline is not None and children and self.clock() > deadline:
+            if children and self.clock() > deadline:
+                if not partial:
+                    return None
                 break
             chances = []
             for probability, outcome in outcomes(state, command):
