@@ -43,6 +43,14 @@ class GameLog(BaseModel):
                 raise CommandFormatError(f"command {index}: {error}") from None
         return parsed
 
+    def to_json(self) -> dict[str, Any]:
+        """The log as JSON data, empty optional fields left out.
+
+        Leaving them out keeps a log that uses no newer field (a seat's `bot`, say) readable
+        by builds from before that field existed: they refuse keys they do not know.
+        """
+        return self.model_dump(mode="json", exclude_none=True)
+
     @classmethod
     def of(cls, setup: GameSetup, commands: list[Command]) -> GameLog:
         """A log from a setup and command values."""

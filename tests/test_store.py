@@ -523,6 +523,20 @@ def test_export_is_the_game_log_format(store):
     assert data["setup"] == DUEL.model_dump(mode="json")
 
 
+def test_a_computer_seat_is_exported_and_a_person_s_seat_does_not_mention_bots(store):
+    blue = DUEL.players[1]
+    setup = DUEL.model_copy(
+        update={"players": (DUEL.players[0], blue.model_copy(update={"bot": "mcts:easy"}))}
+    )
+    data = store.export(store.new_game(setup).id).to_json()
+    person, computer = data["setup"]["players"]
+    # Left out when empty, so a log without bots reads in builds from before them.
+    assert "bot" not in person
+    assert computer["bot"] == "mcts:easy"
+    copy = store.import_log(GameLog.model_validate(data))
+    assert copy.setup.players[1].bot == "mcts:easy"
+
+
 def test_the_bench_reports_its_three_figures(tmp_path):
     """Only the keys and their sense are checked here; the figures come from `bench` itself."""
     from companion.store.bench import store_bench

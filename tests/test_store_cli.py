@@ -94,6 +94,8 @@ def test_a_game_from_start_to_export_and_back(tmp_path):
     log = json.loads(exported.read_text())
     assert log["format"] == "summoners-isle-game"
     assert log["commands"] == [first["command"]]
+    # No seat is a bot, so no seat says so: builds from before bots existed read this file.
+    assert all(set(player) == {"id", "name", "colour"} for player in log["setup"]["players"])
     copy_id = ok("import", str(exported), *db).strip()
     assert json.loads(invoke("export", copy_id, *db).stdout) == log
     copy = json.loads(invoke("show", copy_id, "--json", *db).stdout)

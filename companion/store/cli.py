@@ -374,7 +374,7 @@ def export(
     """Write the game log (docs/game-log.md) of the game's active commands; always JSON."""
     with opened(db) as store:
         log = store.export(game_id)
-        text = json.dumps(log.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(log.to_json(), indent=2, ensure_ascii=False) + "\n"
         if output is None:
             typer.echo(text, nl=False)
         else:
