@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+import threading
 from pathlib import Path
+from types import ModuleType
 
 import flet as ft
 
-from companion.app.screens import (
-    board,
-    board_editor,
-    end,
-    history,
-    home,
-    log,
-    new_game,
-    reset,
-    table,
-)
+from companion.app.screens import home
 from companion.app.theme import FONTS, theme
 from companion.app.widgets import WIDE, notify
 from companion.store.errors import GameNotFound, StoreError
@@ -29,6 +22,30 @@ ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
 DEFAULT_PORT = 8550
 # On tablets and desktops a single column of cards reads best at about this width.
 COLUMN_WIDTH = 760
+# Every screen but home, imported on first use: the server answers sooner, and the first
+# screen only waits for what it shows.
+SCREENS = ("new_game", "history", "board_editor", "table", "board", "reset", "log", "end")
+
+
+def screen_module(name: str) -> ModuleType:
+    """A screen's module by name (see SCREENS), imported the first time it is asked for."""
+    return importlib.import_module(f"companion.app.screens.{name}")
+
+
+def warm_up() -> None:
+    """Import every screen in the background, once: the first screen is up by then."""
+    global _warming
+    if _warming is None:
+        _warming = threading.Thread(target=_import_screens, name="warm-up", daemon=True)
+        _warming.start()
+
+
+_warming: threading.Thread | None = None
+
+
+def _import_screens() -> None:
+    for name in SCREENS:
+        screen_module(name)
 
 
 class App:
@@ -53,6 +70,7 @@ class App:
         self.show()
         for notice in self.store.notices:
             notify(page, notice, error=True)
+        warm_up()
 
     def go(self, route: str) -> None:
         """Open another screen (and record it in the browser's history)."""
@@ -87,20 +105,17 @@ class App:
     def _view(self, parts: list[str]) -> ft.View:
         if not parts:
             return home.build(self)
-        if parts == ["new"]:
-            return new_game.build(self)
-        if parts == ["history"]:
-            return history.build(self)
-        if parts == ["board-editor"]:
-            return board_editor.build(self)
+        named = {("new",): "new_game", ("history",): "history", ("board-editor",): "board_editor"}
+        if tuple(parts) in named:
+            return screen_module(named[tuple(parts)]).build(self)
         if parts[0] == "game" and len(parts) >= 2:
-            screen = {None: table, "reset": reset, "log": log, "end": end}.get(
+            name = {None: "table", "reset": "reset", "log": "log", "end": "end"}.get(
                 parts[2] if len(parts) > 2 else None
             )
-            if screen is table and self.store.load(parts[1]).setup.mode is Mode.DIGITAL:
-                screen = board
-            if screen is not None:
-                return screen.build(self, parts[1])
+            if name == "table" and self.store.load(parts[1]).setup.mode is Mode.DIGITAL:
+                name = "board"
+            if name is not None:
+                return screen_module(name).build(self, parts[1])
         return home.build(self)
 
     def _resized(self, _: ft.PageResizeEvent) -> None:

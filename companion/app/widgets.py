@@ -42,8 +42,8 @@ def energy_track(counters: Sequence[tuple[str, str, int]]) -> ft.Control:
 class EnergyTrack:
     """The track 0-35 in rows of six, shaded by band, with each player's counter on it.
 
-    Built once per screen; `show` moves the counters, so a tap re-sends a few chips, not
-    the whole track.
+    Built once per screen; `show` moves the counters and says which controls it changed,
+    so a tap re-sends a few chips, not the whole track.
     """
 
     def __init__(self, counters: Sequence[tuple[str, str, int]]) -> None:
@@ -89,27 +89,34 @@ class EnergyTrack:
             run_spacing=4,
         )
         goal = ft.Text(f"{WINNING_ENERGY}: Summoner, wins at once", size=12, color=ACCENT)
-        self.control = ft.Semantics(
+        # Screen readers get one sentence instead of thirty-six numbers. The sentence sits on
+        # the small legend, so changing it re-sends the legend and not the whole grid.
+        self._label = ft.Semantics(
             identifier="energy-track",
-            # One sentence for screen readers instead of thirty-six numbers.
             exclude_semantics=True,
-            content=ft.Column([*rows, legend, goal], spacing=3),
+            content=ft.Column([legend, goal], spacing=3),
         )
+        grid = ft.Semantics(exclude_semantics=True, content=ft.Column(rows, spacing=3))
+        self.control = ft.Column([grid, self._label], spacing=3)
         self.show(counters)
 
-    def show(self, counters: Sequence[tuple[str, str, int]]) -> None:
-        """Put each player's counter on their energy; only cells that change get new chips."""
+    def show(self, counters: Sequence[tuple[str, str, int]]) -> list[ft.Control]:
+        """Put each player's counter on their energy; the controls changed, for `page.update`."""
         by_value: dict[int, list[tuple[str, str]]] = {}
         for name, colour_id, energy in counters:
             by_value.setdefault(min(energy, MAX_TRACK_ENERGY), []).append((name, colour_id))
+        changed: list[ft.Control] = []
         for value, chips in enumerate(self._chips):
             here = tuple(by_value.get(value, ()))
             if chips.data != here:
                 chips.data = here
                 chips.controls = [player_chip(name, colour_id, size=20) for name, colour_id in here]
-        self.control.label = "Energy track: " + ", ".join(
-            f"{name} {energy}" for name, _, energy in counters
-        )
+                changed.append(chips)
+        label = "Energy track: " + ", ".join(f"{name} {energy}" for name, _, energy in counters)
+        if label != self._label.label:
+            self._label.label = label
+            changed.append(self._label)
+        return changed
 
 
 def reserve_line(reserve: Sequence[int], on_board: Sequence[int], returning: Sequence[int]) -> str:

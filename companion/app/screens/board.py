@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from companion.app.board_view import IsleCanvas, Mark, canvas_height, pieces, tap_command, targets
+from companion.app.game_panels import GameBar, PlayersCard, tally_lines
 from companion.app.screens.new_game import SEAT_PLAYERS
 from companion.app.session import GameSession, Outcome
 from companion.app.theme import ACCENT, TAP, colour_of
@@ -26,7 +27,6 @@ from companion.app.widgets import (
     energy_track,
     notify,
     player_chip,
-    reserve_line,
     screen,
     section,
 )
@@ -228,6 +228,9 @@ class BoardScreen:
                 alignment=ft.MainAxisAlignment.CENTER,
             ),
         )
+        self.game_bar = GameBar(app.go, session.id, self.undo, self.redo)
+        view.appbar = self.game_bar.control
+        self.players = PlayersCard(session, {player: " · computer" for player in self.bot_names})
         self.die_a = ft.Text("", size=44)
         self.die_d = ft.Text("", size=44)
 
@@ -527,7 +530,8 @@ class BoardScreen:
     def render(self) -> None:
         """Rebuild the screen from the saved game's state."""
         state = self.session.state
-        self.view.appbar = self.app_bar()
+        self.game_bar.show(state, self.undo_text(), self.session.saved.redo_label)
+        self.players.show(state)
         self.view.bottom_appbar = self.bottom_bar()
         marks = targets(state) if self.human_to_move() else {}
         flash: tuple[str, ...] = ()
@@ -551,7 +555,7 @@ class BoardScreen:
         )
         panels = [
             self.turn_card(),
-            self.players_card(),
+            self.players.control,
             section("Energy", energy_track(self.counters())),
         ]
         if state.last_tally is not None:
@@ -569,42 +573,15 @@ class BoardScreen:
         else:
             self.view.controls = [panels[0], board, *panels[1:]]
 
-    def app_bar(self) -> ft.AppBar:
-        """Home, the round, undo and redo labelled with what they take back, and the log."""
-        state = self.session.state
-        saved = self.session.saved
+    def undo_text(self) -> str | None:
+        """What Undo takes back now, bots' commands after a person's included; None if nothing."""
         depth = self.undo_depth()
-        if depth:
-            entry = saved.log[-depth]
-            after = depth - 1
-            more = (
-                f" and {after} computer command{'s' if after > 1 else ''} after it" if after else ""
-            )
-            undo_tip = f"Undo: {entry.description}{more}"
-        else:
-            undo_tip = "Nothing to undo"
-        return ft.AppBar(
-            title=ft.Text(f"◈ Round {state.round}/{state.game.final_round}"),
-            leading=ft.IconButton(
-                ft.Icons.HOME, tooltip="Home", on_click=lambda _: self.app.go("/")
-            ),
-            actions=[
-                ft.IconButton(
-                    ft.Icons.UNDO, tooltip=undo_tip, disabled=not depth, on_click=self.undo
-                ),
-                ft.IconButton(
-                    ft.Icons.REDO,
-                    tooltip=f"Redo: {saved.redo_label}" if saved.redo_label else "Nothing to redo",
-                    disabled=saved.redo_label is None,
-                    on_click=self.redo,
-                ),
-                ft.IconButton(
-                    ft.Icons.LIST_ALT,
-                    tooltip="Game log",
-                    on_click=lambda _: self.app.go(f"/game/{self.session.id}/log"),
-                ),
-            ],
-        )
+        if not depth:
+            return None
+        entry = self.session.saved.log[-depth]
+        after = depth - 1
+        more = f" and {after} computer command{'s' if after > 1 else ''} after it" if after else ""
+        return f"{entry.description}{more}"
 
     def counters(self) -> list[tuple[str, str, int]]:
         """(name, colour, energy) per player in turn order, for the track."""
@@ -784,73 +761,9 @@ class BoardScreen:
             )
         return ft.Column(parts, spacing=6)
 
-    def players_card(self) -> ft.Control:
-        """Each player in turn order: energy and creatures (reserve · board, +back next round)."""
-        state = self.session.state
-        rows = []
-        for position, player in enumerate(self.order(), start=1):
-            seat = state.game.seat[player]
-            name = self.session.label(player)
-            bot = self.bot_names.get(player)
-            current = player == state.current_player
-            rows.append(
-                ft.Container(
-                    padding=8,
-                    border_radius=8,
-                    border=ft.Border.all(2, ACCENT) if current else None,
-                    content=ft.Row(
-                        [
-                            ft.Text(f"{position}", size=16, width=18),
-                            player_chip(name, self.session.colour(player), size=34),
-                            ft.Column(
-                                [
-                                    ft.Text(
-                                        name + (" · computer" if bot else ""),
-                                        size=17,
-                                        weight=ft.FontWeight.BOLD,
-                                    ),
-                                    ft.Text(
-                                        reserve_line(
-                                            state.reserve[seat],
-                                            state.on_board[seat],
-                                            state.returning[seat],
-                                        ),
-                                        size=14,
-                                    ),
-                                ],
-                                spacing=2,
-                                expand=True,
-                            ),
-                            ft.Text(str(state.energy[seat]), size=30, weight=ft.FontWeight.BOLD),
-                        ],
-                        spacing=10,
-                    ),
-                )
-            )
-        key = ft.Text(
-            "W/T/S: in reserve · on the board; ↺ back next round",
-            size=12,
-            color=ft.Colors.ON_SURFACE_VARIANT,
-        )
-        return section("Turn order", *rows, key)
-
     def tally_card(self, tally: Tally) -> ft.Control:
         """The last Energy and Reset as the engine computed it, each number explained."""
-        lines: list[ft.Control] = []
-        for line in tally.players:
-            name = self.session.label(line.player)
-            lines.append(
-                ft.Row(
-                    [
-                        player_chip(name, self.session.colour(line.player)),
-                        ft.Text(name, size=16, weight=ft.FontWeight.BOLD, expand=True),
-                        ft.Text(
-                            f"{line.before} → {line.after}", size=20, weight=ft.FontWeight.BOLD
-                        ),
-                    ]
-                )
-            )
-            lines.append(ft.Text(line.explain(name), size=14))
+        lines = tally_lines(self.session, tally)
         order = " → ".join(self.session.label(p) for p in tally.turn_order)
         lines.append(ft.Text(f"This round's order: {order}", size=15, weight=ft.FontWeight.BOLD))
         lines.extend(ft.Text(note, size=13) for note in tally.order_notes)

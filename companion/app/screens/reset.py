@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import flet as ft
 
+from companion.app.game_panels import tally_lines
 from companion.app.session import GameSession
 from companion.app.theme import ACCENT, CREATURE_MARK, TAP
-from companion.app.widgets import big_button, notify, player_chip, screen, section
+from companion.app.widgets import WIDE, big_button, notify, player_chip, screen, section
 from companion.engine import Phase, Tally
 from models.board import Territory
 from models.commands import Declined, EnergyAndReset, Placement
@@ -49,6 +51,18 @@ class ResetScreen:
                 territory = isle.territory_ids[isle.territory_of[i]]
                 self.counts[territory][state.game.players[token[0]]][token[1]] += 1
         self.declined: set[tuple[str, str]] = set()
+        self.view.appbar = ft.AppBar(
+            title=ft.Text("Energy and Reset"),
+            leading=ft.IconButton(
+                ft.Icons.ARROW_BACK,
+                tooltip="Back to the table",
+                on_click=lambda _: self.app.go(f"/game/{self.session.id}"),
+            ),
+        )
+        # Made on the first render: (territory, player, kind index) -> its count button.
+        self.cells: dict[tuple[str, str, int], CountCell] | None = None
+        self.titles: dict[str, ft.Text] = {}
+        self.tally = ft.Column(spacing=10)
 
     def placements(self) -> list[Placement]:
         """The counts laid out on each territory's locations, in order."""
@@ -108,110 +122,90 @@ class ResetScreen:
             self.app.go(f"/game/{self.session.id}")
 
     def render(self) -> None:
-        """Rebuild the screen."""
+        """Show the counts and the engine's tally for them."""
         state = self.session.state
-        self.view.appbar = ft.AppBar(
-            title=ft.Text("Energy and Reset"),
-            leading=ft.IconButton(
-                ft.Icons.ARROW_BACK,
-                tooltip="Back to the table",
-                on_click=lambda _: self.app.go(f"/game/{self.session.id}"),
-            ),
-        )
         if state.phase is not Phase.ENERGY_AND_RESET:
             self.view.controls = [
                 ft.Text("Energy and Reset comes after every creature has acted.", size=16),
                 big_button("Back to the table", lambda _: self.app.go(f"/game/{self.session.id}")),
             ]
             return
+        if self.cells is None:
+            self.lay_out()
+        for territory_id, title in self.titles.items():
+            territory = self.territory(territory_id)
+            used = sum(sum(row) for row in self.counts[territory_id].values())
+            title.value = (
+                f"{territory.label} · {used}/{len(territory.locations)} places · "
+                f"bonus {territory.bonus}"
+            )
+        for (territory_id, player, k), cell in self.cells.items():
+            cell.show(self.counts[territory_id][player][k])
         preview = self.session.reset_preview(self.command())
-        controls: list[ft.Control] = [
+        if isinstance(preview, str):
+            self.tally.controls = [
+                section("Tally", ft.Text(preview, size=16, color=ft.Colors.ERROR))
+            ]
+        else:
+            self.tally.controls = [
+                self.tally_card(preview),
+                big_button("Apply Energy and Reset", self.apply, icon=ft.Icons.CHECK),
+            ]
+
+    def lay_out(self) -> None:
+        """Make the territory cards once; taps change their numbers in place."""
+        self.cells = {}
+        cards: list[ft.Control] = [
             ft.Text(
                 "Tap a count to add one of that creature (tap past the most that fits to go back "
                 "to 0). W Wyrm, T Troll, S Sprite.",
                 size=14,
             )
         ]
-        controls.extend(self.territory_card(t.id) for t in state.game.board.territories)
-        if isinstance(preview, str):
-            controls.append(section("Tally", ft.Text(preview, size=16, color=ft.Colors.ERROR)))
-        else:
-            controls.append(self.tally_card(preview))
-            controls.append(big_button("Apply Energy and Reset", self.apply, icon=ft.Icons.CHECK))
-        self.view.controls = controls
-
-    def territory_card(self, territory_id: str) -> ft.Control:
-        """One territory: a row of counts per player."""
-        territory = self.territory(territory_id)
-        used = sum(sum(row) for row in self.counts[territory_id].values())
-        rows = []
-        for player in self.players:
-            name = self.session.label(player)
-            counts = self.counts[territory_id][player]
-            buttons = [
-                ft.Semantics(
-                    label=f"{name}'s {kind.plural} in {territory.label}: {counts[k]}",
-                    button=True,
-                    container=True,
-                    content=ft.Container(
-                        width=TAP + 4,
-                        height=TAP,
-                        border_radius=8,
-                        alignment=ft.Alignment.CENTER,
-                        bgcolor=ACCENT if counts[k] else ft.Colors.SURFACE_CONTAINER_HIGHEST,
-                        on_click=lambda _, p=player, k=k: self.tap(territory_id, p, k),
-                        content=ft.Text(
-                            f"{CREATURE_MARK[kind]} {counts[k]}",
-                            size=16,
-                            weight=ft.FontWeight.BOLD,
-                            color="#1B1B1B" if counts[k] else None,
-                        ),
-                    ),
+        for territory in self.session.state.game.board.territories:
+            title = ft.Text(size=13, weight=ft.FontWeight.BOLD, color=ACCENT)
+            self.titles[territory.id] = title
+            rows = []
+            for player in self.players:
+                name = self.session.label(player)
+                cells = []
+                for k, kind in enumerate(KIND_ORDER):
+                    cell = CountCell(
+                        f"{name}'s {kind.plural} in {territory.label}",
+                        CREATURE_MARK[kind],
+                        lambda _, t=territory.id, p=player, k=k: self.tap(t, p, k),
+                    )
+                    self.cells[territory.id, player, k] = cell
+                    cells.append(cell.control)
+                rows.append(
+                    ft.Row(
+                        [
+                            player_chip(name, self.session.colour(player)),
+                            ft.Text(name, size=15, expand=True, no_wrap=True),
+                            *cells,
+                        ],
+                        spacing=6,
+                    )
                 )
-                for k, kind in enumerate(KIND_ORDER)
-            ]
-            rows.append(
-                ft.Row(
-                    [
-                        player_chip(name, self.session.colour(player)),
-                        ft.Text(name, size=15, expand=True, no_wrap=True),
-                        *buttons,
-                    ],
-                    spacing=6,
+            cards.append(
+                ft.Card(
+                    content=ft.Container(padding=14, content=ft.Column([title, *rows], spacing=10))
                 )
             )
-        places = len(territory.locations)
-        return section(
-            f"{territory.label} · {used}/{places} places · bonus {territory.bonus}", *rows
-        )
+        # One column on a phone; the counts beside the tally on a tablet or desktop.
+        self.view.data = WIDE
+        self.view.controls = [
+            ft.ResponsiveRow(
+                [
+                    ft.Column(cards, spacing=10, col={"md": 7}),
+                    ft.Column([self.tally], col={"md": 5}),
+                ]
+            )
+        ]
 
     def tally_card(self, tally: Tally) -> ft.Control:
         """The engine's tally: each player's sentence and numbers, bonuses to take, next order."""
-        lines: list[ft.Control] = []
-        for line in tally.players:
-            name = self.session.label(line.player)
-            lines.append(
-                ft.Row(
-                    [
-                        player_chip(name, self.session.colour(line.player)),
-                        ft.Text(name, size=17, weight=ft.FontWeight.BOLD, expand=True),
-                        ft.Text(
-                            f"{line.before} → {line.after}", size=22, weight=ft.FontWeight.BOLD
-                        ),
-                    ]
-                )
-            )
-            lines.append(ft.Text(line.explain(name), size=14))
-            for held in line.dominated:
-                lines.append(
-                    ft.Switch(
-                        label=f"{name} takes {held.name} (+{held.bonus})",
-                        value=held.taken,
-                        on_change=lambda e, p=line.player, t=held.territory: self.toggle(
-                            p, t, e.control.value
-                        ),
-                    )
-                )
+        lines = tally_lines(self.session, tally, self.toggle)
         order = " → ".join(self.session.label(p) for p in tally.turn_order)
         lines.append(ft.Divider())
         if tally.game_over:
@@ -224,3 +218,28 @@ class ResetScreen:
             )
         lines.extend(ft.Text(note, size=14) for note in tally.order_notes)
         return ft.Semantics(identifier="tally", content=section("Tally", *lines))
+
+
+class CountCell:
+    """One count button: how many of a kind a player has in a territory; a tap adds one."""
+
+    def __init__(self, label: str, mark: str, on_click: Callable[[ft.ControlEvent], None]) -> None:
+        self.label = label
+        self.mark = mark
+        self.text = ft.Text(size=16, weight=ft.FontWeight.BOLD)
+        self.box = ft.Container(
+            width=TAP + 4,
+            height=TAP,
+            border_radius=8,
+            alignment=ft.Alignment.CENTER,
+            on_click=on_click,
+            content=self.text,
+        )
+        self.control = ft.Semantics(button=True, container=True, content=self.box)
+
+    def show(self, count: int) -> None:
+        """Show a count: gold when there are any."""
+        self.control.label = f"{self.label}: {count}"
+        self.text.value = f"{self.mark} {count}"
+        self.text.color = "#1B1B1B" if count else None
+        self.box.bgcolor = ACCENT if count else ft.Colors.SURFACE_CONTAINER_HIGHEST
