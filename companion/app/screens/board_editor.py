@@ -3,11 +3,12 @@
 Spaces are added, dragged and removed on the canvas, paths drawn between them, territories
 named and given a bonus; `models.board.Board` decides whether the result is a valid isle,
 and it is saved under the user's boards. Shipped layouts are never changed: the editor
-works on a copy.
+works on a copy. Every change to the draft can be undone and redone (`DraftHistory`).
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -52,6 +53,8 @@ class BoardDraft:
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
     description: str = ""
+    # The board it was started from, or last saved as: what Start from shows.
+    source: str = ""
 
     @classmethod
     def from_board(cls, board: Board) -> BoardDraft:
@@ -68,7 +71,12 @@ class BoardDraft:
             min_players=board.min_players,
             max_players=board.max_players,
             description=board.description,
+            source=board.id,
         )
+
+    def copy(self) -> BoardDraft:
+        """A copy sharing nothing with this draft: a snapshot for undo."""
+        return copy.deepcopy(self)
 
     @property
     def board_id(self) -> str:
@@ -180,6 +188,124 @@ class BoardDraft:
         return True
 
 
+@dataclass
+class Step:
+    """One change to the draft: what it did, and the draft as it was on the other side of it."""
+
+    label: str
+    draft: BoardDraft
+
+
+class DraftHistory:
+    """The draft being edited, with undo and redo of every change to it.
+
+    Each change keeps a snapshot of the draft before it. A change made of many events (a drag,
+    typing a name) passes the same `merge` key each time and is one step until `settle`.
+    """
+
+    def __init__(self, draft: BoardDraft) -> None:
+        self.draft = draft
+        self.undos: list[Step] = []
+        self.redos: list[Step] = []
+        # The merge key of the change still going on, if any.
+        self.merging: str | None = None
+
+    @property
+    def undo_label(self) -> str | None:
+        """What Undo takes back, or None if nothing."""
+        return self.undos[-1].label if self.undos else None
+
+    @property
+    def redo_label(self) -> str | None:
+        """What Redo brings back, or None if nothing."""
+        return self.redos[-1].label if self.redos else None
+
+    def record(self, label: str, merge: str | None = None) -> BoardDraft:
+        """Keep the draft as it is before a change; the draft to change. Redo is cleared."""
+        if merge is None or merge != self.merging:
+            self.undos.append(Step(label, self.draft.copy()))
+            self.redos.clear()
+        self.merging = merge
+        return self.draft
+
+    def settle(self) -> None:
+        """The change going on is over: the next event starts a step of its own."""
+        self.merging = None
+
+    def undo(self) -> str | None:
+        """Take back the newest change; what it was, or None if there was none."""
+        return self._swap(self.undos, self.redos)
+
+    def redo(self) -> str | None:
+        """Bring back the newest change undone; what it was, or None if there was none."""
+        return self._swap(self.redos, self.undos)
+
+    def _swap(self, source: list[Step], target: list[Step]) -> str | None:
+        self.settle()
+        if not source:
+            return None
+        step = source.pop()
+        target.append(Step(step.label, self.draft))
+        self.draft = step.draft
+        return step.label
+
+    # --- the changes, each one step -------------------------------------------------------
+
+    def start_from(self, board: Board) -> None:
+        """Begin again from another board."""
+        self.record(f"start from {board.name}")
+        self.draft = BoardDraft.from_board(board)
+
+    def add_location(self, territory_id: str, point: Point) -> str:
+        """A new space of a territory at a board point; its id."""
+        name = self.draft.territory(territory_id).name
+        return self.record(f"add a space to {name}").add_location(territory_id, point)
+
+    def remove_location(self, location: str) -> None:
+        """Remove a space and every path to it."""
+        self.record(f"remove {location}").remove_location(location)
+
+    def drag(self, location: str, point: Point) -> None:
+        """Move a space while it is dragged: the whole drag is one step, until `settle`."""
+        self.record(f"move {location}", merge=f"move {location}").move_location(location, point)
+
+    def toggle_path(self, a: str, b: str) -> bool:
+        """Join two spaces, or part them if joined; whether they are joined now."""
+        verb = "part" if _pair(a, b) in self.draft.paths else "join"
+        return self.record(f"{verb} {a} and {b}").toggle_path(a, b)
+
+    def add_territory(self, name: str) -> str:
+        """A new territory without spaces; its id."""
+        return self.record(f"add {name}").add_territory(name)
+
+    def remove_territory(self, territory_id: str) -> None:
+        """Remove a territory with its spaces; a draft left without one gets a new one."""
+        draft = self.record(f"remove {self.draft.territory(territory_id).name}")
+        draft.remove_territory(territory_id)
+        if not draft.territories:
+            # New spaces always need a territory to go to.
+            draft.add_territory("Territory 1")
+
+    def rename_territory(self, territory_id: str, name: str) -> None:
+        """Rename a territory: typing one name is one step, until `settle`."""
+        territory = self.draft.territory(territory_id)
+        if name != territory.name:
+            self.record(f"rename {territory.name}", merge=f"rename {territory_id}")
+            territory.name = name
+
+    def set_bonus(self, territory_id: str, bonus: int) -> None:
+        """Set a territory's bonus."""
+        territory = self.draft.territory(territory_id)
+        if bonus != territory.bonus:
+            self.record(f"set {territory.name}'s bonus to {bonus}")
+            territory.bonus = bonus
+
+    def rename(self, name: str) -> None:
+        """Rename the board: typing one name is one step, until `settle`."""
+        if name != self.draft.name:
+            self.record("rename the board", merge="rename the board").name = name
+
+
 def _pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a < b else (b, a)
 
@@ -221,18 +347,27 @@ def build(app: App) -> ft.View:
 
 
 class BoardEditor:
-    """The draft, the tool in hand, and the canvas that edits it."""
+    """The draft and its history, the tool in hand, and the canvas that edits it."""
 
     def __init__(self, app: App, view: ft.View) -> None:
         self.app = app
         self.view = view
         self.boards = sources()
-        self.source = self.boards[0].id
-        self.draft = BoardDraft.from_board(self.boards[0])
+        self.history = DraftHistory(BoardDraft.from_board(self.boards[0]))
         self.tool = "move"
         self.selected = self.draft.territories[0].id
         # The space a path starts from, while one is being drawn.
         self.path_start: str | None = None
+        # Made once and changed in place, so a tap during a redraw is not lost.
+        self.undo_button = ft.IconButton(ft.Icons.UNDO, on_click=self.undo)
+        self.redo_button = ft.IconButton(ft.Icons.REDO, on_click=self.redo)
+        view.appbar = ft.AppBar(
+            title=ft.Text("Board editor"),
+            leading=ft.IconButton(
+                ft.Icons.HOME, tooltip="Home", on_click=lambda _: self.app.go("/")
+            ),
+            actions=[self.undo_button, self.redo_button],
+        )
         width = min((app.page.width or 360) - 24, 760)
         self.isle = IsleCanvas(
             self.draft.sketch(),
@@ -245,26 +380,45 @@ class BoardEditor:
             on_tap_sea=self.tapped_sea,
         )
 
+    @property
+    def draft(self) -> BoardDraft:
+        """The draft as it is now."""
+        return self.history.draft
+
     # --- editing ------------------------------------------------------------------------
 
     def start_from(self, board_id: str) -> None:
-        """Begin again from another board (edits so far are dropped)."""
-        board = next(b for b in self.boards if b.id == board_id)
-        self.source = board_id
-        self.draft = BoardDraft.from_board(board)
+        """Begin again from another board (Undo brings the edits so far back)."""
+        self.history.start_from(next(b for b in self.boards if b.id == board_id))
         self.selected = self.draft.territories[0].id
+        self.replaced()
+
+    def undo(self, _: ft.ControlEvent) -> None:
+        """Take back the newest change to the draft."""
+        if self.history.undo() is not None:
+            self.replaced()
+
+    def redo(self, _: ft.ControlEvent) -> None:
+        """Bring back the newest change undone."""
+        if self.history.redo() is not None:
+            self.replaced()
+
+    def replaced(self) -> None:
+        """After the draft is swapped: the chosen territory stays if it is still there."""
         self.path_start = None
+        if self.selected not in {t.id for t in self.draft.territories}:
+            self.selected = self.draft.territories[0].id
         self.refresh()
 
     def tapped(self, location: str) -> None:
         """A tap on a space: what it does depends on the tool."""
         if self.tool == "remove":
-            self.draft.remove_location(location)
+            self.history.remove_location(location)
         elif self.tool == "path":
             if self.path_start is None or self.path_start == location:
                 self.path_start = None if self.path_start == location else location
             else:
-                self.draft.toggle_path(self.path_start, location)
+                self.history.toggle_path(self.path_start, location)
                 # Paths chain: the next tap goes on from here.
                 self.path_start = location
         elif self.tool == "add":
@@ -275,7 +429,7 @@ class BoardEditor:
     def tapped_sea(self, point: Point) -> None:
         """A tap off every space: adds a space to the chosen territory with Add."""
         if self.tool == "add":
-            self.draft.add_location(self.selected, point)
+            self.history.add_location(self.selected, point)
         self.path_start = None
         self.refresh()
 
@@ -283,14 +437,20 @@ class BoardEditor:
         """A space dragged with Move: only the canvas is redrawn while the finger moves."""
         if self.tool != "move":
             return
-        self.draft.move_location(location, point)
+        self.history.drag(location, point)
         self.isle.redraw(self.draft.sketch())
         self.isle.canvas.update()
 
     def dropped(self) -> None:
-        """A dragged space let go: check the board again."""
+        """A dragged space let go: the drag is one step; check the board again."""
+        self.history.settle()
         if self.tool == "move":
             self.refresh()
+
+    def typed(self) -> None:
+        """After a keystroke in a name: only Undo and Redo change, so the field keeps its focus."""
+        self.show_history()
+        self.view.appbar.update()
 
     def save(self, _: ft.ControlEvent) -> None:
         """Check the board and save it under the user's boards."""
@@ -301,7 +461,7 @@ class BoardEditor:
             return
         save_user_board(board)
         self.boards = sources()
-        self.source = board.id
+        self.draft.source = board.id
         notify(self.app.page, f"Saved {board.name}: New game offers it for the digital board.")
         self.refresh()
 
@@ -312,19 +472,24 @@ class BoardEditor:
 
     # --- drawing ------------------------------------------------------------------------
 
+    def show_history(self) -> None:
+        """Undo and Redo say what they would do, and are off when there is nothing to do."""
+        undo, redo = self.history.undo_label, self.history.redo_label
+        self.undo_button.tooltip = f"Undo: {undo}" if undo else "Nothing to undo"
+        self.undo_button.disabled = undo is None
+        self.redo_button.tooltip = f"Redo: {redo}" if redo else "Nothing to redo"
+        self.redo_button.disabled = redo is None
+
     def render(self) -> None:
         """Rebuild the screen from the draft."""
-        self.view.appbar = ft.AppBar(
-            title=ft.Text("Board editor"),
-            leading=ft.IconButton(
-                ft.Icons.HOME, tooltip="Home", on_click=lambda _: self.app.go("/")
-            ),
-        )
-        self.isle.redraw(self.draft.sketch())
+        self.show_history()
+        # The space a path starts from is pointed out first: a new draft (Undo, Start from) may
+        # lack the one pointed out before, and redrawing would look for it.
         self.isle.show({}, {}, {}, (self.path_start,) if self.path_start else ())
+        self.isle.redraw(self.draft.sketch())
         start = ft.Dropdown(
             label="Start from",
-            value=self.source,
+            value=self.draft.source,
             options=[ft.DropdownOption(key=b.id, text=b.name) for b in self.boards],
             on_select=lambda e: self.start_from(e.control.value),
         )
@@ -351,7 +516,8 @@ class BoardEditor:
         name = ft.TextField(
             label="Board name",
             value=self.draft.name,
-            on_change=lambda e: setattr(self.draft, "name", e.control.value),
+            on_change=lambda e: self.rename(e.control.value),
+            on_blur=lambda _: self.history.settle(),
         )
         self.view.controls = [
             section(
@@ -375,6 +541,11 @@ class BoardEditor:
             ),
         ]
 
+    def rename(self, name: str) -> None:
+        """The board's name typed: one step however many keys."""
+        self.history.rename(name)
+        self.typed()
+
     def choose_tool(self, tool: str) -> None:
         """Take another tool; a path being drawn is let go."""
         self.tool = tool
@@ -387,10 +558,15 @@ class BoardEditor:
         territory = self.draft.territory(self.selected)
 
         def rename(value: str) -> None:
-            territory.name = value
+            self.history.rename_territory(territory.id, value)
+            self.typed()
+
+        def renamed(_: ft.ControlEvent) -> None:
+            self.history.settle()
+            self.refresh()
 
         def set_bonus(value: str) -> None:
-            territory.bonus = int(value)
+            self.history.set_bonus(territory.id, int(value))
             self.refresh()
 
         def select(territory_id: str) -> None:
@@ -398,14 +574,14 @@ class BoardEditor:
             self.refresh()
 
         def add(_: ft.ControlEvent) -> None:
-            self.selected = self.draft.add_territory(f"Territory {len(self.draft.territories) + 1}")
+            self.selected = self.history.add_territory(
+                f"Territory {len(self.draft.territories) + 1}"
+            )
             self.tool = "add"
             self.refresh()
 
         def remove(_: ft.ControlEvent) -> None:
-            self.draft.remove_territory(territory.id)
-            if not self.draft.territories:
-                self.draft.add_territory("Territory 1")
+            self.history.remove_territory(territory.id)
             self.selected = self.draft.territories[0].id
             self.refresh()
 
@@ -432,7 +608,7 @@ class BoardEditor:
                         value=territory.name,
                         expand=True,
                         on_change=lambda e: rename(e.control.value),
-                        on_blur=lambda _: self.refresh(),
+                        on_blur=renamed,
                     ),
                     ft.Dropdown(
                         label="Bonus",

@@ -1,0 +1,185 @@
+"""The board editor's undo and redo, without a browser."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.app.screens.board_editor import BoardDraft, DraftHistory
+from companion.boards import shipped_board
+from companion.user_boards import board_from_counts
+
+DUEL = shipped_board("duel-isle")
+GATHERING = shipped_board("gathering-isle")
+
+
+def fresh() -> DraftHistory:
+    """A history of a draft of Duel Isle, nothing done yet."""
+    return DraftHistory(BoardDraft.from_board(DUEL))
+
+
+def typed(history: DraftHistory, territory_id: str, word: str) -> None:
+    """Type a territory's new name one key at a time, as the name field reports it."""
+    for end in range(1, len(word) + 1):
+        history.rename_territory(territory_id, word[:end])
+    history.settle()
+
+
+EDITS = {
+    "add a space": (
+        lambda h: h.add_location("skalds-strand", (95.0, 60.0)),
+        "add a space to Skald's Strand",
+        lambda d: d.territory("skalds-strand").locations == ["ss1", "ss2", "skalds-strand-1"],
+    ),
+    "remove a space": (
+        lambda h: h.remove_location("ss1"),
+        "remove ss1",
+        lambda d: "ss1" not in d.positions and all("ss1" not in path for path in d.paths),
+    ),
+    "join two spaces": (
+        lambda h: h.toggle_path("nc1", "er3"),
+        "join nc1 and er3",
+        lambda d: ("er3", "nc1") in d.paths,
+    ),
+    "part two spaces": (
+        lambda h: h.toggle_path("fh3", "ss1"),
+        "part fh3 and ss1",
+        lambda d: ("fh3", "ss1") not in d.paths,
+    ),
+    "add a territory": (
+        lambda h: h.add_territory("Mist Isle"),
+        "add Mist Isle",
+        lambda d: d.territories[-1].name == "Mist Isle" and not d.territories[-1].locations,
+    ),
+    "remove a territory": (
+        lambda h: h.remove_territory("frostholm"),
+        "remove Frostholm",
+        lambda d: "frostholm" not in {t.id for t in d.territories} and "fh1" not in d.positions,
+    ),
+    "rename a territory": (
+        lambda h: typed(h, "troll-fen", "Bog"),
+        "rename Troll Fen",
+        lambda d: d.territory("troll-fen").name == "Bog",
+    ),
+    "set a bonus": (
+        lambda h: h.set_bonus("skalds-strand", 3),
+        "set Skald's Strand's bonus to 3",
+        lambda d: d.territory("skalds-strand").bonus == 3,
+    ),
+    "start from another board": (
+        lambda h: h.start_from(GATHERING),
+        "start from Gathering Isle (companion layout, 3-4 players)",
+        lambda d: d.source == "gathering-isle" and d.name == "My Gathering Isle",
+    ),
+    "rename the board": (
+        lambda h: h.rename("Duel Isle, my way"),
+        "rename the board",
+        lambda d: d.name == "Duel Isle, my way" and d.board_id == "my-duel-isle-my-way",
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", EDITS)
+def test_every_kind_of_edit_is_one_step_that_undoes_and_redoes(edit):
+    change, label, done = EDITS[edit]
+    history = fresh()
+    before = history.draft.copy()
+    assert history.undo_label is None and history.undo() is None
+
+    change(history)
+    after = history.draft.copy()
+    assert done(history.draft) and history.draft != before
+    assert history.undo_label == label and history.redo_label is None
+
+    assert history.undo() == label
+    assert history.draft == before and not done(history.draft)
+    assert history.undo_label is None and history.redo_label == label
+
+    assert history.redo() == label
+    assert history.draft == after and done(history.draft)
+    assert history.undo_label == label and history.redo() is None
+
+
+def test_a_drag_is_one_step_however_many_events_it_sends():
+    history = fresh()
+    start = history.draft.positions["ss1"]
+    for step in range(1, 21):
+        history.drag("ss1", (50.0 + step, 40.0))
+    history.settle()
+    assert history.draft.positions["ss1"] == (70.0, 40.0)
+    assert len(history.undos) == 1 and history.undo_label == "move ss1"
+
+    # A second drag of the same space after the drop is a step of its own.
+    history.drag("ss1", (10.0, 10.0))
+    history.settle()
+    assert history.undo() == "move ss1"
+    assert history.draft.positions["ss1"] == (70.0, 40.0)
+    assert history.undo() == "move ss1"
+    assert history.draft.positions["ss1"] == start and history.undo() is None
+
+
+def test_typing_one_name_is_one_step_but_two_fields_are_two():
+    history = fresh()
+    typed(history, "troll-fen", "Bog")
+    history.rename("Fen Isle")
+    history.rename("Fen Isle 2")
+    assert [step.label for step in history.undos] == ["rename Troll Fen", "rename the board"]
+    history.undo()
+    assert (
+        history.draft.name == "My Duel Isle" and history.draft.territory("troll-fen").name == "Bog"
+    )
+
+
+def test_a_new_edit_after_undo_clears_redo():
+    history = fresh()
+    history.add_location("skalds-strand", (95.0, 60.0))
+    history.set_bonus("skalds-strand", 3)
+    history.undo()
+    assert history.redo_label == "set Skald's Strand's bonus to 3"
+    history.remove_location("nc1")
+    assert history.redo_label is None and history.redo() is None
+    assert history.draft.territory("skalds-strand").bonus == 1
+    assert [step.label for step in history.undos] == ["add a space to Skald's Strand", "remove nc1"]
+
+
+def test_undo_goes_all_the_way_back_and_redo_all_the_way_forward():
+    history = fresh()
+    original = history.draft.copy()
+    new = history.add_location("skalds-strand", (95.0, 60.0))
+    history.toggle_path("ss2", new)
+    history.drag(new, (97.5, 61.0))
+    history.settle()
+    finished = history.draft.copy()
+    assert finished.problem() is None
+
+    while history.undo() is not None:
+        pass
+    assert history.draft == original
+    while history.redo() is not None:
+        pass
+    assert history.draft == finished and new in history.draft.board().location_ids
+
+
+def test_nothing_changed_is_no_step():
+    history = fresh()
+    history.set_bonus("skalds-strand", 1)
+    history.rename_territory("troll-fen", "Troll Fen")
+    history.rename("My Duel Isle")
+    assert history.undo_label is None
+
+
+def test_removing_the_last_territory_leaves_a_new_one_in_the_same_step():
+    table = board_from_counts("Kitchen Table", [("North", 2, 3)])
+    history = DraftHistory(BoardDraft.from_board(table))
+    history.remove_territory("north")
+    assert [t.name for t in history.draft.territories] == ["Territory 1"]
+    assert history.undo() == "remove North"
+    assert [t.name for t in history.draft.territories] == ["North"]
+    assert len(history.draft.positions) == 3
+
+
+def test_a_snapshot_shares_nothing_with_the_draft():
+    history = fresh()
+    history.add_location("skalds-strand", (95.0, 60.0))
+    snapshot = history.undos[-1].draft
+    assert "skalds-strand-1" not in snapshot.positions
+    assert snapshot.territory("skalds-strand").locations == ["ss1", "ss2"]
