@@ -13,7 +13,7 @@ from pathlib import Path
 
 import platformdirs
 
-from companion.boards import BoardError, parse_board
+from companion.boards import BoardError, parse_board, shipped_board_ids
 from models.board import Board, Territory
 
 DATA_ENV = "SUMMONERS_ISLE_DATA"
@@ -33,14 +33,20 @@ def slug(name: str) -> str:
 
 def user_boards() -> list[Board]:
     """Every saved user board that still reads as a valid board, by name."""
-    boards = []
+    boards = [board for _, board in _saved()]
+    return sorted(boards, key=lambda board: board.name.lower())
+
+
+def _saved() -> list[tuple[Path, Board]]:
+    """Every board file that reads as a valid board, with its board."""
     folder = boards_dir()
+    found = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
-            boards.append(parse_board(json.loads(path.read_text(encoding="utf-8"))))
+            found.append((path, parse_board(json.loads(path.read_text(encoding="utf-8")))))
         except (OSError, ValueError, BoardError):
             continue  # a damaged file is skipped, never fatal
-    return sorted(boards, key=lambda board: board.name.lower())
+    return found
 
 
 def save_user_board(board: Board) -> Path:
@@ -52,6 +58,18 @@ def save_user_board(board: Board) -> Path:
     temporary.write_text(board.model_dump_json(indent=2, exclude_defaults=True), encoding="utf-8")
     temporary.replace(path)
     return path
+
+
+def delete_user_board(board_id: str) -> None:
+    """Delete a saved user board; BoardError for a shipped layout or a board not saved."""
+    if board_id in shipped_board_ids():
+        raise BoardError(f"{board_id} is a shipped layout: it cannot be deleted")
+    # By the id inside, not the file name: a file copied in by hand may be named otherwise.
+    found = [path for path, board in _saved() if board.id == board_id]
+    if not found:
+        raise BoardError(f"there is no saved board {board_id!r}")
+    for path in found:
+        path.unlink(missing_ok=True)
 
 
 def board_from_counts(name: str, territories: list[tuple[str, int, int]]) -> Board:

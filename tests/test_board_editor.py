@@ -1,12 +1,20 @@
-"""The board editor's undo and redo, without a browser."""
+"""The board editor's undo and redo, and deleting a saved user board, without a browser."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 
 from companion.app.screens.board_editor import BoardDraft, DraftHistory
-from companion.boards import shipped_board
-from companion.user_boards import board_from_counts
+from companion.boards import BoardError, shipped_board, shipped_board_ids
+from companion.user_boards import (
+    board_from_counts,
+    boards_dir,
+    delete_user_board,
+    save_user_board,
+    user_boards,
+)
 
 DUEL = shipped_board("duel-isle")
 GATHERING = shipped_board("gathering-isle")
@@ -183,3 +191,55 @@ def test_a_snapshot_shares_nothing_with_the_draft():
     snapshot = history.undos[-1].draft
     assert "skalds-strand-1" not in snapshot.positions
     assert snapshot.territory("skalds-strand").locations == ["ss1", "ss2"]
+
+
+# --- deleting a saved user board ------------------------------------------------------------
+
+
+@pytest.fixture
+def data(tmp_path, monkeypatch):
+    """User boards kept in a folder of the test's own."""
+    monkeypatch.setenv("SUMMONERS_ISLE_DATA", str(tmp_path))
+    return tmp_path
+
+
+def test_deleting_a_user_board_removes_its_file_and_only_it(data):
+    kitchen = board_from_counts("Kitchen Table", [("North", 2, 3)])
+    saved = BoardDraft.from_board(DUEL).board()
+    kitchen_file = save_user_board(kitchen)
+    save_user_board(saved)
+    assert kitchen_file == data / "boards" / "my-kitchen-table.json"
+
+    delete_user_board("my-kitchen-table")
+    assert not kitchen_file.exists()
+    assert [board.id for board in user_boards()] == ["my-duel-isle"]
+    assert (data / "boards" / "my-duel-isle.json").exists()
+
+
+def test_a_board_is_deleted_by_the_id_inside_its_file(data):
+    kitchen = board_from_counts("Kitchen Table", [("North", 2, 3)])
+    folder = boards_dir()
+    folder.mkdir(parents=True)
+    copied = folder / "from-a-friend.json"
+    copied.write_text(json.dumps(kitchen.model_dump(mode="json")), encoding="utf-8")
+    assert [board.id for board in user_boards()] == ["my-kitchen-table"]
+
+    delete_user_board("my-kitchen-table")
+    assert not copied.exists() and user_boards() == []
+
+
+@pytest.mark.parametrize("board_id", shipped_board_ids())
+def test_a_shipped_layout_cannot_be_deleted_even_copied_among_the_users(data, board_id):
+    copied = save_user_board(shipped_board(board_id))
+    with pytest.raises(BoardError, match="shipped layout: it cannot be deleted"):
+        delete_user_board(board_id)
+    assert copied.exists()
+
+
+def test_deleting_a_board_never_saved_says_so(data):
+    with pytest.raises(BoardError, match="no saved board 'my-nowhere'"):
+        delete_user_board("my-nowhere")
+    save_user_board(board_from_counts("Kitchen Table", [("North", 2, 3)]))
+    with pytest.raises(BoardError, match="no saved board 'my-nowhere'"):
+        delete_user_board("my-nowhere")
+    assert len(user_boards()) == 1

@@ -3,7 +3,8 @@
 Spaces are added, dragged and removed on the canvas, paths drawn between them, territories
 named and given a bonus; `models.board.Board` decides whether the result is a valid isle,
 and it is saved under the user's boards. Shipped layouts are never changed: the editor
-works on a copy. Every change to the draft can be undone and redone (`DraftHistory`).
+works on a copy. Every change to the draft can be undone and redone (`DraftHistory`), and a
+saved user board can be deleted.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from companion.app.board_view import IsleCanvas, Point, canvas_height
 from companion.app.theme import ACCENT
 from companion.app.widgets import big_button, notify, screen, section
 from companion.boards import BoardError, parse_board, shipped_board, shipped_board_ids
-from companion.user_boards import save_user_board, slug, user_boards
+from companion.user_boards import delete_user_board, save_user_board, slug, user_boards
 from models.board import Board, Location, Territory
 from models.rules import DOMINATION_BONUS_RANGE, MAX_PLAYERS, MIN_PLAYERS
 
@@ -465,6 +466,54 @@ class BoardEditor:
         notify(self.app.page, f"Saved {board.name}: New game offers it for the digital board.")
         self.refresh()
 
+    def user_board(self) -> Board | None:
+        """The user's board the draft was started from, if it is one and still saved."""
+        if self.draft.source in shipped_board_ids():
+            return None
+        return next((b for b in self.boards if b.id == self.draft.source), None)
+
+    def confirm_delete(self, _: ft.ControlEvent) -> None:
+        """Ask before deleting the user's board the draft was started from."""
+        page = self.app.page
+        board = self.user_board()
+        if board is None:
+            return
+        page.show_dialog(
+            ft.AlertDialog(
+                title=ft.Text(f"Delete {board.name}?"),
+                content=ft.Text(
+                    "It goes from your boards. Games played on it keep their own copy.", size=15
+                ),
+                actions=[
+                    ft.TextButton("Cancel", on_click=lambda _: page.pop_dialog()),
+                    ft.FilledButton(
+                        "Delete",
+                        icon=ft.Icons.DELETE_FOREVER,
+                        on_click=lambda _: self.delete(board),
+                    ),
+                ],
+            )
+        )
+
+    def delete(self, board: Board) -> None:
+        """Delete a user board and start again from the first shipped layout."""
+        page = self.app.page
+        page.pop_dialog()
+        try:
+            delete_user_board(board.id)
+        except BoardError as error:
+            # Deleted meanwhile (another window): the list below is read again all the same.
+            notify(page, _sentence(str(error)), error=True)
+        else:
+            first = shipped_board(shipped_board_ids()[0])
+            notify(page, f"Deleted {board.name}. Starting again from {first.name}.")
+            # One step like any start: Undo brings back the draft, to save again.
+            self.history.start_from(first)
+            self.selected = self.draft.territories[0].id
+            self.path_start = None
+        self.boards = sources()
+        self.refresh()
+
     def refresh(self) -> None:
         """Redraw the screen after a change."""
         self.render()
@@ -487,11 +536,16 @@ class BoardEditor:
         # lack the one pointed out before, and redrawing would look for it.
         self.isle.show({}, {}, {}, (self.path_start,) if self.path_start else ())
         self.isle.redraw(self.draft.sketch())
-        start = ft.Dropdown(
-            label="Start from",
-            value=self.draft.source,
-            options=[ft.DropdownOption(key=b.id, text=b.name) for b in self.boards],
-            on_select=lambda e: self.start_from(e.control.value),
+        ids = {b.id for b in self.boards}
+        start = ft.Semantics(
+            identifier="editor-start",
+            content=ft.Dropdown(
+                label="Start from",
+                # A deleted board's draft (brought back by Undo) starts from none of the list.
+                value=self.draft.source if self.draft.source in ids else None,
+                options=[ft.DropdownOption(key=b.id, text=b.name) for b in self.boards],
+                on_select=lambda e: self.start_from(e.control.value),
+            ),
         )
         tools = ft.SegmentedButton(
             segments=[ft.Segment(value=key, label=ft.Text(label)) for key, label in TOOLS],
@@ -520,15 +574,7 @@ class BoardEditor:
             on_blur=lambda _: self.history.settle(),
         )
         self.view.controls = [
-            section(
-                "Board",
-                start,
-                ft.Text(
-                    "Shipped layouts stay as they are: you edit a copy, saved under your boards.",
-                    size=13,
-                    color=ft.Colors.ON_SURFACE_VARIANT,
-                ),
-            ),
+            self.board_card(start),
             tools,
             ft.Text(TOOL_HELP[self.tool], size=14),
             ft.Container(content=self.isle.control, border_radius=12),
@@ -545,6 +591,24 @@ class BoardEditor:
         """The board's name typed: one step however many keys."""
         self.history.rename(name)
         self.typed()
+
+    def board_card(self, start: ft.Control) -> ft.Control:
+        """Which board the draft started from; a user board's can be deleted here."""
+        note = ft.Text(
+            "Shipped layouts stay as they are: you edit a copy, saved under your boards.",
+            size=13,
+            color=ft.Colors.ON_SURFACE_VARIANT,
+        )
+        if self.user_board() is None:
+            return section("Board", start, note)
+        note.value = "Saved under the same name, it replaces this board."
+        delete = ft.OutlinedButton(
+            "Delete this board",
+            icon=ft.Icons.DELETE_FOREVER,
+            style=ft.ButtonStyle(color=ft.Colors.ERROR, icon_color=ft.Colors.ERROR),
+            on_click=self.confirm_delete,
+        )
+        return section("Board", start, note, delete)
 
     def choose_tool(self, tool: str) -> None:
         """Take another tool; a path being drawn is let go."""
