@@ -2,6 +2,7 @@
 
 import math
 import random
+from itertools import pairwise
 
 import pytest
 from pydantic import ValidationError
@@ -9,10 +10,12 @@ from pydantic import ValidationError
 from companion.app.board_view import (
     Layout,
     Mark,
+    along,
     canvas_height,
     convex_hull,
     describe_board,
     pieces,
+    route,
     tap_command,
     targets,
 )
@@ -174,6 +177,34 @@ def test_bot_seats_come_from_the_setup_and_unknown_bots_are_refused():
         PlayerSetup(id="a", bot="oracle")
     with pytest.raises(ValidationError, match="only on the digital board"):
         GameSetup(players=[{"id": "a", "bot": "greedy"}, {"id": "b"}], board="duel-isle")
+
+
+def test_a_bots_move_is_drawn_along_paths_through_empty_spaces_as_long_as_its_cost():
+    """The way drawn enters as many spaces as the engine charges actions (ruling 6)."""
+    state = duel().new_initial_state()
+    for command in [Summon(K.WYRM, "rh1"), Pass(), Pass(), Summon(K.SPRITE, "rh2"), Pass()]:
+        state.apply(command)
+    state.apply(Activate("rh1"))
+    occupied = set(pieces(state))
+    empty = set(DUEL.location_ids) - occupied
+    joined = {frozenset(path) for path in DUEL.paths}
+    costs = reachable(state, state.active, state.actions_left)
+    assert costs
+    for index, cost in costs.items():
+        goal = DUEL.location_ids[index]
+        spaces = route(DUEL, empty, "rh1", goal)
+        assert spaces[0] == "rh1" and spaces[-1] == goal
+        assert len(spaces) == cost + 1
+        assert all(frozenset(step) in joined for step in pairwise(spaces))
+        assert set(spaces[1:]) <= empty
+
+
+def test_a_gliding_creature_follows_the_line_by_length():
+    points = [(0.0, 0.0), (30.0, 0.0), (30.0, 10.0)]
+    assert along(points, 0) == (0.0, 0.0)
+    assert along(points, 0.5) == (20.0, 0.0)
+    assert along(points, 0.875) == (30.0, 5.0)
+    assert along(points, 1) == (30.0, 10.0)
 
 
 def test_a_bots_command_points_out_the_spaces_it_is_about():

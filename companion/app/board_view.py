@@ -9,9 +9,11 @@ do now (`targets`, from the engine's legal commands) and which command a tap mea
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections import deque
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import pairwise
 
 import flet as ft
 import flet.canvas as cv
@@ -256,6 +258,44 @@ def tap_command(state: GameState, location: str) -> Command | None:
     return Activate(location)
 
 
+def route(board: Board, empty: Collection[str], start: str, goal: str) -> list[str]:
+    """The spaces a moving creature passes, start to goal along paths through empty spaces.
+
+    Only for drawing a move the engine has allowed (the shortest way, breadth first);
+    without one, straight from start to goal.
+    """
+    neighbours: dict[str, list[str]] = {}
+    for a, b in board.paths:
+        neighbours.setdefault(a, []).append(b)
+        neighbours.setdefault(b, []).append(a)
+    came_from: dict[str, str | None] = {start: None}
+    frontier = deque([start])
+    while frontier:
+        here = frontier.popleft()
+        if here == goal:
+            spaces = [goal]
+            while (before := came_from[spaces[-1]]) is not None:
+                spaces.append(before)
+            return spaces[::-1]
+        for there in neighbours.get(here, ()):
+            if there not in came_from and (there in empty or there == goal):
+                came_from[there] = here
+                frontier.append(there)
+    return [start, goal]
+
+
+def along(points: list[Point], fraction: float) -> Point:
+    """The point `fraction` (0-1) of the way along a line through `points`, by length."""
+    remaining = max(0.0, min(1.0, fraction)) * sum(math.dist(a, b) for a, b in pairwise(points))
+    for a, b in pairwise(points):
+        length = math.dist(a, b)
+        if remaining <= length and length > 0:
+            share = remaining / length
+            return (a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share)
+        remaining -= length
+    return points[-1]
+
+
 def pieces(state: GameState) -> dict[str, Piece]:
     """Every creature on the board by location."""
     game = state.game
@@ -316,6 +356,8 @@ class IsleCanvas:
         self.on_board: dict[str, Piece] = {}
         self.marks: dict[str, Target] = {}
         self.flash: tuple[str, ...] = ()
+        # A creature on its way between spaces, drawn at a canvas point.
+        self.gliding: tuple[Piece, Point] | None = None
         self.canvas = cv.Canvas(
             height=height, on_resize=self._resized, resize_interval=150, expand=False
         )
@@ -345,11 +387,14 @@ class IsleCanvas:
         marks: dict[str, Target],
         labels: Mapping[str, str],
         flash: tuple[str, ...] = (),
+        gliding: tuple[Piece, Point] | None = None,
     ) -> None:
-        """Draw this position: creatures, the spaces a tap would use, and spaces to point out."""
+        """Draw this position: creatures, the spaces a tap would use, spaces to point out, and
+        a creature `gliding` between spaces (at a canvas point) while a move is shown."""
         self.on_board = on_board
         self.marks = marks
         self.flash = flash
+        self.gliding = gliding
         self.semantics.label = describe_board(on_board, labels, marks)
         self.canvas.shapes = self._shapes()
 
@@ -425,6 +470,9 @@ class IsleCanvas:
         for location in self.flash:
             x, y = layout.points[location]
             shapes.append(cv.Circle(x, y, r + 6, paint=_stroke(FLASH_COLOUR, 4)))
+        if self.gliding is not None:
+            piece, (x, y) = self.gliding
+            shapes.extend(self._token(piece, x, y))
         return shapes
 
     def _token(self, piece: Piece, x: float, y: float) -> list[cv.Shape]:

@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from companion.app.board_view import IsleCanvas, Mark, canvas_height, pieces, tap_command, targets
+from companion.app.board_view import (
+    IsleCanvas,
+    Mark,
+    along,
+    canvas_height,
+    pieces,
+    route,
+    tap_command,
+    targets,
+)
 from companion.app.game_panels import GameBar, PlayersCard, tally_lines
 from companion.app.screens.new_game import SEAT_PLAYERS
 from companion.app.session import GameSession, Outcome
@@ -62,6 +71,9 @@ BOT_PAUSE = 0.6
 # Frames of the dice animation, and seconds between them.
 ROLL_FRAMES = 6
 ROLL_FRAME_S = 0.08
+# Frames of a computer opponent's creature travelling to where it moves (within BOT_PAUSE).
+GLIDE_FRAMES = 8
+GLIDE_FRAME_S = 0.05
 # Page widths from which the board and the panels sit side by side (Flet's "md" breakpoint).
 SIDE_BY_SIDE = 768
 # The screen's padding and the space between its columns, as `widgets.screen` and Flet set them.
@@ -346,7 +358,10 @@ class BoardScreen:
                 self.showing = (state.current_player, command)
                 self.render()
                 self.app.page.update()
-                await asyncio.sleep(BOT_PAUSE)
+                if isinstance(command, Move):
+                    await self.glide(state, command)
+                else:
+                    await asyncio.sleep(BOT_PAUSE)
                 self.showing = None
                 if self.session.saved.revision != revision or not self.on_screen():
                     continue
@@ -364,6 +379,26 @@ class BoardScreen:
         finally:
             self.busy = False
             self.showing = None
+
+    async def glide(self, state: GameState, move: Move) -> None:
+        """Show a creature travelling its way to where it moves, before the move is recorded."""
+        ids = state.game.isle.location_ids
+        start = ids[state.active]
+        on_board = pieces(state)
+        piece = on_board.pop(start)
+        empty = set(ids) - set(on_board)
+        points = [
+            self.isle.layout.points[space]
+            for space in route(state.game.board, empty, start, move.to)
+        ]
+        await asyncio.sleep(BOT_PAUSE - GLIDE_FRAMES * GLIDE_FRAME_S)
+        for frame in range(1, GLIDE_FRAMES + 1):
+            if not self.on_screen():
+                return
+            at = along(points, frame / GLIDE_FRAMES)
+            self.isle.show(on_board, {}, state.game.labels, (move.to,), gliding=(piece, at))
+            self.isle.canvas.update()
+            await asyncio.sleep(GLIDE_FRAME_S)
 
     # --- attacks ----------------------------------------------------------------------
 
