@@ -66,23 +66,28 @@ class TableScreen:
         """Send a command through the store; show the sentence or the reason it was refused."""
         self.after(self.session.do(command))
 
-    def after(self, outcome: Outcome) -> None:
-        """Show the new state and tell the player what happened."""
+    def after(self, outcome: Outcome, *, announce: bool = False) -> None:
+        """Show the new state; a refusal (or, with `announce`, any outcome) as a message too.
+
+        What was recorded shows in the turn card's last line, so a plain record needs no
+        message sliding in over the screen.
+        """
         if outcome.ok and self.session.state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
             return
         # Only the panels a record can change are compared and sent, not the tools and layout;
         # the new state goes first, the message after it.
         self.app.page.update(*self.render())
-        notify(self.app.page, outcome.message, error=not outcome.ok)
+        if announce or not outcome.ok:
+            notify(self.app.page, outcome.message, error=not outcome.ok)
 
     def undo(self, _: ft.ControlEvent) -> None:
         """Take back the newest record."""
-        self.after(self.session.undo())
+        self.after(self.session.undo(), announce=True)
 
     def redo(self, _: ft.ControlEvent) -> None:
         """Bring back the newest undone record."""
-        self.after(self.session.redo())
+        self.after(self.session.redo(), announce=True)
 
     def removal(self, _: ft.ControlEvent) -> None:
         """Pick which rival creature was removed; only the engine's legal removals are offered."""
@@ -117,7 +122,7 @@ class TableScreen:
         state = self.session.state
         saved = self.session.saved
         self.bar.show(state, saved.undo_label, saved.redo_label)
-        self.turn.show(state)
+        self.turn.show(state, saved.log[-1].description if saved.log else None)
         self.players.show(state)
         moved = self.track.show(self.counters())
         return [self.bar.control, self.turn.control, self.players.control, *moved]

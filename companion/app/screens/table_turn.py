@@ -76,13 +76,19 @@ class TurnCard:
             "See the result", lambda _: go(f"{game}/end"), icon=ft.Icons.EMOJI_EVENTS
         )
         self.parts = ft.Column(spacing=10)
+        self.last = ft.Text(size=14, color=ft.Colors.ON_SURFACE_VARIANT)
         self.control = ft.Semantics(
             identifier="turn-card",
-            content=section("This turn", ft.Row(self.phase_boxes, spacing=6), self.parts),
+            content=section(
+                "This turn", ft.Row(self.phase_boxes, spacing=6), self.parts, self.last
+            ),
         )
 
-    def show(self, state: GameState) -> None:
-        """Show the phase, the step and what the player to act may record now."""
+    def show(self, state: GameState, last: str | None) -> None:
+        """Show the phase, the step, what the player to act may record now, and the `last`
+        record's sentence."""
+        self.last.value = f"Last: {last}" if last else ""
+        self.last.visible = bool(last)
         for (phase, _), box, text in zip(PHASES, self.phase_boxes, self.phase_labels, strict=True):
             now = state.phase is phase
             box.bgcolor = ACCENT if now else ft.Colors.SURFACE_CONTAINER_HIGHEST
