@@ -29,7 +29,9 @@ class Screen:
     def open(self, url: str, ready: str, timeout: float = 60) -> float:
         """Load a URL, turn on semantics, wait until `ready` shows; seconds it took."""
         started = time.perf_counter()
-        self.page.goto(url, timeout=timeout * 1000)
+        # Ready is when Flutter's semantics come up, not the page's load event, which waits
+        # for every script and can hang on a request the app no longer needs.
+        self.page.goto(url, timeout=timeout * 1000, wait_until="domcontentloaded")
         self.page.wait_for_selector(
             "flt-semantics-placeholder", state="attached", timeout=timeout * 1000
         )
