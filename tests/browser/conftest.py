@@ -130,6 +130,15 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture(autouse=True)
+def close_pages(browser) -> Iterator[None]:
+    """Close every page a test opened: a page left open keeps its Flutter app running (and
+    retrying its closed server) in the shared browser, slowing every test after it."""
+    yield
+    for context in browser.contexts:
+        context.close()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def artifacts() -> Path:
     """The folder for screenshots."""
