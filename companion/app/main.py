@@ -6,6 +6,7 @@ import importlib
 import os
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -76,6 +77,20 @@ class App:
         """Open another screen (and record it in the browser's history)."""
         self.page.run_task(self.page.push_route, route)
 
+    def follow(self, game_id: str, changed: Callable[[int], None]) -> None:
+        """Call `changed(revision)` when another device records in this game.
+
+        Phones at one table each show the game; what one records shows on the others
+        without a reload. Following ends when this device opens another screen.
+        """
+        self.page.pubsub.subscribe_topic(
+            f"game/{game_id}", lambda _topic, revision: changed(revision)
+        )
+
+    def announce(self, game_id: str, revision: int) -> None:
+        """Tell the other devices following this game that it has reached `revision`."""
+        self.page.pubsub.send_others_on_topic(f"game/{game_id}", revision)
+
     def toggle_theme(self) -> None:
         """Switch between the dark and the light theme on this device."""
         dark = self.page.theme_mode is ft.ThemeMode.DARK
@@ -85,6 +100,8 @@ class App:
     def show(self) -> None:
         """Build the screen for the current route."""
         page = self.page
+        # The screen being left stops following its game; a game screen follows it anew.
+        page.pubsub.unsubscribe_all()
         parts = [part for part in (page.route or "/").split("/") if part]
         try:
             view = self._view(parts)

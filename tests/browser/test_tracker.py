@@ -174,3 +174,32 @@ def test_result_history_and_log_screens(server, browser, artifacts):
     ui.shot("phone-11-history", tall=740)
     ui.open(f"{server.url}/game/{saved.id}/log", saved.log[-1].description)
     ui.shot("phone-12-log", tall=740)
+
+
+def test_two_phones_at_one_table_see_each_others_records(server, browser, artifacts):
+    """What one phone records shows on another phone on the same game, without a reload."""
+    from models.setup import GameSetup
+
+    setup = GameSetup(
+        players=[
+            {"id": "red", "name": "Ragna", "colour": "red"},
+            {"id": "blue", "name": "Bjorn", "colour": "blue"},
+        ],
+        board="duel-isle",
+    )
+    with open_store(server.db) as store:
+        game_id = store.new_game(setup).id
+    first = Screen(browser.new_page(viewport=PHONE), artifacts)
+    second = Screen(browser.new_page(viewport=PHONE), artifacts)
+    first.open(f"{server.url}/game/{game_id}", "Ragna's turn")
+    second.open(f"{server.url}/game/{game_id}", "Ragna's turn")
+
+    first.tap("Summon Wyrm (5)", "Bjorn's turn")
+    second.wait_for("Bjorn's turn")
+    assert second.energy_label() == energy_text(saved_game(server))
+    # Both are out of energy, so the rest of Summoning passes by itself.
+    second.tap("Summon Wyrm (5)", "Ragna's Wyrms act")
+    first.wait_for("Ragna's Wyrms act")
+    second.tap_matching("^Undo: ", "Undone:", icon=True)
+    first.wait_for("Bjorn's turn")
+    assert first.energy_label() == second.energy_label() == energy_text(saved_game(server))

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from companion.app.session import GameSession
+from companion.app.session import GameSession, Outcome
 from companion.app.widgets import big_button, notify, screen
 
 if TYPE_CHECKING:
@@ -18,7 +18,9 @@ def build(app: App, game_id: str) -> ft.View:
     session = GameSession(app.store, game_id)
     view = screen(f"/game/{game_id}/log", spacing=8)
 
-    def act(outcome) -> None:  # noqa: ANN001
+    def act(outcome: Outcome) -> None:
+        if outcome.ok:
+            app.announce(game_id, session.saved.revision)
         notify(app.page, outcome.message, error=not outcome.ok)
         render()
         app.page.update()

@@ -63,6 +63,8 @@ class ResetScreen:
         self.cells: dict[tuple[str, str, int], CountCell] | None = None
         self.titles: dict[str, ft.Text] = {}
         self.tally = ft.Column(spacing=10)
+        # Applied on another phone: this screen's counts are for a round that is over.
+        app.follow(session.id, lambda _revision: app.go(f"/game/{session.id}"))
 
     def placements(self) -> list[Placement]:
         """The counts laid out on each territory's locations, in order."""
@@ -115,6 +117,7 @@ class ResetScreen:
         if not outcome.ok:
             notify(self.app.page, outcome.message, error=True)
             return
+        self.app.announce(self.session.id, self.session.saved.revision)
         state = self.session.state
         if state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")

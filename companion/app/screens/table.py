@@ -47,6 +47,7 @@ class TableScreen:
         self.players = PlayersCard(session)
         self.turn = TurnCard(session, self.record, app.go, self.removal)
         view.appbar = self.bar.control
+        app.follow(session.id, self.changed_elsewhere)
         # One column on a phone; two side by side on a tablet or desktop.
         view.data = WIDE
         view.controls = [
@@ -72,6 +73,8 @@ class TableScreen:
         What was recorded shows in the turn card's last line, so a plain record needs no
         message sliding in over the screen.
         """
+        if outcome.ok:
+            self.app.announce(self.session.id, self.session.saved.revision)
         if outcome.ok and self.session.state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
             return
@@ -80,6 +83,16 @@ class TableScreen:
         self.app.page.update(*self.render())
         if announce or not outcome.ok:
             notify(self.app.page, outcome.message, error=not outcome.ok)
+
+    def changed_elsewhere(self, revision: int) -> None:
+        """Another phone recorded something in this game: show the game as it is now."""
+        if revision == self.session.saved.revision:
+            return
+        self.session.refresh()
+        if self.session.state.is_terminal:
+            self.app.go(f"/game/{self.session.id}/end")
+        else:
+            self.app.page.update(*self.render())
 
     def undo(self, _: ft.ControlEvent) -> None:
         """Take back the newest record."""
