@@ -1,4 +1,4 @@
-"""Driving the Flet app through Chromium's accessibility tree, and timing it."""
+"""Driving the Flet app in Chromium: its accessibility tree, the isle's canvas, tap timings."""
 
 from __future__ import annotations
 
@@ -9,8 +9,13 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page
 
+from companion.app.board_view import Layout
+from companion.app.screens.board import BOTTOM_BAR
+
 PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1280, "height": 800}
+APP_BAR = 56
+BOARD = "[flt-semantics-identifier=board]"
 
 # Finds text in the page's visible text or in any semantics label.
 _HAS_TEXT = """t => document.body.innerText.includes(t) ||
@@ -89,3 +94,63 @@ class Screen:
     def median_tap_ms(self) -> float:
         """The median tap-to-updated-screen time so far."""
         return statistics.median(self.tap_ms) if self.tap_ms else 0.0
+
+
+# --- the isle's canvas: taps at computed coordinates ----------------------------------
+
+
+def tap_location(page, board, location: str, click: bool = True) -> None:
+    """Click a location's space on the canvas, scrolling the whole board into view first.
+
+    The board's semantics box is clipped to what is on screen, so it gives the canvas's true
+    size only when the whole board shows.
+    """
+    height = page.viewport_size["height"]
+    for _ in range(10):
+        box = page.locator(BOARD).first.bounding_box()
+        if box is None:
+            # Scrolled off the screen, where Flutter leaves it out of the semantics tree: the
+            # board is near the top of both screens that have one.
+            page.mouse.move(20, height / 2)
+            page.mouse.wheel(0, -300)
+            time.sleep(0.5)
+            continue
+        # The scrolling area ends above the bar of buttons at the bottom and the screen's 12 px
+        # padding: a box reaching that far may be cut.
+        below = box["y"] + box["height"] - (height - BOTTOM_BAR - 24)
+        above = APP_BAR + 4 - box["y"]
+        if below < 0 and above < 0:
+            if click:
+                layout = Layout.fit(board, box["width"], box["height"])
+                x, y = layout.points[location]
+                page.mouse.click(box["x"] + x, box["y"] + y)
+            return
+        page.mouse.move(box["x"] + 4, max(box["y"], APP_BAR) + 4)
+        page.mouse.wheel(0, 60 if below >= 0 else -max(above, 60))
+        time.sleep(0.5)
+    raise AssertionError(f"could not bring the whole board into view to tap {location}")
+
+
+def scroll_to(page, target):
+    """Scroll the screen (Flutter's, with the wheel) until a control is in view; the control."""
+    height = page.viewport_size["height"]
+    for _ in range(20):
+        box = target.bounding_box()
+        if box is not None and box["y"] > APP_BAR and box["y"] + box["height"] < height - 20:
+            return target
+        page.mouse.move(20, height / 2)
+        page.mouse.wheel(0, 200 if box is None or box["y"] > APP_BAR else -200)
+        time.sleep(0.4)
+    raise AssertionError("could not scroll the control into view")
+
+
+def click_until(ui, target, then: str, tries: int = 3) -> None:
+    """Click a control until `then` shows: a first click can land before Flutter listens."""
+    for attempt in range(tries):
+        target.click()
+        try:
+            ui.wait_for(then, timeout=5 * (attempt + 1))
+            return
+        except Exception:
+            if attempt == tries - 1:
+                raise

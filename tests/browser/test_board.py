@@ -12,10 +12,10 @@ import json
 import re
 import time
 
-from browser_ui import PHONE, TABLET, Screen
+from browser_ui import BOARD, PHONE, TABLET, Screen, click_until, scroll_to, tap_location
 
 from companion.app.board_view import Layout, describe_board, pieces, targets
-from companion.app.screens.board import BOTTOM_BAR, DIE_FACES, domination_preview
+from companion.app.screens.board import DIE_FACES, domination_preview
 from companion.app.screens.board_editor import BoardDraft
 from companion.boards import shipped_board
 from companion.engine import Phase
@@ -30,8 +30,6 @@ from models.rules import CreatureKind
 from models.setup import GameSetup
 
 PERSON = "red"
-APP_BAR = 56
-BOARD = "[flt-semantics-identifier=board]"
 
 
 def saved_game(server, game_id=None):
@@ -88,68 +86,11 @@ def recorded(server, game_id, revision, timeout=15) -> bool:
     return False
 
 
-def tap_location(page, board, location: str, click: bool = True) -> None:
-    """Click a location's space on the canvas, scrolling the whole board into view first.
-
-    The board's semantics box is clipped to what is on screen, so it gives the canvas's true
-    size only when the whole board shows.
-    """
-    height = page.viewport_size["height"]
-    for _ in range(10):
-        box = page.locator(BOARD).first.bounding_box()
-        if box is None:
-            # Scrolled off the screen, where Flutter leaves it out of the semantics tree: the
-            # board is near the top of both screens that have one.
-            page.mouse.move(20, height / 2)
-            page.mouse.wheel(0, -300)
-            time.sleep(0.5)
-            continue
-        # The scrolling area ends above the bar of buttons at the bottom and the screen's 12 px
-        # padding: a box reaching that far may be cut.
-        below = box["y"] + box["height"] - (height - BOTTOM_BAR - 24)
-        above = APP_BAR + 4 - box["y"]
-        if below < 0 and above < 0:
-            if click:
-                layout = Layout.fit(board, box["width"], box["height"])
-                x, y = layout.points[location]
-                page.mouse.click(box["x"] + x, box["y"] + y)
-            return
-        page.mouse.move(box["x"] + 4, max(box["y"], APP_BAR) + 4)
-        page.mouse.wheel(0, 60 if below >= 0 else -max(above, 60))
-        time.sleep(0.5)
-    raise AssertionError(f"could not bring the whole board into view to tap {location}")
-
-
-def scroll_to(page, target):
-    """Scroll the screen (Flutter's, with the wheel) until a control is in view; the control."""
-    height = page.viewport_size["height"]
-    for _ in range(20):
-        box = target.bounding_box()
-        if box is not None and box["y"] > APP_BAR and box["y"] + box["height"] < height - 20:
-            return target
-        page.mouse.move(20, height / 2)
-        page.mouse.wheel(0, 200 if box is None or box["y"] > APP_BAR else -200)
-        time.sleep(0.4)
-    raise AssertionError("could not scroll the control into view")
-
-
 def tap_button(page, pattern: str) -> None:
     """Click the first button whose name matches a regular expression."""
     button = page.get_by_role("button", name=re.compile(pattern)).first
     button.wait_for(timeout=60000)
     button.click()
-
-
-def click_until(ui, target, then: str, tries: int = 3) -> None:
-    """Click a control until `then` shows: a first click can land before Flutter listens."""
-    for attempt in range(tries):
-        target.click()
-        try:
-            ui.wait_for(then, timeout=5 * (attempt + 1))
-            return
-        except Exception:
-            if attempt == tries - 1:
-                raise
 
 
 def test_a_whole_game_against_a_greedy_bot_by_touch(server, browser, artifacts):

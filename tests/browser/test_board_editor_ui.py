@@ -1,15 +1,14 @@
 """The board editor in Chromium: undo and redo of a space added by touch; a board saved, deleted.
 
 Taps on the isle land on canvas coordinates computed with `Layout.fit` from the board's
-on-screen box, as in test_board.py, whose helpers this file shares.
+on-screen box, with the canvas helpers of browser_ui.py.
 """
 
 from __future__ import annotations
 
 import time
 
-from browser_ui import PHONE, Screen
-from test_board import BOARD, click_until, scroll_to, tap_location
+from browser_ui import BOARD, PHONE, Screen, click_until, scroll_to, tap_location
 
 from companion.app.board_view import Layout
 from companion.app.screens.board_editor import BoardDraft
