@@ -15,12 +15,23 @@ from companion.app.screens.board import BOTTOM_BAR
 PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1280, "height": 800}
 APP_BAR = 56
+# The seats the browser tests play, by player id: name and colour as New game sets them.
+SEATS = {"red": "Ragna", "blue": "Bjorn", "green": "Sigrid"}
 BOARD = "[flt-semantics-identifier=board]"
 
 # Finds text in the page's visible text or in any semantics label.
 _HAS_TEXT = """t => document.body.innerText.includes(t) ||
   [...document.querySelectorAll('[aria-label]')]
     .some(e => e.getAttribute('aria-label').includes(t))"""
+
+
+def seats(*ids: str, **bots: str) -> list[dict[str, str]]:
+    """Setup entries for the named seats; a keyword gives that seat a bot, e.g. blue="greedy"."""
+    return [
+        {"id": seat, "name": SEATS[seat], "colour": seat}
+        | ({"bot": bots[seat]} if seat in bots else {})
+        for seat in ids
+    ]
 
 
 class Screen:

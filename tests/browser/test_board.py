@@ -12,7 +12,7 @@ import json
 import re
 import time
 
-from browser_ui import BOARD, PHONE, TABLET, Screen, click_until, scroll_to, tap_location
+from browser_ui import BOARD, PHONE, TABLET, Screen, click_until, scroll_to, seats, tap_location
 
 from companion.app.board_view import Layout, describe_board, pieces, targets
 from companion.app.screens.board import DIE_FACES, domination_preview
@@ -219,10 +219,7 @@ def test_a_whole_game_against_a_greedy_bot_by_touch(server, browser, artifacts):
 def test_attack_dice_and_domination_panels(server, browser, artifacts):
     """Set positions: an attack's odds, rolled and typed dice; a bonus declined with its tally."""
     setup = GameSetup(
-        players=[
-            {"id": "red", "name": "Ragna", "colour": "red"},
-            {"id": "blue", "name": "Bjorn", "colour": "blue", "bot": "greedy"},
-        ],
+        players=seats("red", "blue", blue="greedy"),
         board="duel-isle",
         mode="digital",
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from browser_ui import PHONE, TABLET, Screen
+from browser_ui import PHONE, TABLET, Screen, seats
 
 from companion.store.store import open_store
 
@@ -146,11 +146,7 @@ def test_result_history_and_log_screens(server, browser, artifacts):
     from models.setup import GameSetup
 
     setup = GameSetup(
-        players=[
-            {"id": "red", "name": "Ragna", "colour": "red"},
-            {"id": "blue", "name": "Bjorn", "colour": "blue"},
-            {"id": "green", "name": "Sigrid", "colour": "green"},
-        ],
+        players=seats("red", "blue", "green"),
         board="gathering-isle",
         mode="digital",
     )
@@ -181,10 +177,7 @@ def test_two_phones_at_one_table_see_each_others_records(server, browser, artifa
     from models.setup import GameSetup
 
     setup = GameSetup(
-        players=[
-            {"id": "red", "name": "Ragna", "colour": "red"},
-            {"id": "blue", "name": "Bjorn", "colour": "blue"},
-        ],
+        players=seats("red", "blue"),
         board="duel-isle",
     )
     with open_store(server.db) as store:
