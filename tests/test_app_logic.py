@@ -101,11 +101,18 @@ def test_bad_user_boards_say_what_is_wrong(name, territories, message):
         board_from_counts(name, territories)
 
 
-def test_the_shipped_font_covers_every_character_the_app_shows():
-    cmap = TTFont(ROOT / "assets" / "fonts" / "DejaVuSans.ttf").getBestCmap()
-    text = "".join(
-        p.read_text(encoding="utf-8") for p in (ROOT / "companion" / "app").rglob("*.py")
-    )
-    wanted = set(re.sub(r"[\x00-\x7f]", "", text))
+SHIPPED_FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
+# Names players type, in the scripts the shipped font is cut down to (see `make fonts`).
+PLAYER_NAMES = "Sigrún Bjørn Łukasz Zoë Şahin Nguyễn Ærøskøbing Αθηνά Ёжик Мирослава Đorđe ŒUVRE"
+
+
+@pytest.mark.parametrize("font", SHIPPED_FONTS)
+def test_the_shipped_font_covers_every_character_the_app_shows(font):
+    cmap = TTFont(ROOT / "assets" / "fonts" / font).getBestCmap()
+    # Screens, and the engine's sentences and board names they show.
+    sources = [*(ROOT / "companion").rglob("*.py"), *(ROOT / "models").rglob("*.py")]
+    sources += (ROOT / "assets" / "boards").glob("*.json")
+    text = "".join(p.read_text(encoding="utf-8") for p in sources) + PLAYER_NAMES
+    wanted = set(re.sub(r"[\x00-\x1f\x7f]", "", text))
     missing = sorted(ch for ch in wanted if ord(ch) not in cmap)
     assert not missing, f"no glyph for {missing}"

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
+import socket
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -33,8 +36,12 @@ def screen_module(name: str) -> ModuleType:
     return importlib.import_module(f"companion.app.screens.{name}")
 
 
+# How the app's modules name Flet's controls and types: `ft.Container`, `ft.Colors`...
+_FLET_NAME = re.compile(r"\bft\.([A-Z]\w*)")
+
+
 def warm_up() -> None:
-    """Import every screen in the background, once: the first screen is up by then."""
+    """Import every screen and the Flet controls the app uses, once, in the background."""
     global _warming
     if _warming is None:
         _warming = threading.Thread(target=_import_screens, name="warm-up", daemon=True)
@@ -47,6 +54,35 @@ _warming: threading.Thread | None = None
 def _import_screens() -> None:
     for name in SCREENS:
         screen_module(name)
+    # Flet imports a control's module the first time its name (`ft.Container`) is read:
+    # ~0.4 s for the app's ~60 names, which a first session would otherwise spend before
+    # showing anything.
+    for path in Path(__file__).parent.rglob("*.py"):
+        for name in _FLET_NAME.findall(path.read_text(encoding="utf-8")):
+            getattr(ft, name, None)
+
+
+def warm_up_once_listening(host: str, port: int, timeout: float = 60) -> None:
+    """Warm up as soon as the web server takes connections, while a browser boots Flutter.
+
+    Python holds one lock for imports: warming up while the server itself starts would only
+    delay it. Between the server answering and a browser's first websocket (1.5-2 s of
+    Flutter's boot) the server has nothing else to do.
+    """
+    address = ("127.0.0.1" if host in ("", "0.0.0.0", "::") else host, port)
+
+    def wait_then_warm() -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(address, timeout=1).close()
+            except OSError:
+                time.sleep(0.05)
+                continue
+            warm_up()
+            return
+
+    threading.Thread(target=wait_then_warm, name="warm-up-wait", daemon=True).start()
 
 
 class App:
@@ -162,6 +198,7 @@ def serve(
     if web or not has_display:
         # Serve without trying to open a browser on the server itself.
         os.environ["FLET_FORCE_WEB_SERVER"] = "true"
+        warm_up_once_listening(host, port)
     ft.run(
         lambda page: App(page, store).start(),
         host=host,
