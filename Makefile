@@ -47,10 +47,8 @@ simulate: $(STAMP)
 DEJAVU := /usr/share/fonts/truetype/dejavu
 FONT_RANGES := U+0020-007E,U+00A0-024F,U+0300-036F,U+0370-03FF,U+0400-04FF,U+1E00-1EFF,U+2000-206F,U+20A0-20CF,U+2190-21FF,U+2200-22FF,U+25A0-25FF,U+2600-26FF,U+2700-27BF,U+FFFD
 fonts: $(STAMP)
-	for face in DejaVuSans DejaVuSans-Bold; do \
-	  $(PY) -m fontTools.subset $(DEJAVU)/$$face.ttf --unicodes='$(FONT_RANGES)' \
-	    --no-hinting --layout-features='*' --output-file=assets/fonts/$$face.ttf || exit 1; \
-	done
+	$(PY) -m fontTools.subset $(DEJAVU)/DejaVuSans.ttf --unicodes='$(FONT_RANGES)' \
+	  --no-hinting --layout-features='*' --output-file=assets/fonts/DejaVuSans.ttf
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis

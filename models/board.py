@@ -107,6 +107,12 @@ class Board(BaseModel):
         return self
 
     @property
+    def short_name(self) -> str:
+        """The name without a closing note in brackets: 'Duel Isle' for 'Duel Isle (...)'."""
+        head, bracket, _ = self.name.rpartition(" (")
+        return head if bracket and head and self.name.endswith(")") else self.name
+
+    @property
     def location_ids(self) -> tuple[str, ...]:
         """Every location, territory by territory, in board order."""
         return tuple(name for territory in self.territories for name in territory.locations)

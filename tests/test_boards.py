@@ -32,6 +32,13 @@ def test_shipped_layouts_are_playable_and_named_as_our_own(board_id):
     assert all(1 <= len(n) <= 4 for n in isle.neighbours)
 
 
+def test_a_board_field_shows_the_name_without_its_note_in_brackets():
+    assert shipped_board("duel-isle").short_name == "Duel Isle"
+    assert parse_board(board(name="Kitchen Table")).short_name == "Kitchen Table"
+    assert parse_board(board(name="Mossy (v2) Isle")).short_name == "Mossy (v2) Isle"
+    assert parse_board(board(name="(Untitled)")).short_name == "(Untitled)"
+
+
 def board(**changes):
     data = {
         "territories": [

@@ -9,7 +9,8 @@ import flet as ft
 from models.rules import ENERGY_BANDS, CreatureKind
 
 FONT = "Isle Sans"
-FONTS = {FONT: "fonts/DejaVuSans.ttf", f"{FONT} Bold": "fonts/DejaVuSans-Bold.ttf"}
+# One face: Flutter draws bold from it, so a bold file would be one more download unused.
+FONTS = {FONT: "fonts/DejaVuSans.ttf"}
 TAP = 48  # the smallest tap target, in logical pixels
 ACCENT = "#F2B53A"  # spirit energy gold
 

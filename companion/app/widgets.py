@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 
 import flet as ft
 
-from companion.app.theme import ACCENT, BAND_TINT, CREATURE_MARK, TAP, colour_of
+from companion.app.theme import ACCENT, BAND_TINT, CREATURE_MARK, FONT, TAP, colour_of
+from models.board import Board
 from models.rules import ENERGY_BANDS, KIND_ORDER, MAX_TRACK_ENERGY, WINNING_ENERGY, band_for
 
 TRACK_COLUMNS = 6
@@ -128,6 +129,15 @@ def reserve_line(reserve: Sequence[int], on_board: Sequence[int], returning: Seq
     return "   ".join(parts)
 
 
+def board_options(boards: Sequence[Board]) -> list[ft.DropdownOption]:
+    """Boards to pick from: the full name in the list, the short one in the field."""
+    # 'Duel Isle (companion layout, 2 players)' would be cut off in a 360 px phone's field.
+    return [
+        ft.DropdownOption(key=board.id, text=board.short_name, content=ft.Text(board.name))
+        for board in boards
+    ]
+
+
 def big_button(
     text: str,
     on_click: Callable[[ft.ControlEvent], object],
@@ -140,7 +150,8 @@ def big_button(
     """A full-size button, at least one tap target tall."""
     style = ft.ButtonStyle(
         padding=ft.Padding.symmetric(horizontal=18, vertical=14),
-        text_style=ft.TextStyle(size=16, weight=ft.FontWeight.W_600),
+        # A button's text style replaces the theme's rather than adding to it: name the font.
+        text_style=ft.TextStyle(size=16, weight=ft.FontWeight.W_600, font_family=FONT),
     )
     maker = ft.FilledButton if primary else ft.OutlinedButton
     return maker(

@@ -18,7 +18,7 @@ import flet as ft
 
 from companion.app.board_view import IsleCanvas, Point, canvas_height
 from companion.app.theme import ACCENT
-from companion.app.widgets import big_button, notify, screen, section
+from companion.app.widgets import big_button, board_options, notify, screen, section
 from companion.boards import BoardError, parse_board, shipped_board, shipped_board_ids
 from companion.user_boards import delete_user_board, save_user_board, slug, user_boards
 from models.board import Board, Location, Territory
@@ -60,7 +60,7 @@ class BoardDraft:
     @classmethod
     def from_board(cls, board: Board) -> BoardDraft:
         """A draft of a board; a shipped layout's copy gets a name of its own."""
-        name = board.name if board.id.startswith("my-") else f"My {board.name.split(' (')[0]}"
+        name = board.name if board.id.startswith("my-") else f"My {board.short_name}"
         positions = {location.id: (location.x, location.y) for location in board.locations}
         return cls(
             name=name,
@@ -543,7 +543,7 @@ class BoardEditor:
                 label="Start from",
                 # A deleted board's draft (brought back by Undo) starts from none of the list.
                 value=self.draft.source if self.draft.source in ids else None,
-                options=[ft.DropdownOption(key=b.id, text=b.name) for b in self.boards],
+                options=board_options(self.boards),
                 on_select=lambda e: self.start_from(e.control.value),
             ),
         )

@@ -10,7 +10,7 @@ import flet as ft
 from pydantic import ValidationError
 
 from companion.app.theme import PLAYER_COLOURS, colour_of
-from companion.app.widgets import big_button, notify, player_chip, screen, section
+from companion.app.widgets import big_button, board_options, notify, player_chip, screen, section
 from companion.boards import BoardError, first_error, shipped_board, shipped_board_ids
 from companion.user_boards import board_from_counts, save_user_board, user_boards
 from models.board import Board
@@ -155,6 +155,7 @@ def build(app: App, draft: Draft | None = None) -> ft.View:
         ],
         selected=[draft.mode.value],
         on_change=lambda e: (setattr(draft, "mode", Mode(e.control.selected[0])), redraw()),
+        expand=True,
     )
     mode_note = ft.Text(
         "The app tracks a game on your printed board."
@@ -218,7 +219,7 @@ def build(app: App, draft: Draft | None = None) -> ft.View:
         value=draft.board_id,
         label="Board",
         expand=True,
-        options=[ft.DropdownOption(key=b.id, text=b.name) for b in boards]
+        options=board_options(boards)
         + (
             [ft.DropdownOption(key="enter", text="Enter my board…")]
             if draft.mode is Mode.TABLE
@@ -270,7 +271,9 @@ def build(app: App, draft: Draft | None = None) -> ft.View:
         )
     view.appbar = ft.AppBar(title=ft.Text("New game"))
     view.controls = [
-        section("Play", mode_picker, mode_note),
+        # Across the whole card, each half is wide enough for its label whatever the font
+        # measured when the screen was first drawn (the shipped one may still be loading).
+        section("Play", ft.Row([mode_picker]), mode_note),
         section("Players", count_picker, *player_rows),
         section("Board", *board_controls),
         section("Rounds", rounds, rounds_note),
