@@ -6,6 +6,7 @@ game already played on it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -50,13 +51,21 @@ def _saved() -> list[tuple[Path, Board]]:
 
 
 def save_user_board(board: Board) -> Path:
-    """Write a board (replacing one with the same id); the file is replaced atomically."""
+    """Write a board (replacing one with the same id) atomically; BoardError if it cannot."""
     folder = boards_dir()
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{board.id}.json"
     temporary = path.with_suffix(".json.tmp")
-    temporary.write_text(board.model_dump_json(indent=2, exclude_defaults=True), encoding="utf-8")
-    temporary.replace(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(
+            board.model_dump_json(indent=2, exclude_defaults=True), encoding="utf-8"
+        )
+        temporary.replace(path)
+    except OSError as error:
+        # A half-written temporary file is no board: leave none behind.
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise BoardError(f"could not save the board in {folder}: {error.strerror}") from error
     return path
 
 
@@ -69,7 +78,10 @@ def delete_user_board(board_id: str) -> None:
     if not found:
         raise BoardError(f"there is no saved board {board_id!r}")
     for path in found:
-        path.unlink(missing_ok=True)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as error:
+            raise BoardError(f"could not delete {path}: {error.strerror}") from error
 
 
 def board_from_counts(name: str, territories: list[tuple[str, int, int]]) -> Board:

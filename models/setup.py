@@ -8,6 +8,7 @@ from typing import Self
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from models.board import Board
+from models.opponents import parse_bot
 from models.rules import (
     EXTENDED_ROUNDS,
     EXTENDED_ROUNDS_MIN_PLAYERS,
@@ -32,17 +33,14 @@ class PlayerSetup(BaseModel):
     id: str = Field(min_length=1, max_length=24, pattern=r"^[A-Za-z0-9_-]+$")
     name: str = Field(default="", max_length=24)
     colour: str = Field(default="", max_length=24)
-    # A computer opponent's name as `companion.bots.make_bot` takes it, e.g. "mcts:easy".
+    # A computer opponent's name (models/opponents.py), e.g. "mcts:easy".
     bot: str | None = None
 
     @field_validator("bot")
     @classmethod
     def _known_bot(cls, value: str | None) -> str | None:
         if value is not None:
-            # Imported here: the bots import the engine, which imports this module.
-            from companion.bots import make_bot
-
-            make_bot(value)
+            parse_bot(value)
         return value
 
     @property

@@ -86,6 +86,17 @@ def test_user_boards_are_saved_and_listed(tmp_path, monkeypatch):
     assert loaded.territories[1].locations == ("south-bay-1", "south-bay-2")
 
 
+def test_a_board_that_cannot_be_written_is_a_clear_error_and_leaves_nothing(tmp_path, monkeypatch):
+    # The data folder's place is taken by a file: the boards folder cannot be made.
+    blocked = tmp_path / "data"
+    blocked.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("SUMMONERS_ISLE_DATA", str(blocked))
+    board = board_from_counts("Kitchen Table", [("North", 2, 3)])
+    with pytest.raises(BoardError, match="could not save the board in"):
+        save_user_board(board)
+    assert blocked.read_text(encoding="utf-8") == "not a folder"
+
+
 @pytest.mark.parametrize(
     ("name", "territories", "message"),
     [

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from companion.boards import shipped_board
-from companion.bots import BOT_NAMES, LEVELS, GreedyBot, MctsBot, make_bot
+from companion.bots import BOT_NAMES, GreedyBot, MctsBot, make_bot
 from companion.bots.chance import attack_chances
 from companion.bots.evaluation import Evaluator
 from companion.bots.playout import play
@@ -24,8 +24,10 @@ from companion.engine import Game
 from companion.engine.apply import sprite_support
 from companion.engine.constants import SPRITE
 from companion.engine.dice import attack_odds, with_rolls
+from companion.engine.serialize import state_to_json
 from companion.simulate import simulate
 from models.commands import Attack
+from models.opponents import MCTS_LEVELS
 from models.rules import KIND_ORDER
 from models.setup import GameSetup
 
@@ -71,10 +73,10 @@ random_states = st.builds(
 def test_greedy_chooses_a_legal_command(state, seed):
     if state.is_terminal:
         return
-    before = repr(state), list(state.energy), list(state.occupant)
+    before = state_to_json(state)
     command = GreedyBot(seed).choose(state)
     assert command in state.legal_commands()
-    assert (repr(state), list(state.energy), list(state.occupant)) == before
+    assert state_to_json(state) == before  # the bot looked ahead on copies only
     state.apply(with_rolls(state, command, SeededDice(seed)))
 
 
@@ -83,10 +85,10 @@ def test_greedy_chooses_a_legal_command(state, seed):
 def test_mcts_chooses_a_legal_command(state, seed):
     if state.is_terminal:
         return
-    before = repr(state), list(state.energy), list(state.occupant)
+    before = state_to_json(state)
     command = searcher(seed).choose(state)
     assert command in state.legal_commands()
-    assert (repr(state), list(state.energy), list(state.occupant)) == before
+    assert state_to_json(state) == before  # the bot looked ahead on copies only
     state.apply(with_rolls(state, command, SeededDice(seed)))
 
 
@@ -235,9 +237,9 @@ def test_mcts_stops_near_its_budget():
 
 def test_make_bot_knows_names_and_levels():
     assert {make_bot(name).name for name in BOT_NAMES} == set(BOT_NAMES)
-    assert make_bot("mcts:easy").budget_ms == LEVELS["easy"]
+    assert make_bot("mcts:easy").budget_ms == MCTS_LEVELS["easy"]
     assert make_bot("mcts", budget_ms=250).budget_ms == 250
-    assert make_bot("mcts").budget_ms == LEVELS["normal"]
+    assert make_bot("mcts").budget_ms == MCTS_LEVELS["normal"]
     for bad in ("chess", "mcts:expert", "greedy:hard"):
         with pytest.raises(ValueError):
             make_bot(bad)

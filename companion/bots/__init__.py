@@ -2,28 +2,19 @@
 
 from companion.bots.base import Bot
 from companion.bots.greedy import GreedyBot
-from companion.bots.mcts import DEFAULT_BUDGET_MS, LEVELS, MctsBot
+from companion.bots.mcts import DEFAULT_BUDGET_MS, MctsBot
 from companion.bots.random_bot import RandomBot
-
-BOT_NAMES = ("random", "greedy", "mcts")
+from models.opponents import BOT_NAMES, parse_bot
 
 
 def make_bot(name: str, seed: int | None = None, budget_ms: float | None = None) -> Bot:
     """A bot by name; `mcts:easy|normal|hard` picks a level, else `budget_ms` (default 1 s)."""
-    kind, _, level = name.partition(":")
+    kind, level_budget = parse_bot(name)
     if kind == "mcts":
-        if level:
-            if level not in LEVELS:
-                raise ValueError(f"unknown mcts level {level!r} (known: {', '.join(LEVELS)})")
-            budget_ms = LEVELS[level]
-        return MctsBot(seed, budget_ms=budget_ms or DEFAULT_BUDGET_MS)
-    if level:
-        raise ValueError(f"only mcts has levels, not {kind!r}")
-    if name == "random":
+        return MctsBot(seed, budget_ms=level_budget or budget_ms or DEFAULT_BUDGET_MS)
+    if kind == "random":
         return RandomBot(seed)
-    if name == "greedy":
-        return GreedyBot(seed)
-    raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
+    return GreedyBot(seed)
 
 
-__all__ = ["BOT_NAMES", "LEVELS", "Bot", "GreedyBot", "MctsBot", "RandomBot", "make_bot"]
+__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "MctsBot", "RandomBot", "make_bot"]

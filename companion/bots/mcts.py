@@ -21,10 +21,9 @@ from companion.bots.chance import outcomes
 from companion.bots.evaluation import Evaluator, Weights
 from companion.engine import GameState
 from models.commands import Command
+from models.opponents import MCTS_LEVELS
 
-# Budgets of the levels offered to players, in milliseconds per decision.
-LEVELS = {"easy": 200, "normal": 1000, "hard": 3000}
-DEFAULT_BUDGET_MS = LEVELS["normal"]
+DEFAULT_BUDGET_MS = MCTS_LEVELS["normal"]
 # The search aims to end by this share of its budget: the rest absorbs what it cannot
 # foresee (the machine busy with other work, freeing the tree) within the 20% allowed over.
 _AIM = 0.9

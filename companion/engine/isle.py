@@ -19,7 +19,6 @@ class Isle:
     territory_of: tuple[int, ...]
     territory_ids: tuple[str, ...]
     territory_members: tuple[tuple[int, ...], ...]
-    territory_bonus: tuple[int, ...]
     territory_index: dict[str, int]
     neighbours: tuple[tuple[int, ...], ...]
 
@@ -51,7 +50,6 @@ def compile_isle(board: Board) -> Isle:
         territory_of=tuple(territory_of),
         territory_ids=tuple(t.id for t in board.territories),
         territory_members=tuple(members),
-        territory_bonus=tuple(t.bonus for t in board.territories),
         territory_index={t.id: i for i, t in enumerate(board.territories)},
         neighbours=tuple(tuple(sorted(n)) for n in neighbours),
     )

@@ -457,10 +457,10 @@ class BoardEditor:
         """Check the board and save it under the user's boards."""
         try:
             board = self.draft.board()
+            save_user_board(board)
         except BoardError as error:
             notify(self.app.page, _sentence(str(error)), error=True)
             return
-        save_user_board(board)
         self.boards = sources()
         self.draft.source = board.id
         notify(self.app.page, f"Saved {board.name}: New game offers it for the digital board.")

@@ -8,6 +8,7 @@ import flet as ft
 
 from companion.app.screens.home import when
 from companion.app.widgets import screen, section
+from models.rules import WINNING_ENERGY
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -37,7 +38,7 @@ def build(app: App) -> ft.View:
             title=ft.Text(f"{summary.labels[summary.players.index(summary.winner)]} won", size=16),
             subtitle=ft.Text(
                 f"{', '.join(summary.labels)} · "
-                + ("Summoner (36)" if summary.summoner else "final round")
+                + (f"Summoner ({WINNING_ENERGY})" if summary.summoner else "final round")
                 + f" · {when(summary.updated)}"
             ),
             on_click=lambda _, s=summary: app.go(f"/game/{s.id}/end"),
@@ -55,7 +56,7 @@ def build(app: App) -> ft.View:
             counts("Wins by seat", history.wins_by_seat),
             counts("Wins by first turn position", history.wins_by_start_position),
             ft.Text(
-                f"Summoner (36) wins: {history.summoner_wins} · "
+                f"Summoner ({WINNING_ENERGY}) wins: {history.summoner_wins} · "
                 f"final-round wins: {history.final_round_wins}",
                 size=15,
             ),

@@ -314,10 +314,10 @@ def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: A
             board = board_from_counts(
                 draft.board_name, [(t[0], int(t[1]), int(t[2])) for t in draft.territories]
             )
+            save_user_board(board)
         except (BoardError, ValueError) as error:
             notify(app.page, str(error), error=True)
             return
-        save_user_board(board)
         draft.board_id = board.id
         notify(app.page, f"Saved {board.name} for next time.")
         redraw()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING
 
 import flet as ft
@@ -12,6 +11,7 @@ from companion.app.screens.table_turn import TurnCard
 from companion.app.session import GameSession, Outcome
 from companion.app.theme import TAP
 from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
+from companion.dice import SeededDice
 from companion.engine.dice import attack_odds
 from models.commands import Command, Correction, Removal
 from models.rules import CREATURES, KIND_ORDER, MAX_TRACK_ENERGY, CreatureKind
@@ -152,9 +152,10 @@ class TableScreen:
 
     def tools_card(self) -> ft.Control:
         """A d6, the attack odds helper and a correction by hand."""
+        die = SeededDice()  # unseeded: a die for the table, not the engine's
 
         def roll(_: ft.ControlEvent) -> None:
-            face = random.randint(1, 6)  # a die for the table, not the engine's
+            face = die()
             self.die.value = f"{DIE_FACES[face - 1]} {face}"
             self.app.page.update()
 
@@ -197,7 +198,10 @@ class TableScreen:
             label="Supporting Sprites",
             helper_text="The defender's owner's other Sprites in its territory",
             value="0",
-            options=[ft.DropdownOption(key=str(n)) for n in range(9)],
+            # At most every other Sprite its owner has.
+            options=[
+                ft.DropdownOption(key=str(n)) for n in range(CREATURES[CreatureKind.SPRITE].owned)
+            ],
             on_select=lambda e: (
                 choice.__setitem__("support", int(e.control.value)),
                 update(),

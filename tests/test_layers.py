@@ -1,0 +1,69 @@
+"""The layers import only downwards: models <- engine <- bots, store <- app (design.md, Layers).
+
+Read from the source (every import statement, those inside functions too), so a layer
+cannot reach up even lazily.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# What each layer must never import: a package, or any module inside it.
+FORBIDDEN = {
+    # models/records.py holds the store's SQLModel tables: SQLModel is part of the data model.
+    "models": {"companion", "flet"},
+    # The engine is pure: no UI, no storage, no clock, no randomness of its own.
+    "companion/engine": {
+        "companion.app",
+        "companion.bots",
+        "companion.store",
+        "flet",
+        "sqlmodel",
+        "sqlalchemy",
+        "random",
+        "time",
+        "datetime",
+    },
+    "companion/bots": {"companion.app", "companion.store", "flet", "sqlmodel", "sqlalchemy"},
+    "companion/store": {"companion.app", "companion.bots", "flet"},
+}
+
+
+def imported(path: Path) -> set[str]:
+    """Every module an import statement in the file names."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def reaches(name: str, forbidden: set[str]) -> bool:
+    """Whether a module name is one of the forbidden packages or inside one."""
+    return any(name == package or name.startswith(package + ".") for package in forbidden)
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_a_layer_imports_nothing_above_it(layer):
+    files = sorted((ROOT / layer).rglob("*.py"))
+    assert files
+    wrong = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in files
+        for name in sorted(imported(path))
+        if reaches(name, FORBIDDEN[layer])
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_check_sees_imports_inside_functions(tmp_path):
+    lazy = tmp_path / "lazy.py"
+    lazy.write_text("def f():\n    from companion.bots import make_bot\n", encoding="utf-8")
+    assert imported(lazy) == {"companion.bots"}
+    assert reaches("companion.bots", FORBIDDEN["models"])
+    assert not reaches("companionship", FORBIDDEN["models"])
