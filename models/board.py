@@ -118,6 +118,26 @@ class Board(BaseModel):
         return tuple(name for territory in self.territories for name in territory.locations)
 
     @property
+    def location_numbers(self) -> dict[str, int]:
+        """Each location's number within its territory, counting from 1."""
+        return {
+            name: number
+            for territory in self.territories
+            for number, name in enumerate(territory.locations, start=1)
+        }
+
+    @property
+    def location_names(self) -> dict[str, str]:
+        """What players call each location: 'North Cliffs 4', or the name alone for one."""
+        return {
+            name: territory.label
+            if len(territory.locations) == 1
+            else f"{territory.label} {number}"
+            for territory in self.territories
+            for number, name in enumerate(territory.locations, start=1)
+        }
+
+    @property
     def playable_digitally(self) -> bool:
         """Whether the board has the paths and drawing positions the digital board needs."""
         return bool(self.paths) and bool(self.locations)

@@ -268,16 +268,20 @@ def test_the_step_guide_says_what_to_do_in_each_step():
     assert step_guide(state).startswith("Wyrms act: tap one of your marked Wyrms")
     state.apply(Activate("rh1"))
     guide = step_guide(state)
-    assert guide.startswith("Your Wyrm at rh1 has 2 actions left")
+    assert guide.startswith("Your Wyrm at Rune Hollow 1 has 2 actions left")
     assert "green" in guide and "red one to attack" in guide and "blue" not in guide
 
 
 def test_the_board_in_words_names_creatures_and_what_a_tap_does():
     state = duel().new_initial_state()
     state.apply(Summon(K.WYRM, "rh1"))
-    text = describe_board(pieces(state), state.game.labels, targets(state))
-    assert text.startswith("The isle: Ragna's Wyrm at rh1.")
-    assert "Tap to summon:" in text and "rh1," not in text.split("Tap to summon:")[1]
+    text = describe_board(
+        pieces(state), state.game.labels, targets(state), state.game.board.location_names
+    )
+    # Spaces go by what players call them (Board.location_names), not by their ids.
+    assert text.startswith("The isle: Ragna's Wyrm at Rune Hollow 1.")
+    summon = text.split("Tap to summon:")[1]
+    assert "Rune Hollow 2" in summon and "Rune Hollow 1," not in summon
 
 
 # --- the board editor ------------------------------------------------------------------------

@@ -39,6 +39,14 @@ def test_a_board_field_shows_the_name_without_its_note_in_brackets():
     assert parse_board(board(name="(Untitled)")).short_name == "(Untitled)"
 
 
+def test_spaces_are_named_by_their_territory_and_numbered_within_it():
+    parsed = parse_board(board())
+    # 'north' has no name, so its id stands in; 'south' has one space: no number needed.
+    assert parsed.location_names == {"n1": "north 1", "n2": "north 2", "s1": "south"}
+    assert parsed.location_numbers == {"n1": 1, "n2": 2, "s1": 1}
+    assert shipped_board("duel-isle").location_names["nc2"] == "North Cliffs 2"
+
+
 def board(**changes):
     data = {
         "territories": [

@@ -323,7 +323,7 @@ def test_summon_onto_any_vacant_location_only():
     legal = state.legal_commands()
     assert Summon(S, "e3") not in legal
     assert {c.location for c in legal if isinstance(c, Summon)} == set(LINE.location_ids) - {"e3"}
-    refused(state, Summon(S, "e3"), "location e3 is not vacant")
+    refused(state, Summon(S, "e3"), "East 3 is not vacant")
     refused(state, Summon(S, None), "the digital board needs a location")
     refused(state, Summon(S, "x9"), "there is no location 'x9' on this board")
 
@@ -441,7 +441,7 @@ def test_actions_go_by_kind_then_turn_order_digital():
         turn_order=("blue", "red"),
     )
     assert (state.current_player, state.step_kind) == ("blue", W)
-    refused(state, Activate("e3"), "blue has no Wyrm at e3")
+    refused(state, Activate("e3"), "blue has no Wyrm at East 3")
     state.apply(Activate("w3"))
     state.apply(EndActivation())
     assert (state.current_player, state.step_kind) == ("red", W)
@@ -470,11 +470,11 @@ def test_one_creature_at_a_time_in_the_players_order():
     """Ruling 5: finish one Troll before the next; the player chooses which goes first."""
     state = arrange({"w1": ("red", T), "e5": ("red", T)}, step=T)
     state.apply(Activate("e5"))
-    refused(state, Activate("w1"), "finish the creature at e5 before activating another")
+    refused(state, Activate("w1"), "finish the creature at East 5 before activating another")
     state.apply(Move("e4"))
     state.apply(EndActivation())
     assert is_down(state, "e4")
-    refused(state, Activate("e4"), "the Troll at e4 has already acted this round")
+    refused(state, Activate("e4"), "the Troll at East 4 has already acted this round")
     state.apply(Activate("w1"))
     assert state.actions_left == 3
 
@@ -514,7 +514,7 @@ def test_move_through_own_creature_costs_its_full_length():
     state.apply(Activate("w1"))
     moves = {c.to for c in state.legal_commands() if isinstance(c, Move)}
     assert moves == {"w3", "m1"}
-    assert state.describe(Move("w3")) == "red's Troll at w1 moves to w3 (2 actions)"
+    assert state.describe(Move("w3")) == "red's Troll at West 1 moves to West 3 (2 actions)"
     state.apply(Move("w3"))
     assert state.actions_left == 1
     assert (at(state, "w1"), at(state, "w2"), at(state, "w3")) == (None, ("red", S), ("red", T))
@@ -533,7 +533,7 @@ def test_move_must_end_on_an_empty_location():
     """Ruling 6: a move may not end on a friend."""
     state = arrange({"w1": ("red", T), "w2": ("red", S)}, step=T)
     state.apply(Activate("w1"))
-    refused(state, Move("w2"), "cannot reach w2 with 3 action(s) left")
+    refused(state, Move("w2"), "cannot reach West 2 with 3 action(s) left")
 
 
 def test_move_never_through_a_rival():
@@ -542,7 +542,7 @@ def test_move_never_through_a_rival():
     state.apply(Activate("w1"))
     assert [c for c in state.legal_commands() if isinstance(c, Move)] == []
     assert Attack("w2") in state.legal_commands()
-    refused(state, Move("w3"), "the creature at w1 cannot reach w3 with 3 action(s) left")
+    refused(state, Move("w3"), "the creature at West 1 cannot reach West 3 with 3 action(s) left")
 
 
 def test_move_too_long_for_the_actions_left():
@@ -550,7 +550,7 @@ def test_move_too_long_for_the_actions_left():
     state = arrange({"w1": ("red", S), "w2": ("red", T)}, step=S)
     state.apply(Activate("w1"))
     assert state.legal_commands() == [EndActivation(), Pass()]
-    refused(state, Move("w3"), "cannot reach w3 with 1 action(s) left")
+    refused(state, Move("w3"), "cannot reach West 3 with 1 action(s) left")
 
 
 # --- Ruling 7: attacks --------------------------------------------------------------------------
@@ -565,7 +565,8 @@ def test_sprite_defence_rulebook_example():
     state.apply(Activate("m2"))
     attack = Attack("e1", attack_roll=4, defence_roll=4)
     assert state.describe(attack) == (
-        "john's Troll at m2 attacks sarah's Sprite at e1: 4+2=6 against 4+3=7, the attack fails"
+        "john's Troll at Mid 2 attacks sarah's Sprite at East 1: "
+        "4+2=6 against 4+3=7, the attack fails"
     )
     state.apply(attack)
     assert (at(state, "m2"), at(state, "e1")) == (("john", T), ("sarah", S))
@@ -672,8 +673,8 @@ def test_attack_needs_an_adjacent_enemy_and_the_dice():
     state = arrange(placed, step=T)
     state.apply(Activate("m1"))
     assert [c for c in state.legal_commands() if isinstance(c, Attack)] == [Attack("m2")]
-    refused(state, Attack("e1", 6, 1), "e1 is not next to the active creature")
-    refused(state, Attack("w3", 6, 1), "there is no enemy creature at w3")
+    refused(state, Attack("e1", 6, 1), "East 1 is not next to the active creature")
+    refused(state, Attack("w3", 6, 1), "there is no enemy creature at West 3")
     refused(state, Attack("m2"), "an attack needs the attacker's die roll")
     refused(state, Attack("m2", 6, 3), "only a Sprite rolls to defend")
 
@@ -693,7 +694,7 @@ def test_wyrm_swap_costs_one_energy_and_no_action():
     state = arrange({"w2": ("red", W), "w3": ("red", T), "w1": ("red", S)})
     state.apply(Activate("w2"))
     assert state.describe(Swap("w3")) == (
-        "red's Wyrm at w2 trades places with red's Troll at w3 for 1 energy (5 → 4)"
+        "red's Wyrm at West 2 trades places with red's Troll at West 3 for 1 energy (5 → 4)"
     )
     state.apply(Swap("w3"))
     assert (at(state, "w2"), at(state, "w3")) == (("red", T), ("red", W))
@@ -734,9 +735,9 @@ def test_wyrm_swap_only_with_an_adjacent_own_creature():
     state = arrange({"w2": ("red", W), "w3": ("blue", T), "m1": ("red", T)})
     state.apply(Activate("w2"))
     assert [c for c in state.legal_commands() if isinstance(c, Swap)] == []
-    refused(state, Swap("w3"), "the Wyrm has no creature of its own to swap with at w3")
-    refused(state, Swap("w1"), "the Wyrm has no creature of its own to swap with at w1")
-    refused(state, Swap("m1"), "the Wyrm has no creature of its own to swap with at m1")
+    refused(state, Swap("w3"), "the Wyrm has no creature of its own to swap with at West 3")
+    refused(state, Swap("w1"), "the Wyrm has no creature of its own to swap with at West 1")
+    refused(state, Swap("m1"), "the Wyrm has no creature of its own to swap with at Mid 1")
 
 
 def test_wyrm_can_still_swap_after_its_actions():

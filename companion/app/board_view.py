@@ -38,8 +38,8 @@ TOKEN_SCALE = {CreatureKind.WYRM: 1.0, CreatureKind.TROLL: 0.88, CreatureKind.SP
 # Land reaches this many radii beyond its outermost spaces.
 LAND_MARGIN = 1.6
 LABEL_SIZE = 12.0
-# Spaces at least this large show their location id when empty.
-ID_RADIUS = 18.0
+# Spaces at least this large show their number in the territory when empty.
+NUMBER_RADIUS = 18.0
 # A bold label's average glyph width, as a share of its size.
 LABEL_WIDTH = 0.62
 # A canvas never grows taller than this share of its width (tall boards scroll instead).
@@ -309,17 +309,23 @@ def pieces(state: GameState) -> dict[str, Piece]:
 
 
 def describe_board(
-    on_board: Mapping[str, Piece], labels: Mapping[str, str], marks: Mapping[str, Target]
+    on_board: Mapping[str, Piece],
+    labels: Mapping[str, str],
+    marks: Mapping[str, Target],
+    names: Mapping[str, str],
 ) -> str:
-    """The board in words, for screen readers: each creature and each space a tap would use."""
+    """The board in words, for screen readers: each creature and each space a tap would use.
+
+    `names` are what players call the spaces (`Board.location_names`).
+    """
     parts = []
     for location, piece in sorted(on_board.items()):
         state = " active" if piece.active else " face-down" if piece.face_down else ""
-        parts.append(f"{labels[piece.player]}'s{state} {piece.kind.title} at {location}")
+        parts.append(f"{labels[piece.player]}'s{state} {piece.kind.title} at {names[location]}")
     creatures = "; ".join(parts) if parts else "no creatures"
     text = f"The isle: {creatures}."
     for mark in Mark:
-        places = sorted(location for location, target in marks.items() if target.mark is mark)
+        places = sorted(names[at] for at, target in marks.items() if target.mark is mark)
         if places:
             text += f" Tap to {mark.value}: {', '.join(places)}."
     return text
@@ -395,7 +401,7 @@ class IsleCanvas:
         self.marks = marks
         self.flash = flash
         self.gliding = gliding
-        self.semantics.label = describe_board(on_board, labels, marks)
+        self.semantics.label = describe_board(on_board, labels, marks, self.board.location_names)
         self.canvas.shapes = self._shapes()
 
     def redraw(self, board: Board) -> None:
@@ -458,11 +464,13 @@ class IsleCanvas:
         for x, y in layout.points.values():
             shapes.append(cv.Circle(x, y, r, paint=_fill(SPACE)))
             shapes.append(cv.Circle(x, y, r, paint=_stroke(SPACE_RING, 1.5)))
-        if r >= ID_RADIUS:
-            # Where there is room, empty spaces show their id: the log names spaces by it.
+        if r >= NUMBER_RADIUS:
+            # Where there is room, empty spaces show their number in the territory: the log
+            # and the guide call a space 'North Cliffs 4'.
+            numbers = self.board.location_numbers
             for location, (x, y) in layout.points.items():
                 if location not in self.on_board and location not in self.marks:
-                    shapes.append(_text(location, x, y, r * 0.55, "#8FA3A3"))
+                    shapes.append(_text(str(numbers[location]), x, y, r * 0.7, "#8FA3A3"))
         for location, piece in self.on_board.items():
             shapes.extend(self._token(piece, *layout.points[location]))
         for location, target in self.marks.items():

@@ -95,6 +95,11 @@ def _location(state: GameState, location: str | None) -> int:
     return index
 
 
+def _place(state: GameState, location: int) -> str:
+    """A location as players call it, e.g. 'North Cliffs 4'."""
+    return state.game.isle.location_names[location]
+
+
 def _kind(value: object) -> int:
     index = KIND_INDEX.get(value)
     if index is None:
@@ -145,7 +150,7 @@ def _summon(state: GameState, command: Summon) -> None:
     if state.game.digital:
         where = _location(state, command.location)
         if state.occupant[where] is not None:
-            raise IllegalCommand(f"location {command.location} is not vacant")
+            raise IllegalCommand(f"{_place(state, where)} is not vacant")
         state.occupant[where] = state.game.tokens[seat][kind]
         state.face_down[where] = False
         state.ready[seat][kind] += 1
@@ -172,15 +177,17 @@ def _activate(state: GameState, command: Activate) -> None:
     seat = _current(state, Phase.ACTIONS, "activating a creature")
     _digital_only(state, "activating a creature")
     if state.active is not None:
-        here = state.game.isle.location_ids[state.active]
+        here = _place(state, state.active)
         raise IllegalCommand(f"finish the creature at {here} before activating another")
     where = _location(state, command.location)
     token = state.occupant[where]
     kind = KIND_ORDER[state.step]
     if token is None or token[0] != seat or token[1] != state.step:
-        raise IllegalCommand(f"{_name(state, seat)} has no {kind.title} at {command.location}")
+        raise IllegalCommand(f"{_name(state, seat)} has no {kind.title} at {_place(state, where)}")
     if state.face_down[where]:
-        raise IllegalCommand(f"the {kind.title} at {command.location} has already acted this round")
+        raise IllegalCommand(
+            f"the {kind.title} at {_place(state, where)} has already acted this round"
+        )
     begin_activation(state, where)
 
 
@@ -197,7 +204,7 @@ def _move(state: GameState, command: Move) -> None:
     cost = reachable(state, here, state.actions_left).get(to)
     if cost is None:
         raise IllegalCommand(
-            f"the creature at {state.game.isle.location_ids[here]} cannot reach {command.to} "
+            f"the creature at {_place(state, here)} cannot reach {_place(state, to)} "
             f"with {state.actions_left} action(s) left"
         )
     _relocate(state, here, to)
@@ -244,11 +251,11 @@ def _attack(state: GameState, command: Attack) -> None:
     if state.actions_left < 1:
         raise IllegalCommand("the active creature has no actions left to attack with")
     if target not in state.game.isle.neighbours[here]:
-        raise IllegalCommand(f"{command.target} is not next to the active creature")
+        raise IllegalCommand(f"{_place(state, target)} is not next to the active creature")
     seat = state.occupant[here][0]
     defender = state.occupant[target]
     if defender is None or defender[0] == seat:
-        raise IllegalCommand(f"there is no enemy creature at {command.target}")
+        raise IllegalCommand(f"there is no enemy creature at {_place(state, target)}")
     if command.attack_roll is None:
         raise IllegalCommand("an attack needs the attacker's die roll")
     if defender[1] == SPRITE and command.defence_roll is None:
@@ -287,7 +294,7 @@ def _swap(state: GameState, command: Swap) -> None:
     token = state.occupant[there]
     if there not in state.game.isle.neighbours[here] or token is None or token[0] != seat:
         raise IllegalCommand(
-            f"the Wyrm has no creature of its own to swap with at {command.with_location}"
+            f"the Wyrm has no creature of its own to swap with at {_place(state, there)}"
         )
     state.occupant[here], state.occupant[there] = token, state.occupant[here]
     state.face_down[here], state.face_down[there] = state.face_down[there], state.face_down[here]

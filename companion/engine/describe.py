@@ -51,8 +51,12 @@ def _who(state: GameState, seat: int | None = None) -> str:
 
 def _creature(state: GameState, location: int) -> str:
     seat, kind = state.occupant[location]
-    where = state.game.isle.location_ids[location]
+    where = state.game.isle.location_names[location]
     return f"{_who(state, seat)}'s {KIND_ORDER[kind].title} at {where}"
+
+
+def _place(state: GameState, location: str) -> str:
+    return state.game.isle.location_names[state.game.isle.index[location]]
 
 
 def _change(before: int, amount: int) -> str:
@@ -63,7 +67,7 @@ def _summon(state: GameState, command: Summon) -> str:
     kind = KIND_INDEX[command.kind]
     cost = COSTS[kind]
     seat = state.current_seat
-    where = f" onto {command.location}" if command.location else ""
+    where = f" onto {_place(state, command.location)}" if command.location else ""
     return (
         f"{_who(state)} summons a {KIND_ORDER[kind].title}{where} for {cost} energy "
         f"{_change(state.energy[seat], -cost)}"
@@ -81,13 +85,14 @@ def _pass(state: GameState, command: Pass) -> str:
 
 def _activate(state: GameState, command: Activate) -> str:
     kind = KIND_ORDER[state.step].title
-    return f"{_who(state)} activates the {kind} at {command.location}"
+    return f"{_who(state)} activates the {kind} at {_place(state, command.location)}"
 
 
 def _move(state: GameState, command: Move) -> str:
     cost = reachable(state, state.active, state.actions_left)[state.game.isle.index[command.to]]
     actions = "action" if cost == 1 else "actions"
-    return f"{_creature(state, state.active)} moves to {command.to} ({cost} {actions})"
+    to = _place(state, command.to)
+    return f"{_creature(state, state.active)} moves to {to} ({cost} {actions})"
 
 
 def _attack(state: GameState, command: Attack) -> str:

@@ -14,6 +14,8 @@ class Isle:
 
     board: Board
     location_ids: tuple[str, ...]
+    # What players call each location: its territory's name, numbered within it.
+    location_names: tuple[str, ...]
     index: dict[str, int]
     # territory_of[i] is the index of the territory holding location i.
     territory_of: tuple[int, ...]
@@ -43,9 +45,11 @@ def compile_isle(board: Board) -> Isle:
     for a, b in board.paths:
         neighbours[index[a]].add(index[b])
         neighbours[index[b]].add(index[a])
+    names = board.location_names
     return Isle(
         board=board,
         location_ids=location_ids,
+        location_names=tuple(names[name] for name in location_ids),
         index=index,
         territory_of=tuple(territory_of),
         territory_ids=tuple(t.id for t in board.territories),

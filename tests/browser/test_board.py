@@ -49,7 +49,9 @@ def board_label(page) -> str:
 
 def expected_label(state) -> str:
     """The description the board must show for a position where the person decides."""
-    return describe_board(pieces(state), state.game.labels, targets(state))
+    return describe_board(
+        pieces(state), state.game.labels, targets(state), state.game.board.location_names
+    )
 
 
 def wait_for_person(ui, server, game_id, after_revision, timeout=180):
@@ -242,7 +244,7 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     ui.open(f"{server.url}/game/{saved.id}", "Wyrms act")
     board = saved.game.board
     tap_location(ui.page, board, "rh1")
-    ui.wait_for("Your Wyrm at rh1 has 2 actions left")
+    ui.wait_for("Your Wyrm at Rune Hollow 1 has 2 actions left")
     ui.shot("phone-27-board-targets", tall=740)
     tap_location(ui.page, board, "rh2")
     # A Wyrm's d6+4 against a Sprite's d6+1 (one other Sprite in Rune Hollow), by the engine.

@@ -171,7 +171,7 @@ def step_guide(state: GameState) -> str:
             f"({actions} action{'s' if actions > 1 else ''}), then Done."
         )
     if state.phase is Phase.ACTIONS:
-        where = state.game.isle.location_ids[state.active]
+        where = state.game.isle.location_names[state.active]
         parts = []
         if Mark.MOVE in marks:
             parts.append("a green space to move there (the number is the actions it takes)")
