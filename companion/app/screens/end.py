@@ -105,6 +105,8 @@ def energy_chart(session: GameSession) -> ft.Control:
             )
         )
     rounds = max((len(s.points) for s in series), default=1) - 1
+    # A label on every grid line: left to itself, the chart samples its labels 30 apart.
+    step = 6
     return ft.Container(
         height=240,
         content=fch.LineChart(
@@ -116,16 +118,18 @@ def energy_chart(session: GameSession) -> ft.Control:
             left_axis=fch.ChartAxis(
                 labels=[
                     fch.ChartAxisLabel(value=v, label=ft.Text(str(v)))
-                    for v in range(0, WINNING_ENERGY + 1, 6)
+                    for v in range(0, WINNING_ENERGY + 1, step)
                 ],
+                label_spacing=step,
                 label_size=32,
             ),
             bottom_axis=fch.ChartAxis(
                 labels=[
                     fch.ChartAxisLabel(value=r, label=ft.Text(str(r))) for r in range(rounds + 1)
                 ],
+                label_spacing=1,
                 label_size=24,
             ),
-            horizontal_grid_lines=fch.ChartGridLines(interval=6, color="#33FFFFFF", width=1),
+            horizontal_grid_lines=fch.ChartGridLines(interval=step, color="#33FFFFFF", width=1),
         ),
     )
