@@ -533,7 +533,7 @@ def test_move_must_end_on_an_empty_location():
     """Ruling 6: a move may not end on a friend."""
     state = arrange({"w1": ("red", T), "w2": ("red", S)}, step=T)
     state.apply(Activate("w1"))
-    refused(state, Move("w2"), "cannot reach West 2 with 3 action(s) left")
+    refused(state, Move("w2"), "cannot reach West 2 with 3 actions left")
 
 
 def test_move_never_through_a_rival():
@@ -542,7 +542,7 @@ def test_move_never_through_a_rival():
     state.apply(Activate("w1"))
     assert [c for c in state.legal_commands() if isinstance(c, Move)] == []
     assert Attack("w2") in state.legal_commands()
-    refused(state, Move("w3"), "the creature at West 1 cannot reach West 3 with 3 action(s) left")
+    refused(state, Move("w3"), "the creature at West 1 cannot reach West 3 with 3 actions left")
 
 
 def test_move_too_long_for_the_actions_left():
@@ -550,7 +550,7 @@ def test_move_too_long_for_the_actions_left():
     state = arrange({"w1": ("red", S), "w2": ("red", T)}, step=S)
     state.apply(Activate("w1"))
     assert state.legal_commands() == [EndActivation(), Pass()]
-    refused(state, Move("w3"), "cannot reach West 3 with 1 action(s) left")
+    refused(state, Move("w3"), "cannot reach West 3 with 1 action left")
 
 
 # --- Ruling 7: attacks --------------------------------------------------------------------------
@@ -848,7 +848,7 @@ def test_reset_with_placements_and_declined_domination_table():
         declined=(Declined("red", "west"),),
     )
     assert state.describe(command) == (
-        "Energy and Reset of round 1 with 4 creatures on the board, 1 bonus(es) declined"
+        "Energy and Reset of round 1 with 4 creatures on the board, 1 bonus declined"
     )
     state.apply(command)
     red, blue = state.last_tally.player("red"), state.last_tally.player("blue")

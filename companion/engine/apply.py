@@ -34,6 +34,7 @@ from companion.engine.flow import (
     settle,
 )
 from companion.engine.movement import reachable
+from companion.engine.wording import counted
 from models.commands import (
     Activate,
     Attack,
@@ -205,7 +206,7 @@ def _move(state: GameState, command: Move) -> None:
     if cost is None:
         raise IllegalCommand(
             f"the creature at {_place(state, here)} cannot reach {_place(state, to)} "
-            f"with {state.actions_left} action(s) left"
+            f"with {counted(state.actions_left, 'action')} left"
         )
     _relocate(state, here, to)
     state.actions_left -= cost

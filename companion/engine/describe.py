@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from companion.engine.apply import attack_outcome
 from companion.engine.constants import ATTACK_BONUS, BOUNTY, COSTS, KIND_INDEX, SPRITE, Phase
 from companion.engine.movement import reachable
+from companion.engine.wording import counted
 from models.commands import (
     Activate,
     Attack,
@@ -90,9 +91,8 @@ def _activate(state: GameState, command: Activate) -> str:
 
 def _move(state: GameState, command: Move) -> str:
     cost = reachable(state, state.active, state.actions_left)[state.game.isle.index[command.to]]
-    actions = "action" if cost == 1 else "actions"
     to = _place(state, command.to)
-    return f"{_creature(state, state.active)} moves to {to} ({cost} {actions})"
+    return f"{_creature(state, state.active)} moves to {to} ({counted(cost, 'action')})"
 
 
 def _attack(state: GameState, command: Attack) -> str:
@@ -156,12 +156,10 @@ def _correction(state: GameState, command: Correction) -> str:
 
 
 def _energy_and_reset(state: GameState, command: EnergyAndReset) -> str:
-    count = len(command.placements)
-    creatures = "creature" if count == 1 else "creatures"
-    declined = f", {len(command.declined)} bonus(es) declined" if command.declined else ""
-    return (
-        f"Energy and Reset of round {state.round} with {count} {creatures} on the board{declined}"
-    )
+    creatures = counted(len(command.placements), "creature")
+    declined = command.declined
+    declined_part = f", {counted(len(declined), 'bonus', 'bonuses')} declined" if declined else ""
+    return f"Energy and Reset of round {state.round} with {creatures} on the board{declined_part}"
 
 
 _WRITERS: dict[type, Callable[[GameState, Any], str]] = {

@@ -43,6 +43,7 @@ from companion.bots import Bot, make_bot
 from companion.engine import Game, GameState, Phase, Tally
 from companion.engine.apply import sprite_support
 from companion.engine.dice import attack_odds, needs_defence_roll
+from companion.engine.wording import counted
 from models.commands import (
     Activate,
     Attack,
@@ -168,7 +169,7 @@ def step_guide(state: GameState) -> str:
         actions = CREATURES[kind].actions
         return (
             f"{kind.plural} act: tap one of your marked {kind.plural} to activate it "
-            f"({actions} action{'s' if actions > 1 else ''}), then Done."
+            f"({counted(actions, 'action')}), then Done."
         )
     if state.phase is Phase.ACTIONS:
         where = state.game.isle.location_names[state.active]
@@ -180,7 +181,7 @@ def step_guide(state: GameState) -> str:
         if Mark.SWAP in marks:
             parts.append(f"a blue one to swap places ({WYRM_SWAP_COST} energy)")
         left = state.actions_left
-        head = f"Your {kind.title} at {where} has {left} action{'' if left == 1 else 's'} left"
+        head = f"Your {kind.title} at {where} has {counted(left, 'action')} left"
         if not parts:
             return f"{head}: End activation when it is done."
         return f"{head}: tap {', '.join(parts)}; or End activation."
@@ -415,7 +416,7 @@ class BoardScreen:
         odds = attack_odds(attacker, defender, support)
         bonus = CREATURES[attacker].attack_bonus
         if sprite:
-            others = f"{support} other Sprite{'' if support == 1 else 's'} of its owner there"
+            others = f"{counted(support, 'other Sprite')} of its owner there"
             against = f"the Sprite rolls a d6 + {support} ({others})"
         else:
             against = f"the {defender.title}'s defence is {CREATURES[defender].defence}"
@@ -615,7 +616,7 @@ class BoardScreen:
             return None
         entry = self.session.saved.log[-depth]
         after = depth - 1
-        more = f" and {after} computer command{'s' if after > 1 else ''} after it" if after else ""
+        more = f" and {counted(after, 'computer command')} after it" if after else ""
         return f"{entry.description}{more}"
 
     def counters(self) -> list[tuple[str, str, int]]:
