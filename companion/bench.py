@@ -17,14 +17,14 @@ from companion.engine.dice import with_rolls
 from companion.engine.replay import replay
 from models.commands import Command, EndActivation, Move, Pass, Swap
 from models.game_log import GameLog
-from models.rules import KIND_ORDER, MAX_TRACK_ENERGY
+from models.rules import EXTENDED_ROUNDS, KIND_ORDER, MAX_TRACK_ENERGY, STANDARD_ROUNDS
 from models.setup import GameSetup, Mode
 
 BENCH_BOARD = "gathering-isle"
 BENCH_PLAYERS = ("red", "blue", "green", "yellow")
 
 
-def _game(final_round: int = 6) -> Game:
+def _game(final_round: int = STANDARD_ROUNDS) -> Game:
     setup = GameSetup(
         players=[{"id": p} for p in BENCH_PLAYERS],
         board=BENCH_BOARD,
@@ -91,10 +91,10 @@ class _BusyBot:
 def replay_milliseconds(commands: int = 1000, repeats: int = 5, seed: int = 1) -> float:
     """Rebuild state from `commands` logged commands (JSON parsed and every rule checked).
 
-    One game is about 490 commands long, so the log is whole 7-round games replayed back
-    to back until `commands` have been applied; the median of `repeats` runs.
+    One game is about 490 commands long, so the log is whole games with the optional extra
+    round, replayed back to back until `commands` have been applied; the median of `repeats` runs.
     """
-    game = _game(final_round=7)
+    game = _game(final_round=EXTENDED_ROUNDS)
     logs: list[GameLog] = []
     total = 0
     number = 0

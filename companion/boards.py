@@ -26,10 +26,12 @@ def shipped_board_ids() -> list[str]:
 @cache
 def shipped_board(board_id: str) -> Board:
     """Load one shipped layout by id."""
+    known = shipped_board_ids()
+    # Only a listed id becomes a file name: any other ("../../x") could reach outside
+    # BOARDS_DIR. It also keeps the cache to the shipped boards, as errors are not cached.
+    if board_id not in known:
+        raise BoardError(f"unknown board {board_id!r} (shipped boards: {', '.join(known)})")
     path = BOARDS_DIR / f"{board_id}.json"
-    if not path.is_file():
-        known = ", ".join(shipped_board_ids())
-        raise BoardError(f"unknown board {board_id!r} (shipped boards: {known})")
     return parse_board(json.loads(path.read_text(encoding="utf-8")))
 
 

@@ -6,6 +6,9 @@ status 2 and one line on stderr naming the problem, never a traceback.
 
 from __future__ import annotations
 
+import errno
+import math
+import socket
 import sys
 from typing import Annotated, Any
 
@@ -32,6 +35,7 @@ app = typer.Typer(
 app.add_typer(game_app, name="game")
 
 INPUT_HELP = "A JSON file, or - to read standard input."
+MIN_PORT, MAX_PORT = 1, 65535
 
 
 @app.command()
@@ -156,8 +160,9 @@ def bench(
     """Measure the engine (decisions per second, tally, replay) and the store (append, reopen)."""
     from companion.bench import run_bench
 
-    if seconds <= 0:
-        fail("--seconds must be positive")
+    # NaN passes a `<= 0` test, and infinity would never end.
+    if not math.isfinite(seconds) or seconds <= 0:
+        fail(f"--seconds must be a positive number, not {seconds}")
     result = run_bench(seconds)
     if as_json:
         print_json(result)
@@ -172,10 +177,14 @@ def bench(
 def app_command(
     web: Annotated[bool, typer.Option("--web", help="Serve in the browser, not a window.")] = False,
     host: Annotated[str, typer.Option(help="Address to serve on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to serve on.")] = 8550,
+    port: Annotated[int, typer.Option(min=MIN_PORT, max=MAX_PORT, help="Port to serve on.")] = 8550,
     db: Annotated[str | None, typer.Option(help="Database URL or file.")] = None,
 ) -> None:
     """Start the companion app (a window where there is a display, else http://HOST:PORT)."""
+    try:
+        check_port(host, port)
+    except UserError as error:
+        fail(str(error))
     from companion.app.main import serve
     from companion.store.errors import StoreError
 
@@ -190,6 +199,27 @@ def app_command(
         serve(host=host, port=port, db=db, web=web)
     except StoreError as error:
         fail(str(error))
+
+
+def check_port(host: str, port: int) -> None:
+    """Bind every address of host:port once and let go; UserError says why one cannot be."""
+    # The server (uvicorn inside Flet) reports a failed bind as a traceback and then never
+    # exits, so the port is tried here first. Another program could still take it in the
+    # moment between, which the server would then report its own way.
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        raise UserError(f"cannot serve on {host}: {error.strerror}") from None
+    for family, kind, protocol, _, address in addresses:
+        try:
+            with socket.socket(family, kind, protocol) as probe:
+                # As the server does: a port left in TIME_WAIT by a previous run is free to use.
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise UserError(f"port {port} on {host} is already in use") from None
+            raise UserError(f"cannot serve on {host}:{port}: {error.strerror or error}") from None
 
 
 def main() -> None:

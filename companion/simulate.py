@@ -23,7 +23,7 @@ from companion.bots.playout import play
 from companion.dice import SeededDice
 from companion.engine import Game, GameState
 from models.commands import Command
-from models.rules import EXTENDED_ROUNDS_MIN_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from models.rules import EXTENDED_ROUNDS_MIN_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, WINNING_ENERGY
 from models.setup import GameSetup, Mode
 
 SEAT_IDS = ("p1", "p2", "p3", "p4")
@@ -98,7 +98,7 @@ class SimulationReport:
         lines += [
             f"wins by seat:            {row(self.wins_by_seat)}",
             f"wins by start position:  {row(self.wins_by_start_position)}",
-            f"Summoner (36) wins:      {self.summoner_wins}",
+            f"Summoner ({WINNING_ENERGY}) wins:      {self.summoner_wins}",
             f"final-round wins:        {self.final_round_wins}",
             f"rounds played:           {row(self.rounds_played)}",
             f"decisions:               {self.decisions} in {self.seconds:.1f} s ({rate:,.0f}/s)",
@@ -229,7 +229,14 @@ def simulate(
     if not bots:
         raise ValueError("name at least one bot")
     board_id = board_id or default_board_id(players)
-    shipped_board(board_id)  # fail fast on an unknown board
+    # Fail fast on an unknown board or one not made for this many players: otherwise every
+    # game would be played only to fail the same way.
+    board = shipped_board(board_id)
+    if not board.min_players <= players <= board.max_players:
+        raise ValueError(
+            f"board {board_id!r} is for {board.min_players}-{board.max_players} players, "
+            f"not {players}"
+        )
     seat_ids = SEAT_IDS[:players]
     seat_bots = [bots[i % len(bots)] for i in range(players)]
     for name in set(seat_bots):

@@ -1,9 +1,12 @@
 """The command line as a user meets it: `python -m companion ...` in a real subprocess."""
 
+import ast
 import json
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +14,15 @@ from companion.bots.playout import play
 from companion.bots.random_bot import RandomBot
 from companion.dice import SeededDice
 from models.commands import command_to_json
+from models.rules import (
+    EXTENDED_ROUNDS,
+    EXTENDED_ROUNDS_MIN_PLAYERS,
+    MAX_PLAYERS,
+    STANDARD_ROUNDS,
+    WINNING_ENERGY,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
 
 INLINE_BOARD = {
     "territories": [
@@ -295,6 +307,68 @@ def test_simulate_rejects_five_players():
     result = run("simulate", "--players", "5", "--games", "1")
     assert result.returncode == 2
     assert "--players" in result.stderr
+
+
+def test_simulate_refuses_a_board_not_made_for_the_players():
+    result = run("simulate", "--players", "4", "--board", "duel-isle", "--games", "2")
+    assert result.returncode == 2, result.stdout
+    assert result.stdout == ""
+    (line,) = result.stderr.strip().splitlines()
+    assert line == "error: board 'duel-isle' is for 2-2 players, not 4"
+
+
+def test_simulate_refuses_a_board_outside_the_shipped_ones():
+    result = run("simulate", "--board", "../boards/duel-isle", "--games", "1")
+    assert result.returncode == 2, result.stdout
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("error: unknown board '../boards/duel-isle'")
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "0", "-1"])
+def test_bench_needs_a_finite_positive_number_of_seconds(seconds):
+    # Without the check, nan reports 0 decisions/s and inf never ends (the timeout fails it).
+    result = run("bench", "--seconds", seconds)
+    assert result.returncode == 2, result.stdout
+    assert result.stdout == ""
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("error: --seconds must be a positive number")
+
+
+def test_the_rounds_option_is_described_from_the_rules_table():
+    result = run("game", "new", "--help")
+    assert result.returncode == 0, result.stderr
+    help_text = " ".join(result.stdout.replace("│", " ").split())
+    assert (
+        f"{STANDARD_ROUNDS}, or {EXTENDED_ROUNDS} for "
+        f"{EXTENDED_ROUNDS_MIN_PLAYERS}-{MAX_PLAYERS} players who agree." in help_text
+    )
+
+
+# Modules that print or default to rule numbers; simulate.py also uses 7 as a seed multiplier.
+RULE_NUMBERS = {
+    "companion/store/cli.py": {WINNING_ENERGY, STANDARD_ROUNDS, EXTENDED_ROUNDS},
+    "companion/bench.py": {WINNING_ENERGY, STANDARD_ROUNDS, EXTENDED_ROUNDS},
+    "companion/simulate.py": {WINNING_ENERGY},
+}
+
+
+@pytest.mark.parametrize("module", sorted(RULE_NUMBERS))
+def test_rule_numbers_come_from_the_rules_table(module):
+    """A rule number written out in these modules would go stale if models/rules.py changed."""
+    numbers = RULE_NUMBERS[module]
+    written = []
+    for node in ast.walk(ast.parse((ROOT / module).read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Constant):
+            continue
+        if type(node.value) is int and node.value in numbers:
+            written.append((node.lineno, node.value))
+        if isinstance(node.value, str):
+            written += [
+                (node.lineno, int(found))
+                for found in re.findall(r"\b\d+\b", node.value)
+                if int(found) in numbers
+            ]
+    assert written == []
 
 
 def test_bench_reports_every_figure(tmp_path):

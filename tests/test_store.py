@@ -1,5 +1,6 @@
 """The saved-games store: the log is the record, undo keeps rows, writes check revisions."""
 
+import importlib.util
 import json
 import random
 import shutil
@@ -27,6 +28,7 @@ from companion.engine.serialize import state_to_json
 from companion.store import DB_ENV
 from companion.store.database import (
     HEAD_REVISION,
+    SQLITE_HEADER,
     alembic_config,
     default_path,
     migrate,
@@ -473,9 +475,9 @@ def test_a_database_from_a_newer_app_is_refused_and_left_alone(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir() if "corrupt" in p.name) == []
 
 
-def test_a_file_that_is_not_a_database_is_moved_aside_and_a_new_one_started(tmp_path):
+def test_a_damaged_sqlite_file_is_moved_aside_and_a_new_one_started(tmp_path):
     path = tmp_path / "games.sqlite3"
-    garbage = b"this is not a database, it is a shopping list\n" * 200
+    garbage = SQLITE_HEADER + b"this is not a database, it is a shopping list\n" * 200
     path.write_bytes(garbage)
     with open_store(str(path)) as store:
         (notice,) = store.notices
@@ -488,6 +490,55 @@ def test_a_file_that_is_not_a_database_is_moved_aside_and_a_new_one_started(tmp_
     with open_store(str(path)) as store:
         assert store.notices == []
         assert len(store.games()) == 1
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"this is not a database, it is a shopping list\n" * 200,
+        b'{"games": []}',
+        b"S",
+        SQLITE_HEADER[:-1],
+    ],
+    ids=["text", "json", "one byte", "most of the sqlite header"],
+)
+def test_a_file_that_is_not_sqlite_is_refused_and_left_alone(tmp_path, content):
+    path = tmp_path / "notes.json"
+    path.write_bytes(content)
+    with pytest.raises(StoreError, match=f"{path} is not a games database"):
+        open_store(str(path))
+    assert path.read_bytes() == content
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.json"]
+
+
+def test_an_empty_file_becomes_a_new_database(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    path.touch()
+    with open_store(str(path)) as store:
+        assert store.notices == []
+        store.new_game(DUEL)
+    assert path.read_bytes().startswith(SQLITE_HEADER)
+    assert not list(tmp_path.glob("*.corrupt-*"))
+    with open_store(str(path)) as store:
+        assert len(store.games()) == 1
+
+
+@pytest.mark.parametrize("under", ["games.db", "saves/games.db"])
+def test_a_database_path_under_a_file_names_the_folder(tmp_path, under):
+    blocker = tmp_path / "notes.json"
+    blocker.write_text("{}")
+    path = blocker / under
+    with pytest.raises(StoreError, match=f"cannot make the folder {path.parent} for the database"):
+        open_store(str(path))
+    assert blocker.read_text() == "{}"
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("MySQLdb") is not None, reason="the MySQL driver is installed"
+)
+def test_a_database_whose_driver_is_missing_is_one_clear_error():
+    with pytest.raises(StoreError, match="its database driver is not installed"):
+        open_store("mysql://host/db")
 
 
 def test_a_database_with_damaged_pages_is_moved_aside(tmp_path):

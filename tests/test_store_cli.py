@@ -4,6 +4,7 @@ Every subcommand runs at least once in a real subprocess; the many ways to get i
 wrong run in-process through Typer's runner, which goes through the same code.
 """
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 
 from companion.store import DB_ENV
 from companion.store.cli import game_app
+from companion.store.database import SQLITE_HEADER
 
 
 def run(*args: str, stdin: str | None = None, env: dict | None = None):
@@ -119,52 +121,117 @@ def test_import_a_finished_game_and_read_its_history(tmp_path):
     assert energy["red"][-1] == shown["state"]["players"]["red"]["energy"]
 
 
-def bad_inputs(tmp_path):
-    db = ("--db", str(tmp_path / "games.sqlite3"))
+# "{tmp}" in an argument stands for the test's own folder, where bad_input_files writes.
+DB = ("--db", "{tmp}/games.sqlite3")
+# The "no driver" case needs a database whose driver is not installed: MySQL's, here.
+NO_MYSQL_DRIVER = pytest.mark.skipif(
+    importlib.util.find_spec("MySQLdb") is not None, reason="the MySQL driver is installed"
+)
+BAD_INPUTS = [
+    pytest.param(args, mentions, id=name, marks=marks)
+    for name, args, mentions, *marks in [
+        ("unknown game", ("show", "nope", *DB), "no saved game with id 'nope'"),
+        ("malformed command", ("do", "nope", "{bad", *DB), "malformed JSON in the command"),
+        ("unknown command", ("do", "nope", '{"type": "fly"}', *DB), "unknown command type"),
+        ("undo an unknown game", ("undo", "nope", *DB), "no saved game"),
+        ("one player", ("new", "--players", "red", *DB), "players"),
+        ("bad mode", ("new", "--players", "a,b", "--mode", "chess", *DB), "mode"),
+        ("too many rounds", ("new", "--players", "a,b", "--rounds", "9", *DB), "6 rounds"),
+        ("board too small", ("new", "--players", "a,b,c", "--board", "duel-isle", *DB), "2-2"),
+        ("unknown board", ("new", "--players", "a,b", "--board", "atlantis", *DB), "atlantis"),
+        (
+            "board outside the shipped ones",
+            ("new", "--players", "a,b", "--board", "../boards/duel-isle", *DB),
+            "unknown board '../boards/duel-isle'",
+        ),
+        (
+            "log on a board outside the shipped ones",
+            ("import", "{tmp}/escaping.json", *DB),
+            "unknown board '../boards/duel-isle'",
+        ),
+        ("no board fits", ("new", "--players", "a,b,c,d,e", *DB), "5 players"),
+        ("both filters", ("list", "--finished", "--unfinished", *DB), "not both"),
+        ("newer log", ("import", "{tmp}/newer.json", *DB), "newer than this app"),
+        ("broken log", ("import", "{tmp}/broken.json", *DB), "malformed JSON"),
+        ("missing file", ("import", "{tmp}/absent.json", *DB), "cannot read"),
+        ("not a URL", ("list", "--db", "postgresql://host:port/db"), "not a database URL"),
+        (
+            "no driver",
+            ("list", "--db", "mysql://host/db"),
+            "database driver is not installed",
+            NO_MYSQL_DRIVER,
+        ),
+        (
+            "database under a file",
+            ("list", "--db", "{tmp}/broken.json/games.sqlite3"),
+            "broken.json for the database: a file is in the way",
+        ),
+        (
+            "database folder under a file",
+            ("list", "--db", "{tmp}/broken.json/saves/games.sqlite3"),
+            "saves for the database: a file is in the way",
+        ),
+        ("database is a JSON file", ("list", "--db", "{tmp}/broken.json"), "not a games database"),
+    ]
+]
+
+
+@pytest.fixture
+def bad_input_files(tmp_path):
+    """The files the bad inputs name; returns how to put the test's folder into arguments."""
     newer = random_log(DUEL, 4).model_dump(mode="json") | {"version": 99}
     (tmp_path / "newer.json").write_text(json.dumps(newer))
     (tmp_path / "broken.json").write_text("{not json")
-    return [
-        ("unknown game", ("show", "nope", *db), "no saved game with id 'nope'"),
-        ("malformed command", ("do", "nope", "{bad", *db), "malformed JSON in the command"),
-        ("unknown command", ("do", "nope", '{"type": "fly"}', *db), "unknown command type"),
-        ("undo an unknown game", ("undo", "nope", *db), "no saved game"),
-        ("one player", ("new", "--players", "red", *db), "players"),
-        ("bad mode", ("new", "--players", "a,b", "--mode", "chess", *db), "mode"),
-        ("too many rounds", ("new", "--players", "a,b", "--rounds", "9", *db), "6 rounds"),
-        ("board too small", ("new", "--players", "a,b,c", "--board", "duel-isle", *db), "2-2"),
-        ("unknown board", ("new", "--players", "a,b", "--board", "atlantis", *db), "atlantis"),
-        ("no board fits", ("new", "--players", "a,b,c,d,e", *db), "5 players"),
-        ("both filters", ("list", "--finished", "--unfinished", *db), "not both"),
-        ("newer log", ("import", str(tmp_path / "newer.json"), *db), "newer than this app"),
-        ("broken log", ("import", str(tmp_path / "broken.json"), *db), "malformed JSON"),
-        ("missing file", ("import", str(tmp_path / "absent.json"), *db), "cannot read"),
-        ("not a URL", ("list", "--db", "postgresql://host:port/db"), "not a database URL"),
-    ]
+    escaping = random_log(DUEL, 4).model_dump(mode="json")
+    escaping["setup"]["board"] = "../boards/duel-isle"
+    (tmp_path / "escaping.json").write_text(json.dumps(escaping))
+    return lambda args: [arg.replace("{tmp}", str(tmp_path)) for arg in args]
 
 
-@pytest.mark.parametrize("index", range(15))
-def test_bad_input_exits_2_with_one_line(tmp_path, index):
-    name, args, mentions = bad_inputs(tmp_path)[index]
-    assert mentions in one_line_error(invoke(*args)), name
+@pytest.mark.parametrize(("args", "mentions"), BAD_INPUTS)
+def test_bad_input_exits_2_with_one_line(bad_input_files, tmp_path, args, mentions):
+    assert mentions in one_line_error(invoke(*bad_input_files(args)))
+    # Nothing was saved, and no file was moved aside or written over.
+    assert not list(tmp_path.glob("*.corrupt-*"))
+    assert (tmp_path / "broken.json").read_text() == "{not json"
+    if (tmp_path / "games.sqlite3").exists():
+        assert invoke("list", "--db", str(tmp_path / "games.sqlite3")).stdout == ""
 
 
-@pytest.mark.parametrize("index", [1, 11])
-def test_bad_input_in_a_subprocess(tmp_path, index):
-    name, args, mentions = bad_inputs(tmp_path)[index]
-    assert mentions in one_line_error(run(*args)), name
+IN_A_SUBPROCESS = ("malformed command", "newer log", "no driver", "database under a file")
+
+
+@pytest.mark.parametrize(
+    ("args", "mentions"), [case for case in BAD_INPUTS if case.id in IN_A_SUBPROCESS]
+)
+def test_bad_input_in_a_subprocess(bad_input_files, args, mentions):
+    assert mentions in one_line_error(run(*bad_input_files(args)))
+
+
+def test_the_subprocess_cases_are_bad_inputs():
+    assert set(IN_A_SUBPROCESS) <= {case.id for case in BAD_INPUTS}
 
 
 def test_a_corrupt_database_is_moved_aside_with_a_warning(tmp_path):
     path = tmp_path / "games.sqlite3"
-    path.write_bytes(b"\x00garbage" * 1000)
+    damaged = SQLITE_HEADER + b"\x00garbage" * 1000
+    path.write_bytes(damaged)
     result = invoke("list", "--db", str(path))
     assert result.returncode == 0, result.stderr
     (warning,) = result.stderr.strip().splitlines()
     assert warning.startswith("warning: the database ")
     (aside,) = [p for p in tmp_path.iterdir() if ".corrupt-" in p.name]
     assert str(aside) in warning
-    assert aside.read_bytes() == b"\x00garbage" * 1000
+    assert aside.read_bytes() == damaged
+
+
+def test_a_file_that_is_not_sqlite_is_refused_and_left_as_it_is(tmp_path):
+    path = tmp_path / "mylog.json"
+    path.write_bytes(b"\x00garbage" * 1000)
+    error = one_line_error(invoke("list", "--db", str(path)))
+    assert f"{path} is not a games database" in error
+    assert path.read_bytes() == b"\x00garbage" * 1000
+    assert [p.name for p in tmp_path.iterdir()] == ["mylog.json"]
 
 
 @pytest.mark.parametrize("command", ["new", "legal", "do", "undo", "redo", "show", "list"])

@@ -26,6 +26,13 @@ from companion.store import DB_ENV
 from companion.store.errors import GameMovedOn, StoreError
 from models.commands import CommandFormatError, command_from_json, command_to_json
 from models.game_log import GameLog
+from models.rules import (
+    EXTENDED_ROUNDS,
+    EXTENDED_ROUNDS_MIN_PLAYERS,
+    MAX_PLAYERS,
+    STANDARD_ROUNDS,
+    WINNING_ENERGY,
+)
 from models.setup import GameSetup
 
 if TYPE_CHECKING:
@@ -53,6 +60,10 @@ Db = Annotated[
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 GameId = Annotated[str, typer.Argument(metavar="ID", help="The game's id.")]
+ROUNDS_HELP = (
+    f"{STANDARD_ROUNDS}, or {EXTENDED_ROUNDS} for "
+    f"{EXTENDED_ROUNDS_MIN_PLAYERS}-{MAX_PLAYERS} players who agree."
+)
 Revision = Annotated[
     int | None,
     typer.Option(
@@ -152,7 +163,7 @@ def new(
     board: Annotated[
         str | None, typer.Option(help="A shipped board id (default: one made for the players).")
     ] = None,
-    rounds: Annotated[int, typer.Option(help="6, or 7 for 3-4 players who agree.")] = 6,
+    rounds: Annotated[int, typer.Option(help=ROUNDS_HELP)] = STANDARD_ROUNDS,
     mode: Annotated[str, typer.Option(help="table or digital.")] = "table",
     turn_order: Annotated[
         str | None, typer.Option(help="Round 1's order as comma-separated ids (default: seats).")
@@ -292,7 +303,11 @@ def show_lines(saved: SavedGame, energy: dict[str, list[int]]) -> list[str]:
         f"{setup.mode.value}, round {state.round} of {setup.final_round}"
     ]
     if state.is_terminal:
-        how = "reached 36: Summoner" if state.summoner else "most energy after the final round"
+        how = (
+            f"reached {WINNING_ENERGY}: Summoner"
+            if state.summoner
+            else "most energy after the final round"
+        )
         lines.append(f"winner: {labels[state.winner_id]} ({how})")
     else:
         where = state.phase.value.replace("_", " ")
@@ -358,7 +373,7 @@ def history(as_json: AsJson = False, db: Db = None) -> None:
     typer.echo(f"finished games:          {report.games}")
     typer.echo(f"wins by seat:            {row(report.wins_by_seat)}")
     typer.echo(f"wins by start position:  {row(report.wins_by_start_position)}")
-    typer.echo(f"Summoner (36) wins:      {report.summoner_wins}")
+    typer.echo(f"Summoner ({WINNING_ENERGY}) wins:      {report.summoner_wins}")
     typer.echo(f"final-round wins:        {report.final_round_wins}")
 
 

@@ -32,6 +32,8 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 HEAD_REVISION = "0001"
 # How long a writer waits for another's transaction on SQLite before giving up.
 BUSY_TIMEOUT_S = 30
+# The first bytes of every SQLite database file.
+SQLITE_HEADER = b"SQLite format 3\x00"
 # The SQLite errors that mean the file itself is damaged, not merely busy.
 _DAMAGED = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 # Serialises migrations of one PostgreSQL database between processes opening it at once.
@@ -94,7 +96,7 @@ def open_database(db: str | None = None) -> Database:
     notices: list[str] = []
     path = sqlite_file(url)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _make_folder(path.parent)
         reason = _damage(path)
         if reason is not None:
             notices.append(_move_aside(path, reason))
@@ -113,6 +115,20 @@ def open_database(db: str | None = None) -> Database:
     return database
 
 
+def _make_folder(folder: Path) -> None:
+    """Create the folder a SQLite file goes in; StoreError naming it when that cannot be done."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise StoreError(
+            f"cannot make the folder {folder} for the database: a file is in the way"
+        ) from None
+    except OSError as error:
+        raise StoreError(
+            f"cannot make the folder {folder} for the database: {error.strerror or error}"
+        ) from None
+
+
 def _engine(url: URL) -> Engine:
     try:
         if url.get_backend_name() == "sqlite":
@@ -123,6 +139,10 @@ def _engine(url: URL) -> Engine:
         return create_engine(url, pool_pre_ping=True)
     except (ArgumentError, NoSuchModuleError) as error:
         raise StoreError(f"cannot use the database URL {url!r}: {error}") from None
+    except ImportError as error:
+        raise StoreError(
+            f"cannot use the database URL {url!r}: its database driver is not installed ({error})"
+        ) from None
 
 
 def _sqlite_connect(dbapi: sqlite3.Connection, record: object) -> None:
@@ -152,13 +172,30 @@ def first_line(error: BaseException) -> str:
 
 
 def _damage(path: Path) -> str | None:
-    """Why the SQLite file cannot be used as a database, or None when it is fine or absent."""
-    if not path.exists():
-        return None
-    if not path.is_file():
-        raise StoreError(f"the database path {path} is not a file")
-    if not os.access(path, os.R_OK | os.W_OK):
-        raise StoreError(f"cannot read and write the database file {path}: permission denied")
+    """Why the SQLite file cannot be used as a database, or None when it is fine or new.
+
+    Only a file that starts as SQLite may be moved aside as damaged: any other file
+    (a typo naming a user's document, say) is refused and left untouched.
+    """
+    try:
+        if not path.exists():
+            return None
+        if not path.is_file():
+            raise StoreError(f"the database path {path} is not a file")
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise StoreError(f"cannot read and write the database file {path}: permission denied")
+        with path.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except OSError as error:
+        raise StoreError(
+            f"cannot read the database file {path}: {error.strerror or error}"
+        ) from None
+    if not header:
+        return None  # an empty file: SQLite starts a new database in it
+    if header != SQLITE_HEADER:
+        raise StoreError(
+            f"{path} is not a games database (not a SQLite file); it was left as it is"
+        )
     try:
         connection = sqlite3.connect(f"{path.as_uri()}?mode=rw", uri=True, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as error:
