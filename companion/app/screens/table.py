@@ -178,7 +178,7 @@ class TableScreen:
 
         def update(_: object = None) -> None:
             odds = attack_odds(choice["attacker"], choice["defender"], choice["support"])
-            support.visible = choice["defender"] is CreatureKind.SPRITE
+            support_part.visible = choice["defender"] is CreatureKind.SPRITE
             result.value = f"{odds.numerator} in {odds.denominator} · {float(odds):.0%}"
 
         def picker(label: str, key: str) -> ft.Dropdown:
@@ -196,7 +196,7 @@ class TableScreen:
 
         support = ft.Dropdown(
             label="Supporting Sprites",
-            helper_text="The defender's owner's other Sprites in its territory",
+            width=200,
             value="0",
             # At most every other Sprite its owner has.
             options=[
@@ -208,12 +208,20 @@ class TableScreen:
                 self.app.page.update(),
             ),
         )
+        # The explanation wraps below the field: as the field's helper text it was cut short.
+        support_part = ft.Column(
+            [
+                support,
+                ft.Text("The defending Sprite's owner's other Sprites in its territory", size=13),
+            ],
+            spacing=4,
+        )
         update()
         return ft.Column(
             [
                 ft.Text("Attack odds", size=15, weight=ft.FontWeight.BOLD),
                 ft.Row([picker("Attacker", "attacker"), picker("Defender", "defender")], wrap=True),
-                support,
+                support_part,
                 result,
             ],
             spacing=8,
