@@ -119,9 +119,13 @@ class App:
         Phones at one table each show the game; what one records shows on the others
         without a reload. Following ends when this device opens another screen.
         """
-        self.page.pubsub.subscribe_topic(
-            f"game/{game_id}", lambda _topic, revision: changed(revision)
-        )
+
+        async def deliver(_topic: str, revision: int) -> None:
+            # A coroutine runs on the page's event loop, like taps and the bots' turns, so a
+            # screen never reloads its game under them from another thread.
+            changed(revision)
+
+        self.page.pubsub.subscribe_topic(f"game/{game_id}", deliver)
 
     def announce(self, game_id: str, revision: int) -> None:
         """Tell the other devices following this game that it has reached `revision`."""

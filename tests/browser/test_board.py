@@ -361,3 +361,37 @@ def test_board_editor_adds_joins_drags_and_saves_a_layout(server, browser, artif
     ui.open(f"{server.url}/new", "Start game")
     click_until(ui, ui.button("Digital board"), "any seat can be the computer")
     click_until(ui, ui.button("Board", exact=False).last, "My Duel Isle")
+
+
+def test_two_devices_on_one_digital_game_follow_each_other(server, browser, artifacts):
+    """What one device records shows on the other without a reload; the bot plays once."""
+    setup = GameSetup(
+        players=seats("red", "blue", blue="greedy"), board="duel-isle", mode="digital"
+    )
+    with open_store(server.db) as store:
+        game_id = store.new_game(setup).id
+    phone = Screen(browser.new_page(viewport=PHONE), artifacts)
+    tablet = Screen(browser.new_page(viewport=TABLET), artifacts)
+    phone.open(f"{server.url}/game/{game_id}", "Summon Wyrms: tap a marked space")
+    tablet.open(f"{server.url}/game/{game_id}", "Summon Wyrms: tap a marked space")
+    board = shipped_board("duel-isle")
+
+    # Ragna summons her Wyrm on the phone; Bjorn (the computer) answers, played by the phone.
+    tap_location(phone.page, board, "rh1")
+    assert recorded(server, game_id, 0)
+    saved = wait_for_person(phone, server, game_id, 1)
+    # The tablet shows the same position, reached without a reload.
+    tablet.wait_for("Ragna's Wyrm at Rune Hollow 1")
+    wait_for_person(tablet, server, game_id, 1)
+    # One bot, one decision at a time: the log holds each command once, in turn.
+    movers = [entry.command for entry in saved.log]
+    assert movers[0] == Summon("wyrm", "rh1") and len(movers) == saved.revision
+
+    # Now the tablet plays Ragna's next step; the phone follows it.
+    before = saved.revision
+    tap_button(tablet.page, "^Done ")
+    assert recorded(server, game_id, before)
+    after = wait_for_person(tablet, server, game_id, before)
+    wait_for_person(phone, server, game_id, before)
+    assert board_label(phone.page) == board_label(tablet.page) == expected_label(after.state)
+    tablet.shot("tablet-21-board-followed", tall=800)

@@ -91,6 +91,7 @@ def build(app: App, game_id: str) -> ft.View:
     view = screen(f"/game/{game_id}", spacing=10)
     board = BoardScreen(app, session, view)
     board.render()
+    app.follow(game_id, board.changed_elsewhere)
     board.wake_bots()
     return view
 
@@ -214,6 +215,8 @@ class BoardScreen:
             for player, name in self.bot_names.items()
         }
         self.busy = False
+        # Another device recorded last: it plays the bots' turns, this one follows.
+        self.following = False
         # (player, command) a bot is about to play, pointed out on the board meanwhile.
         self.showing: tuple[str, Command] | None = None
         page = app.page
@@ -291,6 +294,8 @@ class BoardScreen:
 
     def after(self, outcome: Outcome) -> None:
         """Re-draw, tell the player what happened, and let a bot play if its turn has come."""
+        if outcome.ok:
+            self.recorded_here()
         if outcome.ok and self.session.state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
             return
@@ -300,6 +305,26 @@ class BoardScreen:
             notify(self.app.page, outcome.message, error=True)
         self.app.page.update()
         self.wake_bots()
+
+    def recorded_here(self) -> None:
+        """This device wrote to the game: the others follow it, and it plays the bots."""
+        self.following = False
+        self.app.announce(self.session.id, self.session.saved.revision)
+
+    def changed_elsewhere(self, revision: int) -> None:
+        """Another device recorded in this game: show it as it is now, and leave it the bots."""
+        if revision == self.session.saved.revision:
+            return
+        self.following = True
+        self.session.refresh()
+        # An attack being rolled here was meant for the position before: it no longer stands.
+        if self.app.page.pop_dialog() is not None:
+            notify(self.app.page, "The game moved on on another device.")
+        if self.session.state.is_terminal:
+            self.app.go(f"/game/{self.session.id}/end")
+            return
+        self.render()
+        self.app.page.update()
 
     def undo(self, _: ft.ControlEvent) -> None:
         """Take back the newest command of a person, and the bots' commands after it."""
@@ -331,13 +356,15 @@ class BoardScreen:
         """Start the bots' play if one of them is to decide and they are not playing already."""
         if self.busy or self.bot_to_move() is None or self.session.state.is_terminal:
             return
+        if self.following:
+            return  # the device that recorded last plays them
         self.busy = True
         self.app.page.run_task(self.play_bots)
 
     async def play_bots(self) -> None:
         """Let bots play, one visible command at a time, until a person's turn or the end."""
         try:
-            while self.on_screen():
+            while self.on_screen() and not self.following:
                 bot = self.bot_to_move()
                 if bot is None:
                     return
@@ -367,6 +394,8 @@ class BoardScreen:
                 if self.session.saved.revision != revision or not self.on_screen():
                     continue
                 outcome = self.session.do(command)
+                if outcome.ok:
+                    self.recorded_here()
                 if outcome.ok and self.session.state.is_terminal:
                     self.app.go(f"/game/{self.session.id}/end")
                     return
@@ -508,6 +537,7 @@ class BoardScreen:
             self.app.page.pop_dialog()
             self.after(outcome)
             return
+        self.recorded_here()
         logged = self.session.saved.log[-1].command
         dialog.title = ft.Text("The dice", size=18)
         result = ft.Text("", size=16)
