@@ -7,7 +7,7 @@ import statistics
 import time
 from pathlib import Path
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Browser, Locator, Page
 
 from companion.app.board_view import Layout
 from companion.app.screens.board import BOTTOM_BAR
@@ -122,6 +122,16 @@ class Screen:
     def median_round_trip_ms(self) -> float:
         """The median time from the test's click call to it seeing the update."""
         return statistics.median(self.round_trip_ms) if self.round_trip_ms else 0.0
+
+
+def devices(
+    browser: Browser, artifacts: Path, url: str, ready: str, *viewports: dict
+) -> list[Screen]:
+    """One page per viewport, each opened on `url` and shown once `ready` is there."""
+    screens = [Screen(browser.new_page(viewport=viewport), artifacts) for viewport in viewports]
+    for screen in screens:
+        screen.open(url, ready)
+    return screens
 
 
 # --- the isle's canvas: taps at computed coordinates ----------------------------------

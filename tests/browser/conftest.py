@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from models.setup import GameSetup
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 
@@ -87,6 +89,13 @@ class AppServer:
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError("the app server did not answer within 60 s")
+
+    def new_game(self, setup: GameSetup) -> str:
+        """Save a new game in the server's database, as the store would; its id."""
+        from companion.store.store import open_store
+
+        with open_store(self.db) as store:
+            return store.new_game(setup).id
 
     def kill(self) -> None:
         """Stop the server hard, as a dying phone would."""

@@ -12,7 +12,17 @@ import json
 import re
 import time
 
-from browser_ui import BOARD, PHONE, TABLET, Screen, click_until, scroll_to, seats, tap_location
+from browser_ui import (
+    BOARD,
+    PHONE,
+    TABLET,
+    Screen,
+    click_until,
+    devices,
+    scroll_to,
+    seats,
+    tap_location,
+)
 
 from companion.app.board_view import Layout, describe_board, pieces, targets
 from companion.app.screens.board import DIE_FACES, domination_preview
@@ -368,12 +378,9 @@ def test_two_devices_on_one_digital_game_follow_each_other(server, browser, arti
     setup = GameSetup(
         players=seats("red", "blue", blue="greedy"), board="duel-isle", mode="digital"
     )
-    with open_store(server.db) as store:
-        game_id = store.new_game(setup).id
-    phone = Screen(browser.new_page(viewport=PHONE), artifacts)
-    tablet = Screen(browser.new_page(viewport=TABLET), artifacts)
-    phone.open(f"{server.url}/game/{game_id}", "Summon Wyrms: tap a marked space")
-    tablet.open(f"{server.url}/game/{game_id}", "Summon Wyrms: tap a marked space")
+    game_id = server.new_game(setup)
+    url, ready = f"{server.url}/game/{game_id}", "Summon Wyrms: tap a marked space"
+    phone, tablet = devices(browser, artifacts, url, ready, PHONE, TABLET)
     board = shipped_board("duel-isle")
 
     # Ragna summons her Wyrm on the phone; Bjorn (the computer) answers, played by the phone.

@@ -8,11 +8,16 @@ not asserted (benchmarks live in `python -m companion bench`).
 
 from __future__ import annotations
 
+import random
 import time
 
-from browser_ui import PHONE, TABLET, Screen, seats
+from browser_ui import PHONE, TABLET, Screen, devices, seats
 
+from companion.dice import SeededDice
+from companion.engine.dice import with_rolls
 from companion.store.store import open_store
+from models.game_log import GameLog
+from models.setup import GameSetup
 
 
 def saved_game(server):
@@ -140,13 +145,6 @@ def test_a_round_at_the_table(server, browser, artifacts):
 
 def test_result_history_and_log_screens(server, browser, artifacts):
     """A finished game (imported through the store) shows its winner as the engine decided."""
-    import random
-
-    from companion.dice import SeededDice
-    from companion.engine.dice import with_rolls
-    from companion.store.store import open_store
-    from models.game_log import GameLog
-    from models.setup import GameSetup
 
     setup = GameSetup(
         players=seats("red", "blue", "green"),
@@ -177,18 +175,14 @@ def test_result_history_and_log_screens(server, browser, artifacts):
 
 def test_two_phones_at_one_table_see_each_others_records(server, browser, artifacts):
     """What one phone records shows on another phone on the same game, without a reload."""
-    from models.setup import GameSetup
 
     setup = GameSetup(
         players=seats("red", "blue"),
         board="duel-isle",
     )
-    with open_store(server.db) as store:
-        game_id = store.new_game(setup).id
-    first = Screen(browser.new_page(viewport=PHONE), artifacts)
-    second = Screen(browser.new_page(viewport=PHONE), artifacts)
-    first.open(f"{server.url}/game/{game_id}", "Ragna's turn")
-    second.open(f"{server.url}/game/{game_id}", "Ragna's turn")
+    game_id = server.new_game(setup)
+    url = f"{server.url}/game/{game_id}"
+    first, second = devices(browser, artifacts, url, "Ragna's turn", PHONE, PHONE)
 
     first.tap("Summon Wyrm (5)", "Bjorn's turn")
     second.wait_for("Bjorn's turn")
