@@ -175,7 +175,6 @@ def test_result_history_and_log_screens(server, browser, artifacts):
 
 def test_two_phones_at_one_table_see_each_others_records(server, browser, artifacts):
     """What one phone records shows on another phone on the same game, without a reload."""
-
     setup = GameSetup(
         players=seats("red", "blue"),
         board="duel-isle",
