@@ -32,7 +32,6 @@ from companion.boards import shipped_board, shipped_board_ids
 from companion.dice import SeededDice
 from companion.engine import Game, Phase
 from companion.engine.dice import with_rolls
-from companion.engine.movement import reachable
 from companion.user_boards import board_from_counts
 from models.commands import Activate, Attack, Dominate, EndActivation, Move, Pass, Summon, Swap
 from models.rules import CreatureKind as K
@@ -130,7 +129,7 @@ def test_an_active_creature_shows_its_moves_with_costs_attacks_and_nothing_else(
     assert tap_command(state, "rh1") == Activate("rh1")
     state.apply(Activate("rh1"))
     marks = targets(state)
-    costs = reachable(state, state.active, state.actions_left)
+    costs = state.reachable(state.active, state.actions_left)
     moves = {loc: t.cost for loc, t in marks.items() if t.mark is Mark.MOVE}
     assert moves == {DUEL.location_ids[i]: cost for i, cost in costs.items()}
     assert moves["nc4"] == 1 and moves["nc3"] == 2
@@ -188,7 +187,7 @@ def test_a_bots_move_is_drawn_along_paths_through_empty_spaces_as_long_as_its_co
     occupied = set(pieces(state))
     empty = set(DUEL.location_ids) - occupied
     joined = {frozenset(path) for path in DUEL.paths}
-    costs = reachable(state, state.active, state.actions_left)
+    costs = state.reachable(state.active, state.actions_left)
     assert costs
     for index, cost in costs.items():
         goal = DUEL.location_ids[index]

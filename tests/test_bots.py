@@ -21,7 +21,6 @@ from companion.bots.playout import play
 from companion.cli import app
 from companion.dice import SeededDice
 from companion.engine import Game
-from companion.engine.apply import sprite_support
 from companion.engine.constants import SPRITE
 from companion.engine.dice import attack_odds, with_rolls
 from companion.engine.serialize import state_to_json
@@ -113,7 +112,7 @@ def test_attack_chances_follow_the_engines_odds_and_dice():
         target = state.game.isle.index[command.target]
         attacker = state.occupant[state.active][1]
         defender = state.occupant[target][1]
-        support = sprite_support(state, target) if defender == SPRITE else 0
+        support = state.sprite_support(target) if defender == SPRITE else 0
         odds = float(attack_odds(KIND_ORDER[attacker], KIND_ORDER[defender], support))
         chances = attack_chances(state, command)
         assert abs(sum(p for p, _ in chances) - 1) < 1e-9

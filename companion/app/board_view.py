@@ -20,7 +20,6 @@ import flet.canvas as cv
 
 from companion.app.theme import ACCENT, CREATURE_MARK, FONT, TAP, PlayerColour
 from companion.engine import GameState, Phase
-from companion.engine.movement import reachable
 from models.board import Board, Territory
 from models.commands import Activate, Attack, Command, Move, Summon, Swap
 from models.rules import KIND_ORDER, CreatureKind
@@ -219,7 +218,7 @@ def targets(state: GameState) -> dict[str, Target]:
     found: dict[str, Target] = {}
     costs: dict[int, int] = {}
     if state.active is not None:
-        costs = reachable(state, state.active, state.actions_left)
+        costs = state.reachable(state.active, state.actions_left)
     index = state.game.isle.index
     for command in state.legal_commands():
         kind = type(command)

@@ -1,14 +1,13 @@
 """Dice as chance outcomes: an attack's success and failure, each with its probability.
 
 Bots never peek at real dice. They ask the engine for the odds (`attack_odds`) and
-for dice that produce each outcome (`attack_outcome`), then apply those on clones.
+for dice that produce each outcome (`GameState.attack_outcome`), then apply those on clones.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.apply import attack_outcome, sprite_support
 from companion.engine.dice import FACES, attack_odds, needs_defence_roll
 from models.commands import Attack, Command
 from models.rules import KIND_ORDER
@@ -35,7 +34,7 @@ def attack_chances(state: GameState, attack: Attack) -> list[tuple[float, Comman
     attacker = state.occupant[state.active]
     defender = state.occupant[target]
     sprite = needs_defence_roll(state, attack)
-    support = sprite_support(state, target) if sprite else 0
+    support = state.sprite_support(target) if sprite else 0
     key = (attacker[1], defender[1], support)
     known = _OUTCOMES.get(key)
     if known is None:
@@ -62,8 +61,8 @@ def _outcomes(
     failure: Rolls | None = None
     for roll in FACES:
         for defence in FACES if sprite else (None,):
-            _, _, won = attack_outcome(
-                state, attack._replace(attack_roll=roll, defence_roll=defence)
+            _, _, won = state.attack_outcome(
+                attack._replace(attack_roll=roll, defence_roll=defence)
             )
             if won and success is None:
                 success = (roll, defence)

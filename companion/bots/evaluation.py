@@ -20,12 +20,9 @@ import math
 from dataclasses import dataclass
 
 from companion.engine import GameState, Phase
-from companion.engine.apply import sprite_support
 from companion.engine.constants import ACTIONS, BOUNTY, COSTS, OWNED, SPRITE
 from companion.engine.dice import attack_odds
-from companion.engine.flow import occupants_by_id, run_reset
 from companion.engine.isle import Isle
-from companion.engine.movement import reachable
 from models.rules import KIND_ORDER
 
 # Added to the winner's energy once the game is over: no position outscores a won game.
@@ -154,7 +151,7 @@ class Evaluator:
         )
         preview = self._previews.get(key)
         if preview is None:
-            tally = run_reset(state, occupants_by_id(state), state.declined)
+            tally = state.reset_preview()
             seat = state.game.seat
             after = [(0, 0)] * len(state.energy)
             for line in tally.players:
@@ -197,7 +194,7 @@ class Evaluator:
                 if actions < 1:
                     continue
                 targets = set(isle.neighbours[here])
-                for spot in reachable(state, here, actions - 1):
+                for spot in state.reachable(here, actions - 1):
                     targets.update(isle.neighbours[spot])
                 targets &= rivals[seat]
             else:
@@ -208,7 +205,7 @@ class Evaluator:
                 row = odds_against.get(there)
                 if row is None:
                     defender = occupant[there][1]
-                    backing = sprite_support(state, there) if defender == SPRITE else 0
+                    backing = state.sprite_support(there) if defender == SPRITE else 0
                     row = odds_against[there] = [odds[k][defender][backing] for k in _KINDS]
                 chance = likelihood * row[kind]
                 if chance > 0:

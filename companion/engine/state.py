@@ -6,12 +6,13 @@ thousands of positions a second; pydantic stays at the boundaries.
 
 from __future__ import annotations
 
-from companion.engine.apply import apply_command
+from companion.engine.apply import apply_command, attack_outcome, sprite_support
 from companion.engine.constants import KINDS, OWNED, Phase, Token
 from companion.engine.describe import describe_command
-from companion.engine.flow import settle
+from companion.engine.flow import occupants_by_id, run_reset, settle
 from companion.engine.isle import Isle, compile_isle
 from companion.engine.legal import legal_commands
+from companion.engine.movement import reachable
 from companion.engine.reset_phase import Tally
 from models.board import Board
 from models.commands import Activate, Attack, Command, Move, Summon, Swap
@@ -225,6 +226,24 @@ class GameState:
     def describe(self, command: Command) -> str:
         """The command as one human sentence, as it would play out from this state."""
         return describe_command(self, command)
+
+    # --- what bots and screens may ask beyond the rules' yes or no ------------------------
+
+    def sprite_support(self, location: int) -> int:
+        """Other Sprites of the same owner in the territory of a location's Sprite (ruling 7)."""
+        return sprite_support(self, location)
+
+    def attack_outcome(self, attack: Attack) -> tuple[int, int, bool]:
+        """(attack total, defence, success) of an attack, dice included, by the active creature."""
+        return attack_outcome(self, attack)
+
+    def reachable(self, start: int, budget: int) -> dict[int, int]:
+        """Empty locations the creature at `start` reaches within `budget` actions, with costs."""
+        return reachable(self, start, budget)
+
+    def reset_preview(self) -> Tally:
+        """The Energy and Reset this round would bring with the board as it stands now."""
+        return run_reset(self, occupants_by_id(self), self.declined)
 
     def __repr__(self) -> str:
         who = self.current_player or "-"

@@ -41,7 +41,6 @@ from companion.app.widgets import (
 )
 from companion.bots import Bot, make_bot
 from companion.engine import Game, GameState, Phase, Tally
-from companion.engine.apply import sprite_support
 from companion.engine.dice import attack_odds, needs_defence_roll
 from companion.engine.wording import counted
 from models.commands import (
@@ -441,7 +440,7 @@ class BoardScreen:
         target = isle.index[attack.target]
         defender = KIND_ORDER[state.occupant[target][1]]
         sprite = needs_defence_roll(state, attack)
-        support = sprite_support(state, target) if sprite else 0
+        support = state.sprite_support(target) if sprite else 0
         odds = attack_odds(attacker, defender, support)
         bonus = CREATURES[attacker].attack_bonus
         if sprite:
