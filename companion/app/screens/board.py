@@ -74,6 +74,8 @@ ROLL_FRAME_S = 0.08
 # Frames of a computer opponent's creature travelling to where it moves (within BOT_PAUSE).
 GLIDE_FRAMES = 8
 GLIDE_FRAME_S = 0.05
+# A person's own move glides too, quicker: they chose it, they only need to see it go.
+HAND_GLIDE_FRAMES = 4
 # Page widths from which the board and the panels sit side by side (Flet's "md" breakpoint).
 SIDE_BY_SIDE = 768
 # The screen's padding and the space between its columns, as `widgets.screen` and Flet set them.
@@ -270,7 +272,7 @@ class BoardScreen:
 
     def tapped(self, location: str) -> None:
         """A tap on a space: the legal command it means, or the engine's reason it cannot be."""
-        if not self.human_to_move():
+        if self.busy or not self.human_to_move():
             return
         state = self.session.state
         command = tap_command(state, location)
@@ -283,7 +285,20 @@ class BoardScreen:
         if isinstance(command, Attack):
             self.attack_panel(command)
             return
+        if isinstance(command, Move):
+            self.busy = True  # no second tap, and no bot, while the creature travels
+            self.app.page.run_task(self.move_by_hand, command)
+            return
         self.record(command)
+
+    async def move_by_hand(self, move: Move) -> None:
+        """A person's move: the creature glides its way, then the move is recorded."""
+        try:
+            await self.glide(self.session.state, move, frames=HAND_GLIDE_FRAMES, pause=0)
+        finally:
+            self.busy = False
+        if self.on_screen():
+            self.record(move)
 
     def record(self, command: Command) -> Outcome:
         """Send a command through the store and show what happened."""
@@ -409,7 +424,13 @@ class BoardScreen:
             self.busy = False
             self.showing = None
 
-    async def glide(self, state: GameState, move: Move) -> None:
+    async def glide(
+        self,
+        state: GameState,
+        move: Move,
+        frames: int = GLIDE_FRAMES,
+        pause: float = BOT_PAUSE - GLIDE_FRAMES * GLIDE_FRAME_S,
+    ) -> None:
         """Show a creature travelling its way to where it moves, before the move is recorded."""
         ids = state.game.isle.location_ids
         start = ids[state.active]
@@ -420,11 +441,11 @@ class BoardScreen:
             self.isle.layout.points[space]
             for space in route(state.game.board, empty, start, move.to)
         ]
-        await asyncio.sleep(BOT_PAUSE - GLIDE_FRAMES * GLIDE_FRAME_S)
-        for frame in range(1, GLIDE_FRAMES + 1):
+        await asyncio.sleep(pause)
+        for frame in range(1, frames + 1):
             if not self.on_screen():
                 return
-            at = along(points, frame / GLIDE_FRAMES)
+            at = along(points, frame / frames)
             self.isle.show(on_board, {}, state.game.labels, (move.to,), gliding=(piece, at))
             self.isle.canvas.update()
             await asyncio.sleep(GLIDE_FRAME_S)
