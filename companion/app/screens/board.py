@@ -66,8 +66,10 @@ PHASE_NAMES = {
     Phase.ENERGY_AND_RESET: "Energy and Reset",
 }
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
-# How long a computer opponent's command stays pointed out before it is played, in seconds.
+# How long a computer opponent's command stays pointed out before it is played, in seconds;
+# passing changes nothing on the board, so there is little to watch.
 BOT_PAUSE = 0.6
+BOT_PASS_PAUSE = 0.2
 # Frames of the dice animation, and seconds between them.
 ROLL_FRAMES = 6
 ROLL_FRAME_S = 0.08
@@ -402,6 +404,8 @@ class BoardScreen:
                 self.app.page.update()
                 if isinstance(command, Move):
                     await self.glide(state, command)
+                elif isinstance(command, Pass | EndActivation):
+                    await asyncio.sleep(BOT_PASS_PAUSE)
                 else:
                     await asyncio.sleep(BOT_PAUSE)
                 self.showing = None
