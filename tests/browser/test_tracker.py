@@ -143,6 +143,21 @@ def test_a_round_at_the_table(server, browser, artifacts):
     )
 
 
+def test_the_new_game_form_follows_every_change(server, browser, artifacts):
+    """Each choice redraws the form on screen, the second and third as well as the first."""
+    ui = Screen(browser.new_page(viewport=PHONE), artifacts)
+    ui.open(f"{server.url}/new", "Start game")
+    ui.tap("3 players", "Player 3")
+    ui.tap("Digital board", "any seat can be the computer")
+    ui.tap("4 players", "Player 4")
+    # A 7th round is for 3-4 players: offered now, and chosen.
+    ui.tap("7 rounds", "Start game")
+    ui.tap("Start game", "Round 1/7")
+    saved = saved_game(server)
+    assert len(saved.setup.players) == 4 and saved.setup.mode.value == "digital"
+    assert saved.state.game.final_round == 7
+
+
 def test_result_history_and_log_screens(server, browser, artifacts):
     """A finished game (imported through the store) shows its winner as the engine decided."""
 

@@ -72,8 +72,8 @@ def _boards(count: int, mode: Mode = Mode.TABLE) -> list[Board]:
     return [b for b in boards if b.playable_digitally] if mode is Mode.DIGITAL else boards
 
 
-def build(app: App, draft: Draft | None = None) -> ft.View:
-    """The new game form."""
+def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> ft.View:
+    """The new game form; given the view it is on, drawn again in place."""
     draft = draft or Draft()
     page = app.page
     boards = _boards(draft.count, draft.mode)
@@ -81,11 +81,11 @@ def build(app: App, draft: Draft | None = None) -> ft.View:
         draft.board_id = ""
     if draft.board_id not in {b.id for b in boards} and draft.board_id != "enter":
         draft.board_id = boards[0].id if boards else "enter"
-    view = screen("/new", spacing=12)
+    view = view or screen("/new", spacing=12)
 
     def redraw() -> None:
-        fresh = build(app, draft)
-        view.controls = fresh.controls
+        # Into the same view: the new controls' handlers must draw on the screen shown.
+        build(app, draft, view)
         page.update()
 
     def set_count(count: int) -> None:
