@@ -30,11 +30,13 @@ class GameBar:
         undo: Callable[[ft.ControlEvent], None],
         redo: Callable[[ft.ControlEvent], None],
     ) -> None:
-        self.title = ft.Text()
+        # Home and three actions leave a 360 px phone about 150 px: 'Round 6/7' must fit.
+        self.title = ft.Text(size=20)
         self.undo_button = ft.IconButton(ft.Icons.UNDO, on_click=undo)
         self.redo_button = ft.IconButton(ft.Icons.REDO, on_click=redo)
         self.control = ft.AppBar(
             title=self.title,
+            title_spacing=4,
             leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: go("/")),
             actions=[
                 self.undo_button,

@@ -12,7 +12,12 @@ FONT = "Isle Sans"
 # One face: Flutter draws bold from it, so a bold file would be one more download unused.
 FONTS = {FONT: "fonts/DejaVuSans.ttf"}
 TAP = 48  # the smallest tap target, in logical pixels
-ACCENT = "#F2B53A"  # spirit energy gold
+ACCENT = "#F2B53A"  # spirit energy gold, for fills, rings and borders
+# Gold text: the theme's primary colour, grown from ACCENT, light on the dark theme and dark
+# on the light one (ACCENT itself on cream is too faint to read).
+ACCENT_TEXT = ft.Colors.PRIMARY
+# Text on the energy track's tints, which are dark in both themes.
+ON_TINT = "#E8E8E8"
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,15 @@ from collections.abc import Callable, Sequence
 
 import flet as ft
 
-from companion.app.theme import ACCENT, BAND_TINT, CREATURE_MARK, FONT, TAP, colour_of
+from companion.app.theme import (
+    ACCENT_TEXT,
+    BAND_TINT,
+    CREATURE_MARK,
+    FONT,
+    ON_TINT,
+    TAP,
+    colour_of,
+)
 from models.board import Board
 from models.rules import ENERGY_BANDS, KIND_ORDER, MAX_TRACK_ENERGY, WINNING_ENERGY, band_for
 
@@ -81,6 +89,7 @@ class EnergyTrack:
                         if band.modifier
                         else f"{band.label}: 0",
                         size=11,
+                        color=ON_TINT,
                     ),
                 )
                 for band in ENERGY_BANDS
@@ -89,7 +98,7 @@ class EnergyTrack:
             spacing=4,
             run_spacing=4,
         )
-        goal = ft.Text(f"{WINNING_ENERGY}: Summoner, wins at once", size=12, color=ACCENT)
+        goal = ft.Text(f"{WINNING_ENERGY}: Summoner, wins at once", size=12, color=ACCENT_TEXT)
         # Screen readers get one sentence instead of thirty-six numbers. The sentence sits on
         # the small legend, so changing it re-sends the legend and not the whole grid.
         self._label = ft.Semantics(
@@ -123,9 +132,10 @@ class EnergyTrack:
 def reserve_line(reserve: Sequence[int], on_board: Sequence[int], returning: Sequence[int]) -> str:
     """A player's creatures as text: in reserve / on the board / back next round, per kind."""
     parts = []
+    # No-break spaces inside a kind's group: a narrow card wraps between groups, not in one.
     for k, kind in enumerate(KIND_ORDER):
-        back = f" +{returning[k]}↺" if returning[k] else ""
-        parts.append(f"{CREATURE_MARK[kind]} {reserve[k]}·{on_board[k]}{back}")
+        back = f"\u00a0+{returning[k]}↺" if returning[k] else ""
+        parts.append(f"{CREATURE_MARK[kind]}\u00a0{reserve[k]}·{on_board[k]}{back}")
     return "   ".join(parts)
 
 
@@ -182,7 +192,7 @@ def section(title: str, *controls: ft.Control) -> ft.Control:
         content=ft.Container(
             padding=14,
             content=ft.Column(
-                [ft.Text(title, size=13, weight=ft.FontWeight.BOLD, color=ACCENT), *controls],
+                [ft.Text(title, size=13, weight=ft.FontWeight.BOLD, color=ACCENT_TEXT), *controls],
                 spacing=10,
             ),
         )

@@ -29,7 +29,7 @@ from companion.app.board_view import (
 from companion.app.game_panels import GameBar, PlayersCard, tally_lines
 from companion.app.screens.new_game import SEAT_PLAYERS
 from companion.app.session import GameSession, Outcome
-from companion.app.theme import ACCENT, TAP, colour_of
+from companion.app.theme import ACCENT, ACCENT_TEXT, TAP, colour_of
 from companion.app.widgets import (
     WIDE,
     big_button,
@@ -482,7 +482,7 @@ class BoardScreen:
             f"Chance: {odds.numerator} in {odds.denominator} · {float(odds):.0%}",
             size=20,
             weight=ft.FontWeight.BOLD,
-            color=ACCENT,
+            color=ACCENT_TEXT,
         )
         faces: dict[str, int | None] = {"attack": None, "defence": None}
         labels = state.game.labels
@@ -753,7 +753,7 @@ class BoardScreen:
                         kind.plural,
                         ft.TextStyle(
                             weight=ft.FontWeight.BOLD if current else None,
-                            color=ACCENT if current else ft.Colors.ON_SURFACE_VARIANT,
+                            color=ACCENT_TEXT if current else ft.Colors.ON_SURFACE_VARIANT,
                         ),
                     )
                 )

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from companion.app.board_view import IsleCanvas, Point, canvas_height
-from companion.app.theme import ACCENT
+from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, board_options, notify, screen, section
 from companion.boards import BoardError, parse_board, shipped_board, shipped_board_ids
 from companion.user_boards import delete_user_board, save_user_board, slug, user_boards
@@ -564,7 +564,7 @@ class BoardEditor:
                 else f"Ready for the digital board: {len(sketch.locations)} spaces in "
                 f"{len(sketch.territories)} territories, {len(sketch.paths)} paths.",
                 size=15,
-                color=ft.Colors.ERROR if problem else ACCENT,
+                color=ft.Colors.ERROR if problem else ACCENT_TEXT,
             ),
         )
         name = ft.TextField(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from companion.app.theme import ACCENT
+from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, screen, section
 from models.setup import Mode
 
@@ -52,7 +52,7 @@ def _resume_card(app: App, summary: GameSummary) -> ft.Control:
                     spacing=2,
                     expand=True,
                 ),
-                ft.Icon(ft.Icons.PLAY_ARROW, color=ACCENT),
+                ft.Icon(ft.Icons.PLAY_ARROW, color=ACCENT_TEXT),
             ]
         ),
     )
@@ -76,7 +76,7 @@ def build(app: App) -> ft.View:
         ],
     )
     view.controls = [
-        ft.Text("Companion for the table", size=16, color=ACCENT),
+        ft.Text("Companion for the table", size=16, color=ACCENT_TEXT),
         big_button("New game", lambda _: app.go("/new"), icon=ft.Icons.ADD),
         section("Resume", *resume),
         big_button("History", lambda _: app.go("/history"), icon=ft.Icons.BAR_CHART, primary=False),

@@ -178,7 +178,9 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
                     ),
                     ft.Dropdown(
                         value=colour.id,
-                        width=130,
+                        # Room for '◆ Yellow' on a phone: a little wider, less padding.
+                        width=146,
+                        content_padding=ft.Padding.only(left=10, right=4),
                         label="Colour",
                         options=[
                             ft.DropdownOption(key=c.id, text=f"{c.mark} {c.name}")

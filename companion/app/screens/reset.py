@@ -9,7 +9,7 @@ import flet as ft
 
 from companion.app.game_panels import tally_lines
 from companion.app.session import GameSession
-from companion.app.theme import ACCENT, CREATURE_MARK, TAP
+from companion.app.theme import ACCENT, ACCENT_TEXT, CREATURE_MARK, TAP
 from companion.app.widgets import WIDE, big_button, notify, player_chip, screen, section
 from companion.engine import Phase, Tally
 from models.board import Territory
@@ -166,7 +166,7 @@ class ResetScreen:
             )
         ]
         for territory in self.session.state.game.board.territories:
-            title = ft.Text(size=13, weight=ft.FontWeight.BOLD, color=ACCENT)
+            title = ft.Text(size=13, weight=ft.FontWeight.BOLD, color=ACCENT_TEXT)
             self.titles[territory.id] = title
             rows = []
             for player in self.players:
@@ -184,7 +184,14 @@ class ResetScreen:
                     ft.Row(
                         [
                             player_chip(name, self.session.colour(player)),
-                            ft.Text(name, size=15, expand=True, no_wrap=True),
+                            ft.Text(
+                                name,
+                                size=15,
+                                expand=True,
+                                max_lines=1,
+                                overflow=ft.TextOverflow.ELLIPSIS,
+                                tooltip=name,
+                            ),
                             *cells,
                         ],
                         spacing=6,
@@ -213,7 +220,7 @@ class ResetScreen:
         lines.append(ft.Divider())
         if tally.game_over:
             lines.append(
-                ft.Text(tally.winner_note, size=17, weight=ft.FontWeight.BOLD, color=ACCENT)
+                ft.Text(tally.winner_note, size=17, weight=ft.FontWeight.BOLD, color=ACCENT_TEXT)
             )
         else:
             lines.append(

@@ -9,7 +9,6 @@ import flet as ft
 from companion.app.game_panels import GameBar, PlayersCard
 from companion.app.screens.table_turn import TurnCard
 from companion.app.session import GameSession, Outcome
-from companion.app.theme import TAP
 from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
 from companion.dice import SeededDice
 from companion.engine.dice import attack_odds
@@ -115,7 +114,8 @@ class TableScreen:
             ft.FilledTonalButton(
                 content=f"{self.session.label(c.victim)}'s {CreatureKind(c.kind).title} "
                 f"(+{CREATURES[c.kind].bounty})",
-                height=TAP,
+                # Padded, not a fixed height: a long name wraps onto a second line, uncut.
+                style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16, vertical=14)),
                 on_click=lambda _, c=c: choose(c),
             )
             for c in removals

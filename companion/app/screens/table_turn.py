@@ -7,7 +7,7 @@ from collections.abc import Callable
 import flet as ft
 
 from companion.app.session import GameSession
-from companion.app.theme import ACCENT
+from companion.app.theme import ACCENT, ACCENT_TEXT
 from companion.app.widgets import big_button, player_chip, section
 from companion.engine import GameState, Phase
 from models.commands import Command, Pass, Removal, Summon, Swap
@@ -46,7 +46,8 @@ class TurnCard:
             for player in session.state.game.players
         }
         self.chip_slot = ft.Container()
-        self.turn_name = ft.Text(size=24, weight=ft.FontWeight.BOLD)
+        # Takes the row's width, so a long name wraps instead of running off the card.
+        self.turn_name = ft.Text(size=24, weight=ft.FontWeight.BOLD, expand=True)
         self.whose_turn = ft.Row([self.chip_slot, self.turn_name], spacing=12)
         self.guide = ft.Text(size=16)
         # Summoning: the step's kind is the filled button; both looks are kept per kind.
@@ -96,7 +97,7 @@ class TurnCard:
         for kind, text in zip(KIND_ORDER, self.step_labels, strict=True):
             now = kind is state.step_kind
             text.weight = ft.FontWeight.BOLD if now else ft.FontWeight.NORMAL
-            text.color = ACCENT if now else ft.Colors.ON_SURFACE_VARIANT
+            text.color = ACCENT_TEXT if now else ft.Colors.ON_SURFACE_VARIANT
         parts: list[ft.Control] = [self.steps] if state.step_kind is not None else []
         if state.phase is Phase.SUMMONING:
             parts.extend(self.summoning(state))
