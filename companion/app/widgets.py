@@ -120,7 +120,11 @@ class EnergyTrack:
             here = tuple(by_value.get(value, ()))
             if chips.data != here:
                 chips.data = here
-                chips.controls = [player_chip(name, colour_id, size=20) for name, colour_id in here]
+                # Two rows of counters fit a cell only at the smaller size.
+                size = 20 if len(here) <= 2 else 16
+                chips.controls = [
+                    player_chip(name, colour_id, size=size) for name, colour_id in here
+                ]
                 changed.append(chips)
         label = "Energy track: " + ", ".join(f"{name} {energy}" for name, _, energy in counters)
         if label != self._label.label:
@@ -203,7 +207,8 @@ def notify(page: ft.Page, message: str, *, error: bool = False) -> None:
     """Show a short message at the bottom of the screen."""
     page.show_dialog(
         ft.SnackBar(
-            content=ft.Text(message, size=15, color="#FFFFFF"),
+            # The engine's and the store's sentences start in lower case, mid-sentence style.
+            content=ft.Text(message[:1].upper() + message[1:], size=15, color="#FFFFFF"),
             bgcolor="#8B1E1E" if error else "#2A2A2A",
             duration=ft.Duration(seconds=4 if error else 2),
             show_close_icon=True,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import flet as ft
 
 from companion.app.screens.home import when
 from companion.app.widgets import screen, section
+from companion.engine.wording import counted
 from models.rules import WINNING_ENERGY
 
 if TYPE_CHECKING:
@@ -20,12 +22,15 @@ def build(app: App) -> ft.View:
     finished = app.store.games()
     finished = [g for g in finished if g.winner is not None]
 
-    def counts(title: str, values: dict[str, int]) -> ft.Control:
+    def counts(title: str, values: dict[str, int], place: Callable[[str], str]) -> ft.Control:
         return ft.Column(
             [
                 ft.Text(title, size=15, weight=ft.FontWeight.BOLD),
                 ft.Row(
-                    [ft.Text(f"{place}: {wins}", size=15) for place, wins in values.items()],
+                    [
+                        ft.Text(f"{place(key)}: {counted(wins, 'win')}", size=15)
+                        for key, wins in values.items()
+                    ],
                     wrap=True,
                     spacing=16,
                 ),
@@ -53,8 +58,8 @@ def build(app: App) -> ft.View:
     view.controls = [
         section(
             f"Finished games: {history.games}",
-            counts("Wins by seat", history.wins_by_seat),
-            counts("Wins by first turn position", history.wins_by_start_position),
+            counts("Wins by seat", history.wins_by_seat, lambda seat: f"Player {seat}"),
+            counts("Wins by place in the first turn order", history.wins_by_start_position, _nth),
             ft.Text(
                 f"Summoner ({WINNING_ENERGY}) wins: {history.summoner_wins} · "
                 f"final-round wins: {history.final_round_wins}",
@@ -64,3 +69,8 @@ def build(app: App) -> ft.View:
         section("Games", *(games or [ft.Text("No finished game yet.", size=15)])),
     ]
     return view
+
+
+def _nth(place: str) -> str:
+    """'1' as '1st', '2' as '2nd', and so on."""
+    return place + {"1": "st", "2": "nd", "3": "rd"}.get(place, "th")

@@ -271,7 +271,10 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
                 ]
             )
         )
-    view.appbar = ft.AppBar(title=ft.Text("New game"))
+    view.appbar = ft.AppBar(
+        title=ft.Text("New game"),
+        leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: app.go("/")),
+    )
     view.controls = [
         # Across the whole card, each half is wide enough for its label whatever the font
         # measured when the screen was first drawn (the shipped one may still be loading).
