@@ -8,12 +8,14 @@ import pytest
 from pydantic import ValidationError
 
 from companion.app.board_view import (
+    INSCRIBED,
     Layout,
     Mark,
     along,
     canvas_height,
     convex_hull,
     describe_board,
+    label_places,
     pieces,
     route,
     tap_command,
@@ -343,3 +345,26 @@ def test_the_editors_canvas_maps_taps_back_to_board_points():
         x, y = layout.points[location.id]
         assert layout.to_board(x, y) == pytest.approx((location.x, location.y), abs=0.1)
     assert layout.to_board(-500, 5000) == (0.0, 100.0)
+
+
+@pytest.mark.parametrize("board_id", ["duel-isle", "gathering-isle"])
+@pytest.mark.parametrize("width", [336, 700])
+def test_territory_labels_never_overlap_and_leave_spaces_clear_where_there_is_room(board_id, width):
+    """On a phone's canvas a label may have to touch a space; on a tablet's, none does."""
+    board = shipped_board(board_id)
+    # A phone's and a tablet's canvas, sized as the digital board sizes it.
+    layout = Layout.fit(board, width, canvas_height(board, width, 520))
+    boxes = list(label_places(board, layout).values())
+    assert len(boxes) == len(board.territories)
+    # A label may graze a space's ring, never cover the square inside its disc.
+    core = layout.radius * INSCRIBED
+    spaces = [(x - core, y - core, x + core, y + core) for x, y in layout.points.values()]
+
+    def overlap(a, b):
+        return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+    for i, box in enumerate(boxes):
+        assert box[0] >= 0 and box[2] <= layout.width and box[1] >= 0 and box[3] <= layout.height
+        assert not any(overlap(box, other) for other in boxes[i + 1 :]), box
+    covering = [box for box in boxes if any(overlap(box, space) for space in spaces)]
+    assert len(covering) <= (1 if width < 400 else 0), covering

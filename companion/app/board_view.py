@@ -39,6 +39,8 @@ LAND_MARGIN = 1.6
 LABEL_SIZE = 12.0
 # Spaces at least this large show their number in the territory when empty.
 NUMBER_RADIUS = 18.0
+# Half the side of the square inside a circle, as a share of its radius (1/sqrt 2).
+INSCRIBED = 0.71
 # A bold label's average glyph width, as a share of its size.
 LABEL_WIDTH = 0.62
 # A canvas never grows taller than this share of its width (tall boards scroll instead).
@@ -457,9 +459,10 @@ class IsleCanvas:
         for a, b in self.board.paths:
             (ax, ay), (bx, by) = layout.points[a], layout.points[b]
             shapes.append(cv.Line(ax, ay, bx, by, paint=path_paint))
+        places = label_places(self.board, layout)
         for territory in self.board.territories:
             if territory.locations:
-                shapes.append(_territory_label(territory, layout))
+                shapes.append(_territory_label(territory, places[territory.id]))
         for x, y in layout.points.values():
             shapes.append(cv.Circle(x, y, r, paint=_fill(SPACE)))
             shapes.append(cv.Circle(x, y, r, paint=_stroke(SPACE_RING, 1.5)))
@@ -562,19 +565,76 @@ def _land(points: list[Point], radius: float, colour: str) -> list[cv.Shape]:
     return shapes
 
 
-def _territory_label(territory: Territory, layout: Layout) -> cv.Text:
-    """The territory's name and bonus, just above its land."""
-    points = [layout.points[location] for location in territory.locations]
-    text = f"{territory.label} ◆{territory.bonus}"
-    # Kept inside the canvas: a label at the isle's edge would otherwise be cut off.
-    half = len(text) * LABEL_SIZE * LABEL_WIDTH / 2
-    x = sum(p[0] for p in points) / len(points)
-    x = min(max(x, half + 2), layout.width - half - 2)
-    top = min(p[1] for p in points) - layout.radius * LAND_MARGIN + 2
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def label_text(territory: Territory) -> str:
+    """What a territory's label says: its name and its domination bonus."""
+    return f"{territory.label} ◆{territory.bonus}"
+
+
+def label_places(board: Board, layout: Layout) -> dict[str, Box]:
+    """Where each territory's label goes: above its land, else below it, else nudged sideways.
+
+    The first place that overlaps no label placed before and no space wins; failing that,
+    the one that overlaps labels least, then spaces. Every place is kept inside the canvas.
+    """
+    r = layout.radius
+    # A space as the square inside its disc: a label may graze a ring, not cover a space.
+    core = r * INSCRIBED
+    spaces = [(x - core, y - core, x + core, y + core) for x, y in layout.points.values()]
+    placed: dict[str, Box] = {}
+    for territory in board.territories:
+        if not territory.locations:
+            continue
+        points = [layout.points[location] for location in territory.locations]
+        width = len(label_text(territory)) * LABEL_SIZE * LABEL_WIDTH
+        height = LABEL_SIZE + 4
+        centre = sum(p[0] for p in points) / len(points)
+        above = min(p[1] for p in points) - r * LAND_MARGIN + 2 - height
+        below = max(p[1] for p in points) + r * LAND_MARGIN - 2
+        candidates = [
+            _inside(centre + shift * width - width / 2, top, width, height, layout)
+            for shift in (0.0, -0.34, 0.34, -0.67, 0.67)
+            for top in (above, below)
+        ]
+        # Beside the land, level with its middle, where above and below are taken.
+        middle = sum(p[1] for p in points) / len(points) - height / 2
+        left = min(p[0] for p in points) - r * LAND_MARGIN - width
+        right = max(p[0] for p in points) + r * LAND_MARGIN
+        candidates += [_inside(x, middle, width, height, layout) for x in (left, right)]
+        labels = list(placed.values())
+        # Two labels over each other cannot be read: that counts before covering a space.
+        placed[territory.id] = min(
+            candidates,
+            key=lambda box: (
+                sum(_overlap(box, other) for other in labels),
+                sum(_overlap(box, space) for space in spaces),
+            ),
+        )
+    return placed
+
+
+def _inside(left: float, top: float, width: float, height: float, layout: Layout) -> Box:
+    """A box moved, if need be, to lie within the canvas."""
+    left = min(max(left, 2.0), layout.width - width - 2)
+    top = min(max(top, 0.0), layout.height - height)
+    return left, top, left + width, top + height
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """The area two boxes share."""
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    return width * height if width > 0 and height > 0 else 0.0
+
+
+def _territory_label(territory: Territory, box: Box) -> cv.Text:
+    """The territory's name and bonus, in the box `label_places` found for it."""
     return cv.Text(
-        x,
-        top,
-        text,
+        (box[0] + box[2]) / 2,
+        box[3],
+        label_text(territory),
         alignment=ft.Alignment.BOTTOM_CENTER,
         style=ft.TextStyle(
             size=LABEL_SIZE,
