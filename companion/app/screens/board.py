@@ -220,6 +220,8 @@ class BoardScreen:
         self.busy = False
         # Another device recorded last: it plays the bots' turns, this one follows.
         self.following = False
+        # The attack panel last opened, closed if another device moves the game on.
+        self.attack_dialog: ft.AlertDialog | None = None
         # (player, command) a bot is about to play, pointed out on the board meanwhile.
         self.showing: tuple[str, Command] | None = None
         page = app.page
@@ -295,11 +297,13 @@ class BoardScreen:
 
     async def move_by_hand(self, move: Move) -> None:
         """A person's move: the creature glides its way, then the move is recorded."""
+        revision = self.session.saved.revision
         try:
             await self.glide(self.session.state, move, frames=HAND_GLIDE_FRAMES, pause=0)
         finally:
             self.busy = False
-        if self.on_screen():
+        # Another device may have moved the game on meanwhile: the move was for before.
+        if self.on_screen() and self.session.saved.revision == revision:
             self.record(move)
 
     def record(self, command: Command) -> Outcome:
@@ -334,7 +338,10 @@ class BoardScreen:
         self.following = True
         self.session.refresh()
         # An attack being rolled here was meant for the position before: it no longer stands.
-        if self.app.page.pop_dialog() is not None:
+        # (Only the attack panel: a message sliding in is a dialog too, and may stay.)
+        if self.attack_dialog is not None and self.attack_dialog.open:
+            self.attack_dialog.open = False
+            self.attack_dialog.update()
             notify(self.app.page, "The game moved on on another device.")
         if self.session.state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
@@ -519,6 +526,7 @@ class BoardScreen:
             ft.OutlinedButton("Enter my dice", icon=ft.Icons.EDIT, on_click=enter_faces),
             ft.FilledButton("Roll", icon=ft.Icons.CASINO, on_click=roll),
         ]
+        self.attack_dialog = dialog
         page.show_dialog(dialog)
 
     def face_row(self, title: str, key: str, faces: dict[str, int | None]) -> ft.Control:
