@@ -7,7 +7,7 @@ come back, validated) through `command_to_json` and `command_from_json`.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import Field, TypeAdapter, ValidationError
 
@@ -16,6 +16,9 @@ from models.rules import DIE_SIDES, CreatureKind
 DieRoll = Annotated[int, Field(ge=1, le=DIE_SIDES)]
 PlayerId = Annotated[str, Field(min_length=1)]
 LocationId = Annotated[str, Field(min_length=1)]
+# Who acts: every player's command names them, so a tap from a screen that has moved on
+# is refused instead of being applied to whoever's turn it is now. None only in version 1 logs.
+By = PlayerId | None
 
 
 class Summon(NamedTuple):
@@ -23,22 +26,27 @@ class Summon(NamedTuple):
 
     kind: CreatureKind
     location: LocationId | None = None
+    by: By = None
 
 
 class Pass(NamedTuple):
     """The player whose turn it is is done with the current step."""
+
+    by: By = None
 
 
 class Activate(NamedTuple):
     """Start activating one of the player's face-up creatures of the step's kind."""
 
     location: LocationId
+    by: By = None
 
 
 class Move(NamedTuple):
     """Move the active creature to an empty location, one action per location entered."""
 
     to: LocationId
+    by: By = None
 
 
 class Attack(NamedTuple):
@@ -48,16 +56,20 @@ class Attack(NamedTuple):
     attack_roll: DieRoll | None = None
     # Only attacks on a Sprite need the defender's roll.
     defence_roll: DieRoll | None = None
+    by: By = None
 
 
 class Swap(NamedTuple):
     """Pay 1 energy to trade the active Wyrm's place with an adjacent creature of its owner."""
 
     with_location: LocationId | None = None
+    by: By = None
 
 
 class EndActivation(NamedTuple):
     """Flip the active creature face-down; its remaining actions are given up."""
+
+    by: By = None
 
 
 class Dominate(NamedTuple):
@@ -65,6 +77,7 @@ class Dominate(NamedTuple):
 
     territory: str
     take: bool
+    by: By = None
 
 
 class Removal(NamedTuple):
@@ -72,6 +85,7 @@ class Removal(NamedTuple):
 
     victim: PlayerId
     kind: CreatureKind
+    by: By = None
 
 
 class Correction(NamedTuple):
@@ -97,11 +111,35 @@ class Declined(NamedTuple):
     territory: str
 
 
+class Removed(NamedTuple):
+    """A creature that was on the board by the record but left it without a recorded removal."""
+
+    player: PlayerId
+    kind: CreatureKind
+
+
 class EnergyAndReset(NamedTuple):
-    """At the table: run Energy and Reset from the creatures seen on the board."""
+    """At the table: run Energy and Reset from the creatures seen on the board.
+
+    From version 2 on, every creature on the board by the record is either placed or
+    listed in `removed`. None (version 1 logs only) took every creature left out as removed.
+    """
 
     placements: tuple[Placement, ...] = ()
     declined: tuple[Declined, ...] = ()
+    removed: tuple[Removed, ...] | None = None
+
+
+class Skip(NamedTuple):
+    """At the table: everyone is done up to a point of the round, in one record.
+
+    The point is a phase's step (`kind`; None for the end of the phase) and, within that
+    step, the first player still to decide (`player`; None for the step's start).
+    """
+
+    phase: Literal["summoning", "actions"]
+    kind: CreatureKind | None = None
+    player: PlayerId | None = None
 
 
 Command = (
@@ -116,6 +154,7 @@ Command = (
     | Removal
     | Correction
     | EnergyAndReset
+    | Skip
 )
 
 COMMAND_TYPES: dict[str, type[Any]] = {
@@ -130,7 +169,20 @@ COMMAND_TYPES: dict[str, type[Any]] = {
     "removal": Removal,
     "correction": Correction,
     "energy_and_reset": EnergyAndReset,
+    "skip": Skip,
 }
+# Commands a player makes (they carry `by`); the rest are records for the whole table.
+PLAYER_COMMANDS: tuple[type[Any], ...] = (
+    Summon,
+    Pass,
+    Activate,
+    Move,
+    Attack,
+    Swap,
+    EndActivation,
+    Dominate,
+    Removal,
+)
 _TYPE_NAMES = {cls: name for name, cls in COMMAND_TYPES.items()}
 _ADAPTERS = {name: TypeAdapter(cls) for name, cls in COMMAND_TYPES.items()}
 

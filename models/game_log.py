@@ -6,11 +6,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from models.commands import Command, CommandFormatError, command_from_json, command_to_json
+from models.commands import (
+    PLAYER_COMMANDS,
+    Command,
+    CommandFormatError,
+    EnergyAndReset,
+    command_from_json,
+    command_to_json,
+    command_type,
+)
 from models.setup import GameSetup
 
 LOG_FORMAT = "summoners-isle-game"
-LOG_VERSION = 1
+# Version 2: every player's command says who makes it (`by`), and every Energy and Reset
+# accounts for each creature on the board (placed, or listed in `removed`).
+LOG_VERSION = 2
 
 
 class GameLog(BaseModel):
@@ -38,9 +48,12 @@ class GameLog(BaseModel):
         parsed = []
         for index, data in enumerate(self.commands):
             try:
-                parsed.append(command_from_json(data))
+                command = command_from_json(data)
             except CommandFormatError as error:
                 raise CommandFormatError(f"command {index}: {error}") from None
+            if self.version >= 2 and (gap := version_2_gap(command)):
+                raise CommandFormatError(f"command {index}: {gap}")
+            parsed.append(command)
         return parsed
 
     def to_json(self) -> dict[str, Any]:
@@ -53,5 +66,23 @@ class GameLog(BaseModel):
 
     @classmethod
     def of(cls, setup: GameSetup, commands: list[Command]) -> GameLog:
-        """A log from a setup and command values."""
-        return cls(setup=setup, commands=[command_to_json(command) for command in commands])
+        """A log from a setup and command values: version 2 when every command is complete."""
+        version = 1 if any(version_2_gap(command) for command in commands) else LOG_VERSION
+        return cls(
+            version=version,
+            setup=setup,
+            commands=[command_to_json(command) for command in commands],
+        )
+
+
+def version_2_gap(command: Command) -> str | None:
+    """What a command lacks to be written in a version 2 log, or None if it lacks nothing."""
+    name = command_type(command)
+    if isinstance(command, PLAYER_COMMANDS) and command.by is None:
+        return f"the {name} command does not say who makes it: 'by' (log version 2)"
+    if isinstance(command, EnergyAndReset) and command.removed is None:
+        return (
+            "an energy_and_reset command lists the creatures taken off the board without "
+            "a recorded removal in 'removed', [] for none (log version 2)"
+        )
+    return None

@@ -45,10 +45,10 @@ from companion.store.errors import (
     StoreError,
 )
 from companion.store.store import dice_for, open_store
-from models.commands import Attack, Correction, Pass, Summon, command_to_json
+from models.commands import Attack, Correction, Pass, Skip, Summon, command_to_json
 from models.game_log import GameLog
 from models.records import CommandRecord, GameStatus, Mark
-from models.rules import WINNING_ENERGY
+from models.rules import WINNING_ENERGY, CreatureKind
 
 FIXTURE_DB = Path(__file__).parent / "data" / "store-schema-0001.sqlite3"
 
@@ -333,7 +333,17 @@ def test_export_then_import_gives_the_same_log_and_state(store):
         saved = play(store, store.new_game(setup), count, rng)
         saved = store.undo(saved.id, saved.revision)
         exported = store.export(saved.id)
-        assert exported.commands == [command_to_json(e.command) for e in saved.log]
+        # Saved without `by`, exported as version 2: the same commands, each naming its player.
+        assert exported.version == 2
+        assert [
+            {key: value for key, value in command.items() if key != "by"}
+            for command in exported.commands
+        ] == [command_to_json(e.command) for e in saved.log]
+        assert all(
+            "by" in command
+            for command in exported.commands
+            if command["type"] not in ("correction", "energy_and_reset")
+        )
         copy = store.import_log(GameLog.model_validate_json(exported.model_dump_json()))
         assert copy.id != saved.id
         assert store.export(copy.id) == exported
@@ -345,11 +355,14 @@ def test_export_then_import_gives_the_same_log_and_state(store):
 def test_import_fills_missing_dice_and_checks_every_command(store):
     saved, attack = attack_ready(store, seed=3)
     log = store.export(saved.id)
+    attack = saved.state.sign(attack)
     log.commands.append(command_to_json(attack))
     copy = store.import_log(log)
     assert copy.log[-1].command == with_rolls(saved.state, attack, dice_for(copy.id, len(copy.log)))
     bad = store.export(saved.id)
-    bad.commands.insert(1, {"type": "summon", "kind": "wyrm", "location": "nowhere"})
+    bad.commands.insert(
+        1, {"type": "summon", "kind": "wyrm", "location": "nowhere", "by": bad.commands[1]["by"]}
+    )
     count = len(store.games())
     with pytest.raises(LogError, match=r"^command 1: "):
         store.import_log(bad)
@@ -357,7 +370,7 @@ def test_import_fills_missing_dice_and_checks_every_command(store):
 
 
 def test_a_log_from_a_newer_format_is_refused():
-    data = {"format": "summoners-isle-game", "version": 2, "setup": DUEL.model_dump(mode="json")}
+    data = {"format": "summoners-isle-game", "version": 3, "setup": DUEL.model_dump(mode="json")}
     with pytest.raises(ValidationError, match="newer than this app reads"):
         GameLog.model_validate(data)
 
@@ -570,7 +583,7 @@ def test_export_is_the_game_log_format(store):
     saved = play(store, store.new_game(DUEL), 5, random.Random(12))
     data = json.loads(store.export(saved.id).model_dump_json())
     assert data["format"] == "summoners-isle-game"
-    assert data["version"] == 1
+    assert data["version"] == 2
     assert data["setup"] == DUEL.model_dump(mode="json")
 
 
@@ -614,3 +627,26 @@ def test_a_write_that_cannot_get_the_database_is_one_error_and_changes_nothing(
         other.close()
         assert store.load(saved.id).revision == 0
         assert store.append(saved.id, saved.state.legal_commands()[0], 0).revision == 1
+
+
+def test_append_all_records_every_command_of_a_tap_or_none(store, url):
+    saved = store.new_game(TABLE)
+    skip = Skip("summoning", CreatureKind.TROLL, "green")
+    # After one Troll green cannot afford another, so the step moves on to red and the
+    # second summon is refused: the whole tap is refused and nothing is stored.
+    with pytest.raises(IllegalCommand, match="it is red's turn, not green's"):
+        store.append_all(
+            saved.id, [skip, Summon("troll", by="green"), Summon("troll", by="green")], 0
+        )
+    assert rows(url, saved.id) == []
+    assert store.load(saved.id).revision == 0
+    saved = store.append_all(saved.id, [skip, Summon("troll", by="green")], 0)
+    # One write, two entries, undone one at a time.
+    assert saved.revision == 1
+    assert [entry.description for entry in saved.log] == [
+        "red and blue are done summoning Wyrms; green is done summoning Wyrms; "
+        "red and blue are done summoning Trolls",
+        "green summons a Troll for 3 energy (5 → 2)",
+    ]
+    assert rows(url, saved.id) == [(1, None), (2, None)]
+    assert store.undo(saved.id, 1).undo_label == saved.log[0].description

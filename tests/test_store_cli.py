@@ -66,7 +66,12 @@ def test_a_game_from_start_to_export_and_back(tmp_path):
     done = json.loads(ok("do", game_id, json.dumps(first["command"]), "--json", *db))
     assert (done["revision"], done["seq"], done["description"]) == (1, 1, first["description"])
 
-    refused = one_line_error(invoke("do", game_id, json.dumps(first["command"]), *db))
+    # The same tap again is Ragna's, and it is Bjorn's turn now: refused, not re-aimed at him.
+    again = one_line_error(invoke("do", game_id, json.dumps(first["command"]), *db))
+    assert "it is Bjorn's turn, not Ragna's" in again
+    # Left without `by`, a command typed at a terminal is the current player's.
+    unsigned = {key: value for key, value in first["command"].items() if key != "by"}
+    refused = one_line_error(invoke("do", game_id, json.dumps(unsigned), *db))
     assert "not vacant" in refused
     stale = one_line_error(run("do", game_id, '{"type": "pass"}', "--revision", "0", *db), 3)
     assert "the game moved on" in stale

@@ -30,12 +30,15 @@ from companion.engine.flow import (
     gain,
     next_turn,
     occupants_by_id,
+    position,
     run_reset,
     settle,
+    skip_target,
 )
 from companion.engine.movement import reachable
-from companion.engine.wording import counted
+from companion.engine.wording import counted, joined
 from models.commands import (
+    PLAYER_COMMANDS,
     Activate,
     Attack,
     Command,
@@ -46,6 +49,7 @@ from models.commands import (
     Move,
     Pass,
     Removal,
+    Skip,
     Summon,
     Swap,
 )
@@ -62,7 +66,17 @@ def apply_command(state: GameState, command: Command) -> None:
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise IllegalCommand(f"{command!r} is not a command")
+    if isinstance(command, PLAYER_COMMANDS) and command.by is not None:
+        _check_by(state, command.by)
     handler(state, command)
+
+
+def _check_by(state: GameState, by: str) -> None:
+    """Refuse a player's command made for someone whose decision it is not."""
+    seat = _seat_of(state, by)
+    current = state.current_seat
+    if current is not None and current != seat:
+        raise IllegalCommand(f"it is {_name(state, current)}'s turn, not {_name(state, seat)}'s")
 
 
 # --- shared checks -------------------------------------------------------------------------
@@ -403,12 +417,17 @@ def _energy_and_reset(state: GameState, command: EnergyAndReset) -> None:
         kind = KIND_ORDER[_kind(placement.kind)]
         occupants[where] = (placement.player, kind)
         seen[seat, KIND_INDEX[kind]] += 1
-    for (seat, kind), count in seen.items():
+    gone: Counter[tuple[int, int]] = Counter()
+    for creature in command.removed or ():
+        gone[_seat_of(state, creature.player), _kind(creature.kind)] += 1
+    for (seat, kind), count in (seen + gone).items():
         if count > state.on_board[seat][kind]:
             raise IllegalCommand(
                 f"{_name(state, seat)} has {state.on_board[seat][kind]} {KIND_ORDER[kind].plural} "
                 f"on the board by the record, not {count}: record the summon first"
             )
+    if command.removed is not None:
+        _check_accounted(state, seen + gone)
     declined: dict[str, list[str]] = {}
     for refusal in command.declined:
         _seat_of(state, refusal.player)
@@ -416,7 +435,8 @@ def _energy_and_reset(state: GameState, command: EnergyAndReset) -> None:
             raise IllegalCommand(f"there is no territory {refusal.territory!r} on this board")
         declined.setdefault(refusal.player, []).append(refusal.territory)
     tally = run_reset(state, occupants, declined)
-    # Creatures on record but not seen were removed without a record: they come back next round.
+    # Creatures on record but not placed left the board without a recorded removal (listed in
+    # `removed`, or in version 1 logs simply left out): they come back next round.
     for seat, counts in enumerate(state.on_board):
         for kind, count in enumerate(counts):
             missing = count - seen[seat, kind]
@@ -426,6 +446,42 @@ def _energy_and_reset(state: GameState, command: EnergyAndReset) -> None:
         None if o is None else game.tokens[game.seat[o[0]]][KIND_INDEX[o[1]]] for o in occupants
     ]
     finish_round(state, tally)
+
+
+def _check_accounted(state: GameState, accounted: Counter[tuple[int, int]]) -> None:
+    """Refuse an Energy and Reset that leaves out a creature on the board by the record."""
+    missing = [
+        (seat, kind, count - accounted[seat, kind])
+        for seat in state.turn_order
+        for kind, count in enumerate(state.on_board[seat])
+        if count > accounted[seat, kind]
+    ]
+    if not missing:
+        return
+    names = [_creatures_of(state, seat, kind, count) for seat, kind, count in missing]
+    verb, them = ("is", "it") if len(missing) == 1 and missing[0][2] == 1 else ("are", "them")
+    raise IllegalCommand(
+        f"{joined(names)} {verb} on the board by the record: place {them} or mark {them} removed"
+    )
+
+
+def _creatures_of(state: GameState, seat: int, kind: int, count: int) -> str:
+    creature = KIND_ORDER[kind]
+    if count == 1:
+        return f"{_name(state, seat)}'s {creature.title}"
+    return f"{count} of {_name(state, seat)}'s {creature.plural}"
+
+
+# --- Skipping ahead at the table -----------------------------------------------------------
+
+
+def _skip(state: GameState, command: Skip) -> None:
+    _table_only(state, "skipping ahead")
+    target = skip_target(state, command)
+    if state.phase not in (Phase.SUMMONING, Phase.ACTIONS) or position(state) >= target:
+        raise IllegalCommand(f"there is nothing to skip: it is {_where(state)}")
+    while state.phase in (Phase.SUMMONING, Phase.ACTIONS) and position(state) < target:
+        next_turn(state)
 
 
 _HANDLERS: dict[type, Callable[[GameState, Any], None]] = {
@@ -440,4 +496,5 @@ _HANDLERS: dict[type, Callable[[GameState, Any], None]] = {
     Removal: _removal,
     Correction: _correction,
     EnergyAndReset: _energy_and_reset,
+    Skip: _skip,
 }

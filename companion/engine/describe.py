@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 from companion.engine.apply import attack_outcome
 from companion.engine.constants import ATTACK_BONUS, BOUNTY, COSTS, KIND_INDEX, SPRITE, Phase
+from companion.engine.flow import next_turn, position, skip_target
 from companion.engine.movement import reachable
-from companion.engine.wording import counted
+from companion.engine.wording import counted, joined
 from models.commands import (
     Activate,
     Attack,
@@ -20,6 +21,7 @@ from models.commands import (
     Move,
     Pass,
     Removal,
+    Skip,
     Summon,
     Swap,
 )
@@ -159,7 +161,32 @@ def _energy_and_reset(state: GameState, command: EnergyAndReset) -> str:
     creatures = counted(len(command.placements), "creature")
     declined = command.declined
     declined_part = f", {counted(len(declined), 'bonus', 'bonuses')} declined" if declined else ""
-    return f"Energy and Reset of round {state.round} with {creatures} on the board{declined_part}"
+    removed = command.removed
+    removed_part = f", {counted(len(removed), 'creature')} gone without a record" if removed else ""
+    return (
+        f"Energy and Reset of round {state.round} with {creatures} on the board"
+        f"{declined_part}{removed_part}"
+    )
+
+
+def _skip(state: GameState, command: Skip) -> str:
+    """Who the skip passes over, step by step, as the round would go."""
+    trial = state.clone()
+    target = skip_target(trial, command)
+    done: dict[tuple[Phase, int], list[str]] = {}
+    while trial.phase in (Phase.SUMMONING, Phase.ACTIONS) and position(trial) < target:
+        done.setdefault((trial.phase, trial.step), []).append(_who(trial))
+        next_turn(trial)
+    parts = []
+    for (phase, step), names in done.items():
+        verb = "summoning" if phase is Phase.SUMMONING else "with their"
+        parts.append(
+            f"{joined(names)} {'is' if len(names) == 1 else 'are'} done {verb} "
+            f"{KIND_ORDER[step].plural}"
+        )
+    if not parts:
+        return "Nothing to skip"
+    return "; ".join(parts)
 
 
 _WRITERS: dict[type, Callable[[GameState, Any], str]] = {
@@ -174,4 +201,5 @@ _WRITERS: dict[type, Callable[[GameState, Any], str]] = {
     Removal: _removal,
     Correction: _correction,
     EnergyAndReset: _energy_and_reset,
+    Skip: _skip,
 }

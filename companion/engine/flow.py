@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.constants import ACTIONS, COSTS, KINDS, WYRM, Phase
+from companion.engine.errors import IllegalCommand
 from companion.engine.reset_phase import (
     Occupant,
     Pass,
@@ -17,7 +18,8 @@ from companion.engine.reset_phase import (
     domination_opportunities,
     reset_phase,
 )
-from models.rules import KIND_ORDER, WINNING_ENERGY, WYRM_SWAP_COST
+from models.commands import Skip
+from models.rules import KIND_ORDER, WINNING_ENERGY, WYRM_SWAP_COST, CreatureKind
 
 if TYPE_CHECKING:
     from companion.engine.state import GameState
@@ -53,6 +55,63 @@ def has_business(state: GameState) -> bool:
     if not state.game.digital:
         return state.on_board[seat][kind] > 0
     return state.active is not None or state.ready[seat][kind] > 0
+
+
+def blocker(state: GameState, seat: int) -> str | None:
+    """Why a player has nothing to decide in the current step, or None if they have.
+
+    Said on screen for a player the step passes over, e.g. 'Alice cannot summon Trolls:
+    2 energy'.
+    """
+    if state.phase not in (Phase.SUMMONING, Phase.ACTIONS):
+        return None
+    kind = state.step
+    creature = KIND_ORDER[kind]
+    name = state.game.labels[state.game.players[seat]]
+    if state.phase is Phase.SUMMONING:
+        if state.reserve[seat][kind] == 0:
+            back = state.returning[seat][kind]
+            later = f" ({back} back next round)" if back else ""
+            return f"{name} has no {creature.plural} left to summon{later}"
+        if state.energy[seat] < COSTS[kind]:
+            return f"{name} cannot summon {creature.plural}: {state.energy[seat]} energy"
+        if state.game.digital and None not in state.occupant:
+            return f"{name} cannot summon: every space is taken"
+        return None
+    if state.on_board[seat][kind] == 0:
+        return f"{name} has no {creature.plural} on the board"
+    if state.game.digital and state.ready[seat][kind] == 0 and state.active is None:
+        return f"{name}'s {creature.plural} have all acted"
+    return None
+
+
+def position(state: GameState) -> tuple[int, int, int]:
+    """Where the round is: (phase, step, turn), ordered as play goes on."""
+    return (_PHASE_RANK[state.phase], state.step, state.turn)
+
+
+def skip_target(state: GameState, command: Skip) -> tuple[int, int, int]:
+    """Where a Skip moves the round on to; IllegalCommand if it names no such point."""
+    phase = Phase(command.phase)
+    if command.kind is None:
+        if command.player is not None:
+            raise IllegalCommand("a skip to a player names the step too")
+        return (_PHASE_RANK[phase], KINDS, 0)
+    step = KIND_ORDER.index(CreatureKind(command.kind))
+    if command.player is None:
+        return (_PHASE_RANK[phase], step, 0)
+    seat = state.game.seat.get(command.player)
+    if seat is None:
+        raise IllegalCommand(f"there is no player {command.player!r} in this game")
+    return (_PHASE_RANK[phase], step, state.turn_order.index(seat))
+
+
+_PHASE_RANK = {
+    Phase.SUMMONING: 0,
+    Phase.ACTIONS: 1,
+    Phase.ENERGY_AND_RESET: 2,
+    Phase.GAME_OVER: 3,
+}
 
 
 def next_turn(state: GameState) -> None:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from companion.engine.isle import Isle
-from companion.engine.turn_order import _join, final_winner, next_turn_order, tie_notes
+from companion.engine.turn_order import final_winner, next_turn_order, tie_notes
+from companion.engine.wording import joined
 from models.rules import WINNING_ENERGY, CreatureKind, EnergyBand, band_for
 
 Occupant = tuple[str, CreatureKind] | None
@@ -177,7 +178,7 @@ def reset_phase(
         tally.winner, tally.game_over, tally.decided_in = winner, True, Pass.FINAL_ROUND
         if len(tied) > 1:
             tally.winner_note = (
-                f"{_join([labels[p] for p in tied])} tie on {totals[winner]}; {labels[winner]} "
+                f"{joined([labels[p] for p in tied])} tie on {totals[winner]}; {labels[winner]} "
                 f"was latest in the final round's order and wins."
             )
         else:

@@ -9,11 +9,12 @@ from __future__ import annotations
 from companion.engine.apply import apply_command, attack_outcome, sprite_support
 from companion.engine.constants import KINDS, OWNED, Phase, Token
 from companion.engine.describe import describe_command
-from companion.engine.flow import occupants_by_id, run_reset, settle
+from companion.engine.flow import blocker, occupants_by_id, run_reset, settle
 from companion.engine.isle import Isle, compile_isle
 from companion.engine.legal import legal_commands
 from companion.engine.movement import reachable
 from companion.engine.reset_phase import Tally
+from companion.engine.versions import sign
 from models.board import Board
 from models.commands import Activate, Attack, Command, Move, Summon, Swap
 from models.rules import KIND_ORDER, STARTING_ENERGY, CreatureKind
@@ -226,6 +227,14 @@ class GameState:
     def describe(self, command: Command) -> str:
         """The command as one human sentence, as it would play out from this state."""
         return describe_command(self, command)
+
+    def sign(self, command: Command) -> Command:
+        """The command made by the player whose decision it is (`by` filled in when empty)."""
+        return sign(self, command)
+
+    def blocker(self, player: str) -> str | None:
+        """Why a player has nothing to decide in the current step (a sentence), or None."""
+        return blocker(self, self.game.seat[player])
 
     # --- what bots and screens may ask beyond the rules' yes or no ------------------------
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from companion.engine.wording import joined
+
 
 def next_turn_order(current: Sequence[str], energy: Mapping[str, int]) -> tuple[str, ...]:
     """Lowest energy first; a tie goes earlier to whoever was later in the current order."""
@@ -23,7 +25,7 @@ def tie_notes(
     for total, players in groups.items():
         if len(players) < 2:
             continue
-        names = _join([labels[p] for p in players])
+        names = joined([labels[p] for p in players])
         notes.append(
             f"{names} are tied on {total}: whoever was later in this round's order goes "
             f"earlier, so the order is {', '.join(labels[p] for p in players)}."
@@ -37,9 +39,3 @@ def final_winner(current: Sequence[str], energy: Mapping[str, int]) -> tuple[str
     tied = [player for player in current if energy[player] == best]
     # Later in the final round's order wins the tie.
     return tied[-1], tied
-
-
-def _join(names: Sequence[str]) -> str:
-    if len(names) <= 2:
-        return " and ".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]

@@ -20,11 +20,17 @@ from pydantic import ValidationError
 
 from companion.boards import BoardError, first_error, shipped_board, shipped_board_ids
 from companion.cli_io import UserError, fail, parse_json, print_json, read_text
-from companion.engine import IllegalCommand
+from companion.engine import GameState, IllegalCommand
 from companion.engine.serialize import state_to_json
 from companion.store import DB_ENV
 from companion.store.errors import GameMovedOn, StoreError
-from models.commands import CommandFormatError, command_from_json, command_to_json
+from models.commands import (
+    Command,
+    CommandFormatError,
+    EnergyAndReset,
+    command_from_json,
+    command_to_json,
+)
 from models.game_log import GameLog
 from models.rules import (
     EXTENDED_ROUNDS,
@@ -203,7 +209,7 @@ def legal(game_id: GameId, as_json: AsJson = False, db: Db = None) -> None:
     state = saved.state
     rows = [
         {"command": command_to_json(command), "description": state.describe(command)}
-        for command in state.legal_commands()
+        for command in map(state.sign, state.legal_commands())
     ]
     if as_json:
         print_json({"id": saved.id, "revision": saved.revision, "legal": rows})
@@ -226,13 +232,26 @@ def do_command(
     with opened(db) as store:
         text = read_text("-") if command == "-" else command
         parsed = command_from_json(parse_json(text, "the command"))
-        base = store.load(game_id).revision if revision is None else revision
-        saved = store.append(game_id, parsed, base)
+        latest = store.load(game_id)
+        base = latest.revision if revision is None else revision
+        saved = store.append(game_id, as_new_record(latest.state, parsed), base)
     entry = saved.log[-1]
     if as_json:
         print_json(change_json(saved, entry))
     else:
         typer.echo(entry.description)
+
+
+def as_new_record(state: GameState, command: Command) -> Command:
+    """A command typed at one terminal, as log version 2 records it.
+
+    Left without `by`, it is made by the player whose turn it is (one person at one
+    terminal); an Energy and Reset without `removed` says no creature left the board
+    unrecorded, so every creature on the board by the record must be placed.
+    """
+    if isinstance(command, EnergyAndReset) and command.removed is None:
+        return command._replace(removed=())
+    return state.sign(command)
 
 
 @game_app.command()

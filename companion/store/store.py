@@ -18,7 +18,7 @@ import hashlib
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -33,6 +33,7 @@ from companion.dice import SeededDice
 from companion.engine import Game, GameState, IllegalCommand
 from companion.engine.dice import with_rolls
 from companion.engine.replay import replay
+from companion.engine.versions import upgrade
 from companion.store.database import Database, first_line, open_database
 from companion.store.errors import (
     GameMovedOn,
@@ -234,21 +235,33 @@ class Store:
         IllegalCommand (nothing stored) if the rules refuse it; GameMovedOn if the game
         is no longer at `revision`.
         """
+        return self.append_all(game_id, [command], revision)
+
+    def append_all(self, game_id: str, commands: Sequence[Command], revision: int) -> SavedGame:
+        """Record commands made one after another from `revision`, all of them or none.
+
+        One tap can say several things (a skip to a player, then their summon); they are
+        checked in order and saved in one write, so a refusal of any leaves the game as it was.
+        Each stays its own entry in the log, undone one at a time.
+        """
         saved = self._at(game_id, revision)
-        seq = saved.last_seq + 1
-        filled = with_rolls(saved.state, command, dice_for(game_id, seq))
-        description = saved.state.describe(filled)
         state = saved.state.clone()
-        state.apply(filled)
         now = utc_now()
-        entry = LogEntry(seq, filled, description, now)
-        row = _command_row(game_id, entry)
+        entries = []
+        for seq, command in enumerate(commands, start=saved.last_seq + 1):
+            filled = with_rolls(state, command, dice_for(game_id, seq))
+            description = state.describe(filled)
+            state.apply(filled)
+            entries.append(LogEntry(seq, filled, description, now))
+        if not entries:
+            raise StoreError("nothing to record")
+        rows = [_command_row(game_id, entry) for entry in entries]
 
         def change(connection: Connection) -> None:
             if saved.undone:
                 # A new command ends the redo branch: the undone rows stay, never redoable.
                 connection.execute(_ABANDON_UNDONE, {"of_game": game_id})
-            connection.execute(_INSERT_COMMAND, row)
+            connection.execute(_INSERT_COMMAND, rows)
 
         self._change(saved, state, now, change)
         return self._remember(
@@ -257,9 +270,9 @@ class Store:
                 revision=revision + 1,
                 updated=now,
                 state=state,
-                log=(*saved.log, entry),
+                log=(*saved.log, *entries),
                 undone=(),
-                last_seq=seq,
+                last_seq=entries[-1].seq,
             )
         )
 
@@ -310,7 +323,13 @@ class Store:
     def export(self, game_id: str) -> GameLog:
         """The game's setup and active commands as a game log (undone commands left out)."""
         saved = self._latest(game_id)
-        return GameLog.of(saved.setup, [entry.command for entry in saved.log])
+        # Commands saved before log version 2 are written as version 2 says them.
+        state = saved.game.new_initial_state()
+        commands = []
+        for entry in saved.log:
+            commands.append(upgrade(state, entry.command))
+            state.apply(entry.command)
+        return GameLog.of(saved.setup, commands)
 
     def import_log(self, log: GameLog) -> SavedGame:
         """Save a game log as a new game, checking every command; missing dice are rolled."""
@@ -325,7 +344,7 @@ class Store:
         entries = []
         for index, command in enumerate(commands):
             seq = index + 1
-            filled = with_rolls(state, command, dice_for(game_id, seq))
+            filled = upgrade(state, with_rolls(state, command, dice_for(game_id, seq)))
             description = state.describe(filled)
             try:
                 state.apply(filled)
