@@ -644,8 +644,7 @@ def test_append_all_records_every_command_of_a_tap_or_none(store, url):
     # One write, two entries, undone one at a time.
     assert saved.revision == 1
     assert [entry.description for entry in saved.log] == [
-        "red and blue are done summoning Wyrms; green is done summoning Wyrms; "
-        "red and blue are done summoning Trolls",
+        "red, blue and green are done summoning Wyrms; red and blue are done summoning Trolls",
         "green summons a Troll for 3 energy (5 → 2)",
     ]
     assert rows(url, saved.id) == [(1, None), (2, None)]
