@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from companion.engine import GameState, IllegalCommand, Tally
 from companion.store.errors import GameMovedOn, StoreError
 from companion.store.store import SavedGame, Store
-from models.commands import Command, Declined, EnergyAndReset, Placement
+from models.commands import PLAYER_COMMANDS, Command, Declined, EnergyAndReset, Placement
 
 
 @dataclass(frozen=True)
@@ -55,10 +55,22 @@ class GameSession:
         """Reload the game, e.g. after another device changed it."""
         self.saved = self.store.load(self.id)
 
-    def do(self, command: Command) -> Outcome:
-        """Record a command; refused ones are not stored and say why."""
-        failed = self._write(lambda: self.store.append(self.id, command, self.saved.revision))
-        return failed or Outcome(True, self.saved.log[-1].description)
+    def do(self, command: Command, by: str | None = None) -> Outcome:
+        """Record a command; refused ones are not stored and say why.
+
+        `by` is the player the screen showed the command for: a player's command is made
+        by them, so a tap from a screen another device has since moved on is refused.
+        """
+        return self.do_all([command], by)
+
+    def do_all(self, commands: Sequence[Command], by: str | None = None) -> Outcome:
+        """Record what one tap says, in order, all of it or none; the sentences joined."""
+        signed = [made_by(command, by) for command in commands]
+        before = len(self.saved.log)
+        failed = self._write(lambda: self.store.append_all(self.id, signed, self.saved.revision))
+        if failed:
+            return failed
+        return Outcome(True, "; ".join(e.description for e in self.saved.log[before:]))
 
     def undo(self) -> Outcome:
         """Take back the newest command."""
@@ -112,6 +124,13 @@ class GameSession:
     def energy_by_round(self) -> dict[str, list[int]]:
         """Every player's energy at the end of each round, for the chart."""
         return self.store.energy_by_round(self.id)
+
+
+def made_by(command: Command, by: str | None) -> Command:
+    """A player's command as made by `by` (when it names nobody yet); others as they are."""
+    if by is not None and isinstance(command, PLAYER_COMMANDS) and command.by is None:
+        return command._replace(by=by)
+    return command
 
 
 def _sentence(text: str) -> str:

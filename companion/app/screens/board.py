@@ -224,6 +224,7 @@ class BoardScreen:
         self.attack_dialog: ft.AlertDialog | None = None
         # (player, command) a bot is about to play, pointed out on the board meanwhile.
         self.showing: tuple[str, Command] | None = None
+        self.shown_player: str | None = session.state.current_player
         page = app.page
         width = page.width or 360
         height = page.height or 740
@@ -308,7 +309,7 @@ class BoardScreen:
 
     def record(self, command: Command) -> Outcome:
         """Send a command through the store and show what happened."""
-        outcome = self.session.do(command)
+        outcome = self.session.do(command, by=self.shown_player)
         self.after(outcome)
         return outcome
 
@@ -418,7 +419,7 @@ class BoardScreen:
                 self.showing = None
                 if self.session.saved.revision != revision or not self.on_screen():
                     continue
-                outcome = self.session.do(command)
+                outcome = self.session.do(command, by=state.current_player)
                 if outcome.ok:
                     self.recorded_here()
                 if outcome.ok and self.session.state.is_terminal:
@@ -564,7 +565,7 @@ class BoardScreen:
         self, dialog: ft.AlertDialog, attack: Attack, captions: tuple[str, str]
     ) -> None:
         """Record the attack (the store rolls missing dice), then show the dice as they fell."""
-        outcome = self.session.do(attack)
+        outcome = self.session.do(attack, by=self.shown_player)
         if not outcome.ok:
             self.app.page.pop_dialog()
             self.after(outcome)
@@ -628,6 +629,8 @@ class BoardScreen:
     def render(self) -> None:
         """Rebuild the screen from the saved game's state."""
         state = self.session.state
+        # A tap is made by the player this drawing shows, whatever the game has moved on to.
+        self.shown_player = state.current_player
         self.game_bar.show(state, self.undo_text(), self.session.saved.redo_label)
         self.players.show(state)
         self.view.bottom_appbar = self.bottom_bar()
