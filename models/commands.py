@@ -88,12 +88,15 @@ class Removal(NamedTuple):
     by: By = None
 
 
+REASON_LIMIT = 200
+
+
 class Correction(NamedTuple):
     """At the table: fix a player's energy by hand, with the reason on record."""
 
     player: PlayerId
     delta: int
-    reason: Annotated[str, Field(min_length=1, max_length=200)]
+    reason: Annotated[str, Field(min_length=1, max_length=REASON_LIMIT)]
 
 
 class Placement(NamedTuple):

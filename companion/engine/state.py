@@ -13,6 +13,7 @@ from companion.engine.flow import blocker, occupants_by_id, run_reset, settle
 from companion.engine.isle import Isle, compile_isle
 from companion.engine.legal import legal_commands
 from companion.engine.movement import reachable
+from companion.engine.reach import reach
 from companion.engine.reset_phase import Tally
 from companion.engine.versions import sign
 from models.board import Board
@@ -216,6 +217,10 @@ class GameState:
         """A player's energy."""
         return self.energy[self.game.seat[player]]
 
+    def reserve_of(self, player: str, kind: CreatureKind) -> int:
+        """How many creatures of a kind a player has in reserve, ready to summon."""
+        return self.reserve[self.game.seat[player]][KIND_ORDER.index(CreatureKind(kind))]
+
     def legal_commands(self) -> list[Command]:
         """Every command the rules allow now (table-only records with free values excepted)."""
         return legal_commands(self)
@@ -231,6 +236,10 @@ class GameState:
     def sign(self, command: Command) -> Command:
         """The command made by the player whose decision it is (`by` filled in when empty)."""
         return sign(self, command)
+
+    def reach(self, command: Command, kind: CreatureKind | None = None) -> list[Command]:
+        """The records one table tap makes: a skip to the command's player, then the command."""
+        return reach(self, command, kind)
 
     def blocker(self, player: str) -> str | None:
         """Why a player has nothing to decide in the current step (a sentence), or None."""

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import flet as ft
 
 from companion.app.game_panels import GameBar, PlayersCard
+from companion.app.order_strip import OrderStrip
 from companion.app.screens.table_turn import TurnCard
 from companion.app.session import GameSession, Outcome
 from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
 from companion.dice import SeededDice
+from companion.engine import Phase
 from companion.engine.dice import attack_odds
-from models.commands import Command, Correction, Removal
+from models.commands import REASON_LIMIT, Command, Correction
 from models.rules import CREATURES, KIND_ORDER, MAX_TRACK_ENERGY, CreatureKind
 
 if TYPE_CHECKING:
@@ -43,8 +46,9 @@ class TableScreen:
         self.die = ft.Text("", size=40)
         self.bar = GameBar(app.go, session.id, self.undo, self.redo)
         self.track = EnergyTrack(())
+        self.strip = OrderStrip(session)
         self.players = PlayersCard(session)
-        self.turn = TurnCard(session, self.record, app.go, self.removal)
+        self.turn = TurnCard(session, self.record, app.go, self.undo)
         view.appbar = self.bar.control
         app.follow(session.id, self.changed_elsewhere)
         # One column on a phone; two side by side on a tablet or desktop.
@@ -52,7 +56,10 @@ class TableScreen:
         view.controls = [
             ft.ResponsiveRow(
                 [
-                    ft.Column([self.turn.control, self.players.control], col={"md": 6}),
+                    ft.Column(
+                        [self.strip.control, self.turn.control, self.players.control],
+                        col={"md": 6},
+                    ),
                     ft.Column(
                         [section("Energy", self.track.control), self.tools_card()], col={"md": 6}
                     ),
@@ -62,9 +69,20 @@ class TableScreen:
 
     # --- actions --------------------------------------------------------------------------
 
-    def record(self, command: Command) -> None:
-        """Send a command through the store; show the sentence or the reason it was refused."""
-        self.after(self.session.do(command))
+    def record(self, commands: Sequence[Command], by: str | None) -> None:
+        """Send what a tap says through the store, made by the player the screen showed."""
+        phase = self.session.state.phase
+        outcome = self.session.do_all(commands, by)
+        entered_reset = (
+            phase is not Phase.ENERGY_AND_RESET
+            and self.session.state.phase is Phase.ENERGY_AND_RESET
+        )
+        if outcome.ok and entered_reset:
+            # The round's last creature has acted: the next thing to do is the tally.
+            self.app.announce(self.session.id, self.session.saved.revision)
+            self.app.go(f"/game/{self.session.id}/reset")
+            return
+        self.after(outcome)
 
     def after(self, outcome: Outcome, *, announce: bool = False) -> None:
         """Show the new state; a refusal (or, with `announce`, any outcome) as a message too.
@@ -101,33 +119,6 @@ class TableScreen:
         """Bring back the newest undone record."""
         self.after(self.session.redo(), announce=True)
 
-    def removal(self, _: ft.ControlEvent) -> None:
-        """Pick which rival creature was removed; only the engine's legal removals are offered."""
-        page = self.app.page
-        removals = [c for c in self.session.state.legal_commands() if isinstance(c, Removal)]
-
-        def choose(command: Removal) -> None:
-            page.pop_dialog()
-            self.record(command)
-
-        options = [
-            ft.FilledTonalButton(
-                content=f"{self.session.label(c.victim)}'s {CreatureKind(c.kind).title} "
-                f"(+{CREATURES[c.kind].bounty})",
-                # Padded, not a fixed height: a long name wraps onto a second line, uncut.
-                style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16, vertical=14)),
-                on_click=lambda _, c=c: choose(c),
-            )
-            for c in removals
-        ]
-        page.show_dialog(
-            ft.AlertDialog(
-                title=ft.Text("Which creature was removed?"),
-                content=ft.Column(options, tight=True, spacing=8),
-                actions=[ft.TextButton("Cancel", on_click=lambda _: page.pop_dialog())],
-            )
-        )
-
     # --- drawing --------------------------------------------------------------------------
 
     def render(self) -> list[ft.Control]:
@@ -135,10 +126,17 @@ class TableScreen:
         state = self.session.state
         saved = self.session.saved
         self.bar.show(state, saved.undo_label, saved.redo_label)
-        self.turn.show(state, saved.log[-1].description if saved.log else None)
+        self.strip.show(state)
+        self.turn.show(state, saved.undo_label)
         self.players.show(state)
         moved = self.track.show(self.counters())
-        return [self.bar.control, self.turn.control, self.players.control, *moved]
+        return [
+            self.bar.control,
+            self.strip.control,
+            self.turn.control,
+            self.players.control,
+            *moved,
+        ]
 
     def counters(self) -> list[tuple[str, str, int]]:
         """(name, colour, energy) per player in turn order, for the track."""
@@ -228,7 +226,10 @@ class TableScreen:
         )
 
     def correction_dialog(self, _: ft.ControlEvent) -> None:
-        """Fix a player's energy by hand, with a reason that goes in the log."""
+        """Fix a player's energy by hand, with a reason that goes in the log.
+
+        A refused value keeps the dialog open with what was typed, and says why.
+        """
         page = self.app.page
         state = self.session.state
         players = list(state.game.players)
@@ -238,19 +239,30 @@ class TableScreen:
             options=[ft.DropdownOption(key=p, text=self.session.label(p)) for p in players],
         )
         amount = ft.TextField(label="Change (e.g. 2 or -3)", keyboard_type=ft.KeyboardType.NUMBER)
-        reason = ft.TextField(label="Reason", max_length=200)
+        reason = ft.TextField(label="Reason (required)", max_length=REASON_LIMIT)
 
         def save(_: ft.ControlEvent) -> None:
+            amount.error = reason.error = None
             try:
                 delta = int((amount.value or "").strip())
             except ValueError:
                 amount.error = (
                     f"Write a whole number, e.g. 2 or -3 (energy stays 0-{MAX_TRACK_ENERGY})"
                 )
+            why = (reason.value or "").strip()
+            if not why:
+                reason.error = "Say why, for the log (e.g. a Sprite we forgot to count)"
+            if amount.error or reason.error:
+                page.update()
+                return
+            command = Correction(who.value, delta, why)
+            refusal = self.session.refusal(command)
+            if refusal:
+                amount.error = refusal
                 page.update()
                 return
             page.pop_dialog()
-            self.record(Correction(who.value, delta, (reason.value or "").strip()))
+            self.record([command], None)
 
         page.show_dialog(
             ft.AlertDialog(
