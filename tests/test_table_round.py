@@ -312,3 +312,40 @@ def test_commands_round_trip_through_json_with_by_and_removed():
         assert command_from_json(data) == command
     assert "removed" not in command_to_json(EnergyAndReset())
     assert command_to_json(EnergyAndReset(removed=()))["removed"] == []
+
+
+# --- reach: one table tap, the skip it needs and the command --------------------------------
+
+
+def test_a_tap_on_a_later_players_summon_records_a_skip_to_them_first():
+    state = new_state()
+    assert state.reach(Summon(W, by="a")) == [Summon(W, by="a")]
+    assert state.reach(Summon(T, by="b")) == [Skip("summoning", T, "b"), Summon(T, by="b")]
+    # Checked on a copy: nothing changed yet.
+    assert where(state) == ("summoning", "wyrm", "a")
+
+
+def test_a_tap_the_round_has_passed_or_the_rules_refuse_is_refused_by_reach():
+    state = new_state()
+    state.apply(Summon(W, by="a"))
+    with pytest.raises(IllegalCommand, match="there is nothing to skip"):
+        state.reach(Summon(W, by="a"))
+    # Alice has no energy left for a Troll, so the tap cannot be hers.
+    with pytest.raises(IllegalCommand, match="it is Bob's turn, not Alice's"):
+        state.reach(Summon(T, by="a"))
+    assert where(state) == ("summoning", "wyrm", "b")
+
+
+def test_a_swap_reaches_the_wyrms_step_and_a_removal_names_its_step():
+    state = new_state()
+    for command in (
+        Summon(W, by="a"),
+        Skip("summoning", S, "b"),
+        Summon(S, by="b"),
+        Skip("summoning"),
+    ):
+        state.apply(command)
+    assert state.reach(Removal("b", S, by="a"), W) == [Removal("b", S, by="a")]
+    # Bob has no Wyrm: the Wyrms step passes him over, so no tap can be his swap.
+    with pytest.raises(IllegalCommand, match="Wyrm swaps happen while the Wyrm is activated"):
+        state.reach(Swap(by="b"))
