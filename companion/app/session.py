@@ -63,19 +63,27 @@ class GameSession:
         """
         return self.do_all([command], by)
 
-    def do_all(self, commands: Sequence[Command], by: str | None = None) -> Outcome:
-        """Record what one tap says, in order, all of it or none; the sentences joined."""
+    def do_all(
+        self, commands: Sequence[Command], by: str | None = None, revision: int | None = None
+    ) -> Outcome:
+        """Record what one tap says, in order, all of it or none; the sentences joined.
+
+        `revision` is the one the tapped screen showed (default: the latest this session
+        has seen); if the game has moved on since, nothing is recorded and the refusal says so.
+        """
         signed = [made_by(command, by) for command in commands]
         before = len(self.saved.log)
-        failed = self._write(lambda: self.store.append_all(self.id, signed, self.saved.revision))
+        base = self.saved.revision if revision is None else revision
+        failed = self._write(lambda: self.store.append_all(self.id, signed, base))
         if failed:
             return failed
         return Outcome(True, "; ".join(e.description for e in self.saved.log[before:]))
 
-    def undo(self) -> Outcome:
-        """Take back the newest command."""
+    def undo(self, revision: int | None = None) -> Outcome:
+        """Take back the newest command, as of `revision` (default: the latest seen here)."""
         label = self.saved.undo_label
-        failed = self._write(lambda: self.store.undo(self.id, self.saved.revision))
+        base = self.saved.revision if revision is None else revision
+        failed = self._write(lambda: self.store.undo(self.id, base))
         return failed or Outcome(True, f"Undone: {label}")
 
     def redo(self) -> Outcome:
@@ -92,7 +100,9 @@ class GameSession:
             return Outcome(False, _sentence(str(error)))
         except GameMovedOn:
             self.refresh()
-            return Outcome(False, "Another device changed this game; showing the latest.")
+            latest = self.saved.undo_label
+            now = f" (last recorded: {latest})" if latest else ""
+            return Outcome(False, f"The game moved on before that tap{now}; nothing was recorded.")
         except StoreError as error:
             return Outcome(False, _sentence(str(error)))
         return None

@@ -48,7 +48,7 @@ class TableScreen:
         self.track = EnergyTrack(())
         self.strip = OrderStrip(session)
         self.players = PlayersCard(session)
-        self.turn = TurnCard(session, self.record, app.go, self.undo)
+        self.turn = TurnCard(session, self.record, app.go, self.undo_at)
         view.appbar = self.bar.control
         app.follow(session.id, self.changed_elsewhere)
         # One column on a phone; two side by side on a tablet or desktop.
@@ -69,10 +69,12 @@ class TableScreen:
 
     # --- actions --------------------------------------------------------------------------
 
-    def record(self, commands: Sequence[Command], by: str | None) -> None:
-        """Send what a tap says through the store, made by the player the screen showed."""
+    def record(
+        self, commands: Sequence[Command], by: str | None, revision: int | None = None
+    ) -> None:
+        """Send what a tap says through the store, for the player and revision it showed."""
         phase = self.session.state.phase
-        outcome = self.session.do_all(commands, by)
+        outcome = self.session.do_all(commands, by, revision)
         entered_reset = (
             phase is not Phase.ENERGY_AND_RESET
             and self.session.state.phase is Phase.ENERGY_AND_RESET
@@ -115,6 +117,10 @@ class TableScreen:
         """Take back the newest record."""
         self.after(self.session.undo(), announce=True)
 
+    def undo_at(self, revision: int) -> None:
+        """Take back the newest record as the tapped drawing (at `revision`) showed it."""
+        self.after(self.session.undo(revision), announce=True)
+
     def redo(self, _: ft.ControlEvent) -> None:
         """Bring back the newest undone record."""
         self.after(self.session.redo(), announce=True)
@@ -127,7 +133,7 @@ class TableScreen:
         saved = self.session.saved
         self.bar.show(state, saved.undo_label, saved.redo_label)
         self.strip.show(state)
-        self.turn.show(state, saved.undo_label)
+        self.turn.show(state, saved.undo_label, saved.revision)
         self.players.show(state)
         moved = self.track.show(self.counters())
         return [
