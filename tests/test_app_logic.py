@@ -50,7 +50,7 @@ def test_another_device_moving_on_is_reported_and_reloaded(session):
     assert other.do(Summon(K.WYRM)).ok
     outcome = session.do(Pass())
     assert not outcome.ok and "The game moved on before that tap" in outcome.message
-    assert "red summons a Wyrm" in outcome.message
+    assert "(last recorded: Ragna summons a Wyrm" in outcome.message
     assert session.state.energy_of("red") == 0
 
 
