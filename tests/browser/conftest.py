@@ -33,6 +33,18 @@ if not os.path.exists(CHROMIUM):
     )
 
 
+# A browser test that hangs (a busy renderer answers no Playwright call, and those calls
+# have no timeout of their own) fails after this long, with a traceback of where it hung.
+BROWSER_TEST_TIMEOUT_S = 300
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put every browser test under the browser timeout."""
+    for item in items:
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.timeout(BROWSER_TEST_TIMEOUT_S))
+
+
 def free_port() -> int:
     """A TCP port nobody listens on now."""
     with socket.socket() as probe:
