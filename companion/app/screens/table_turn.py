@@ -119,6 +119,7 @@ class TurnCard:
                     icon=ft.Icons.UNDO,
                     tooltip=f"Undo: {undo}",
                     on_click=lambda _: self.undo(revision),
+                    height=TAP,
                     style=ft.ButtonStyle(padding=12),
                 ),
                 ft.Text(undo, size=14, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
