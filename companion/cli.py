@@ -16,7 +16,7 @@ import typer
 from pydantic import ValidationError
 
 from companion.boards import BoardError, first_error, resolve_board
-from companion.cli_io import UserError, fail, print_json, read_json
+from companion.cli_io import OneLineErrors, UserError, fail, print_json, read_json
 from companion.engine import Game, reset_phase
 from companion.engine.isle import compile_isle
 from companion.engine.replay import ReplayError, replay
@@ -30,6 +30,7 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=OneLineErrors,
     help="Summoner's Isle Companion: rules engine tools.",
 )
 app.add_typer(game_app, name="game")

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from models.commands import Command, CommandFormatError, command_from_json, command_to_json
 from models.setup import GameSetup
 
 LOG_FORMAT = "summoners-isle-game"
 LOG_VERSION = 1
+# The longest game (4 players, 7 rounds, every creature acting) is about 600 commands, and
+# a table game with many undone corrections is shorter still: a log past this is no game.
+MAX_LOG_COMMANDS = 10_000
 
 
 class GameLog(BaseModel):
@@ -19,9 +22,9 @@ class GameLog(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     format: Literal["summoners-isle-game"] = LOG_FORMAT
-    version: int = Field(default=LOG_VERSION, ge=1)
+    version: StrictInt = Field(default=LOG_VERSION, ge=1)
     setup: GameSetup
-    commands: list[dict[str, Any]] = []
+    commands: list[dict[str, Any]] = Field(default=[], max_length=MAX_LOG_COMMANDS)
 
     @field_validator("version")
     @classmethod

@@ -19,7 +19,7 @@ import typer
 from pydantic import ValidationError
 
 from companion.boards import BoardError, first_error, shipped_board, shipped_board_ids
-from companion.cli_io import UserError, fail, parse_json, print_json, read_text
+from companion.cli_io import OneLineErrors, UserError, fail, parse_json, print_json, read_text
 from companion.engine import IllegalCommand
 from companion.engine.serialize import state_to_json
 from companion.store import DB_ENV
@@ -42,6 +42,7 @@ game_app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=OneLineErrors,
     help="Saved games: start, play, undo, resume, export and import.",
 )
 
