@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -398,20 +399,41 @@ def export(
 
 
 def write_whole(path: Path, text: str) -> None:
-    """Write a file so it is either complete or untouched: a temporary file, then a rename."""
-    path = path.expanduser()
+    """Write a file so it is either complete or untouched: a temporary file, then a rename.
+
+    A symbolic link is written through (the file it points to is replaced, the link stays);
+    an existing file keeps its permissions; anything but a regular file or a new path (a
+    folder, a FIFO, a device) is refused.
+    """
+    path = Path(os.path.realpath(path.expanduser()))
     temporary: str | None = None
     try:
+        try:
+            existing = path.stat()
+        except FileNotFoundError:
+            mode = _new_file_mode()
+        else:
+            if not stat.S_ISREG(existing.st_mode):
+                raise UserError(f"cannot write {path}: it is not a regular file")
+            mode = stat.S_IMODE(existing.st_mode)
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
+            os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
         os.replace(temporary, path)
     except OSError as error:
         if temporary is not None:
             Path(temporary).unlink(missing_ok=True)
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _new_file_mode() -> int:
+    """The permissions a new file gets here: read and write for all, less the umask."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 @game_app.command("import")
