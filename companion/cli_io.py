@@ -13,6 +13,7 @@ from typer._click import exceptions as click_errors
 from typer.core import TyperGroup
 
 from companion.strict_json import JSONInputError, loads, read_bounded
+from models.text import json_printable, printable
 
 EXIT_BAD_INPUT = 2
 
@@ -23,7 +24,8 @@ class UserError(Exception):
 
 def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
     """Stop with one clear line on stderr."""
-    typer.echo(f"error: {message}", err=True)
+    # Escaped: a message may quote input, and a newline in it would forge a second line.
+    typer.echo(f"error: {printable(message)}", err=True)
     raise typer.Exit(status)
 
 
@@ -41,7 +43,7 @@ class OneLineErrors(TyperGroup):
             sys.exit(error.exit_code)
         except click_errors.ClickException as error:
             message = " ".join(error.format_message().split())
-            typer.echo(f"error: {message}", err=True)
+            typer.echo(f"error: {printable(message)}", err=True)
             sys.exit(error.exit_code)
         except typer.Abort:
             typer.echo("interrupted", err=True)
@@ -49,9 +51,14 @@ class OneLineErrors(TyperGroup):
         sys.exit(status if isinstance(status, int) else 0)
 
 
+def echo(text: str) -> None:
+    """Write text for a person to stdout, control characters shown as escapes."""
+    typer.echo(printable(text))
+
+
 def print_json(data: Any) -> None:
     """Write JSON to stdout."""
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    typer.echo(json_printable(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def source_name(source: str) -> str:

@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Annotated, Self
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -17,6 +18,7 @@ from pydantic import (
 )
 
 from models.rules import DOMINATION_BONUS_RANGE, MAX_PLAYERS, MIN_PLAYERS
+from models.text import check_typed_text
 
 _BONUS_LOW, _BONUS_HIGH = DOMINATION_BONUS_RANGE
 
@@ -28,7 +30,16 @@ MAX_PATHS = 4096
 MAX_ID_CHARS = 64
 MAX_NAME_CHARS = 100
 MAX_DESCRIPTION_CHARS = 1000
-Id = Annotated[str, Field(min_length=1, max_length=MAX_ID_CHARS)]
+Id = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_ID_CHARS),
+    AfterValidator(lambda text: check_typed_text(text, "an id")),
+]
+Name = Annotated[
+    str,
+    Field(max_length=MAX_NAME_CHARS),
+    AfterValidator(lambda text: check_typed_text(text, "a name")),
+]
 
 
 class Territory(BaseModel):
@@ -37,7 +48,7 @@ class Territory(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: Id
-    name: str = Field(default="", max_length=MAX_NAME_CHARS)
+    name: Name = ""
     bonus: StrictInt = Field(ge=_BONUS_LOW, le=_BONUS_HIGH)
     locations: tuple[Id, ...] = Field(min_length=1, max_length=MAX_LOCATIONS)
 
@@ -63,7 +74,7 @@ class Board(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: Id = "custom"
-    name: str = Field(default="Custom board", max_length=MAX_NAME_CHARS)
+    name: Name = "Custom board"
     description: str = Field(default="", max_length=MAX_DESCRIPTION_CHARS)
     min_players: StrictInt = Field(default=MIN_PLAYERS, ge=MIN_PLAYERS, le=MAX_PLAYERS)
     max_players: StrictInt = Field(default=MAX_PLAYERS, ge=MIN_PLAYERS, le=MAX_PLAYERS)

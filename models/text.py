@@ -7,17 +7,16 @@ order than it is stored. Text made only of invisible characters looks empty but 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
-# Right-to-left and left-to-right embeddings, overrides and isolates: they reorder what
-# follows them on screen (the "Trojan Source" characters).
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def is_unsafe(char: str) -> bool:
-    """Whether a character must never be stored in a name or reason: controls, bidi overrides."""
-    # Cc: C0 and C1 controls and DEL; Zl and Zp: line and paragraph separators.
-    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in BIDI_CONTROLS
+# C0 and C1 controls and DEL (Unicode's category Cc), the line and paragraph separators,
+# and the bidirectional embeddings, overrides and isolates that reorder what follows them
+# on screen (the "Trojan Source" characters).
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# The same, less what JSON escapes in strings itself (below U+0020): a newline between
+# tokens of indented JSON is layout, not text.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def is_invisible(char: str) -> bool:
@@ -27,9 +26,10 @@ def is_invisible(char: str) -> bool:
 
 def check_typed_text(text: str, what: str) -> str:
     """The text, if people could have typed and can read it; ValueError naming the problem."""
-    unsafe = next((char for char in text if is_unsafe(char)), None)
+    unsafe = UNSAFE.search(text)
     if unsafe is not None:
-        raise ValueError(f"{what} may not contain the control character U+{ord(unsafe):04X}")
+        code = ord(unsafe.group())
+        raise ValueError(f"{what} may not contain the control character U+{code:04X}")
     if text and all(is_invisible(char) for char in text):
         raise ValueError(f"{what} has no visible character")
     return text
@@ -37,11 +37,14 @@ def check_typed_text(text: str, what: str) -> str:
 
 def printable(text: str) -> str:
     """Text safe to print on a terminal: control and bidi characters shown as escapes."""
-    if not any(is_unsafe(char) for char in text):
-        return text
-    return "".join(_escape(char) if is_unsafe(char) else char for char in text)
+    return UNSAFE.sub(_escape, text)
 
 
-def _escape(char: str) -> str:
-    code = ord(char)
+def json_printable(text: str) -> str:
+    """JSON text safe to print: the characters `printable` escapes, as JSON escapes."""
+    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

@@ -20,7 +20,15 @@ import typer
 from pydantic import ValidationError
 
 from companion.boards import BoardError, first_error, shipped_board, shipped_board_ids
-from companion.cli_io import OneLineErrors, UserError, fail, parse_json, print_json, read_text
+from companion.cli_io import (
+    OneLineErrors,
+    UserError,
+    echo,
+    fail,
+    parse_json,
+    print_json,
+    read_text,
+)
 from companion.engine import IllegalCommand
 from companion.engine.serialize import state_to_json
 from companion.store import DB_ENV
@@ -31,10 +39,12 @@ from models.rules import (
     EXTENDED_ROUNDS,
     EXTENDED_ROUNDS_MIN_PLAYERS,
     MAX_PLAYERS,
+    MIN_PLAYERS,
     STANDARD_ROUNDS,
     WINNING_ENERGY,
 )
 from models.setup import GameSetup
+from models.text import json_printable, printable
 
 if TYPE_CHECKING:
     from companion.store.store import GameSummary, LogEntry, SavedGame, Store
@@ -69,8 +79,9 @@ ROUNDS_HELP = (
 Revision = Annotated[
     int | None,
     typer.Option(
+        min=0,
         help="The revision this change is based on (default: the latest); "
-        "a stale one is refused with exit status 3."
+        "a stale one is refused with exit status 3.",
     ),
 ]
 
@@ -86,7 +97,7 @@ def opened(db: str | None) -> Iterator[Store]:
     except StoreError as error:
         fail(str(error))
     for notice in store.notices:
-        typer.echo(f"warning: {notice}", err=True)
+        typer.echo(f"warning: {printable(notice)}", err=True)
     try:
         yield store
     except GameMovedOn as error:
@@ -139,11 +150,20 @@ def change_json(saved: SavedGame, entry: LogEntry) -> dict[str, Any]:
 
 
 def parse_players(text: str) -> list[dict[str, str]]:
-    """'red:Ragna,blue' -> players with ids and optional names."""
+    """'red:Ragna,blue' -> players with ids and optional names; UserError if one has no id."""
     players = []
-    for item in text.split(","):
+    for number, item in enumerate(text.split(","), start=1):
         player_id, _, name = item.strip().partition(":")
+        if not player_id.strip():
+            raise UserError(
+                f"--players: player {number} has no id (give ids and names as red:Ragna,blue)"
+            )
         players.append({"id": player_id.strip(), "name": name.strip()})
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise UserError(
+            f"--players: {len(players)} player{'' if len(players) == 1 else 's'}; "
+            f"the game is for {MIN_PLAYERS} to {MAX_PLAYERS}"
+        )
     return players
 
 
@@ -211,7 +231,7 @@ def legal(game_id: GameId, as_json: AsJson = False, db: Db = None) -> None:
         print_json({"id": saved.id, "revision": saved.revision, "legal": rows})
         return
     for row in rows:
-        typer.echo(f"{json.dumps(row['command'], ensure_ascii=False)}  {row['description']}")
+        echo(f"{json.dumps(row['command'], ensure_ascii=False)}  {row['description']}")
 
 
 @game_app.command("do")
@@ -234,7 +254,7 @@ def do_command(
     if as_json:
         print_json(change_json(saved, entry))
     else:
-        typer.echo(entry.description)
+        echo(entry.description)
 
 
 @game_app.command()
@@ -249,7 +269,7 @@ def undo(
     if as_json:
         print_json(change_json(saved, entry))
     else:
-        typer.echo(f"undone: {entry.description}")
+        echo(f"undone: {entry.description}")
 
 
 @game_app.command()
@@ -264,7 +284,7 @@ def redo(
     if as_json:
         print_json(change_json(saved, entry))
     else:
-        typer.echo(f"redone: {entry.description}")
+        echo(f"redone: {entry.description}")
 
 
 @game_app.command()
@@ -291,7 +311,8 @@ def show(game_id: GameId, as_json: AsJson = False, db: Db = None) -> None:
             }
         )
         return
-    typer.echo("\n".join(show_lines(saved, energy)))
+    for line in show_lines(saved, energy):
+        echo(line)
 
 
 def show_lines(saved: SavedGame, energy: dict[str, list[int]]) -> list[str]:
@@ -354,7 +375,7 @@ def list_command(
     for game in games:
         outcome = f"won by {game.labels[game.players.index(game.winner)]}" if game.winner else ""
         when = game.updated.strftime("%Y-%m-%d %H:%M UTC")
-        typer.echo(
+        echo(
             f"{game.id}  {game.status.value:8}  round {game.round}/{game.final_round}  "
             f"{', '.join(game.labels)}  {when}  {outcome}".rstrip()
         )
@@ -393,7 +414,7 @@ def export(
         log = store.export(game_id)
         text = json.dumps(log.to_json(), indent=2, ensure_ascii=False) + "\n"
         if output is None:
-            typer.echo(text, nl=False)
+            typer.echo(json_printable(text), nl=False)
         else:
             write_whole(output, text)
 
