@@ -147,6 +147,9 @@ def simulate(
         report = run(players, games, seed, names, board, budget_ms, workers)
     except (BoardError, ValueError) as error:
         fail(str(error))
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
     if as_json:
         print_json(report.to_json())
     else:
