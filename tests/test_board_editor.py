@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from unittest.mock import MagicMock
 
+import flet as ft
 import pytest
 
-from companion.app.screens.board_editor import BoardDraft, DraftHistory
+from companion.app.screens.board_editor import BoardDraft, BoardEditor, DraftHistory
 from companion.boards import BoardError, shipped_board, shipped_board_ids
 from companion.user_boards import (
     BoardExists,
@@ -324,3 +326,41 @@ def test_territories_named_in_any_script_are_told_apart():
     assert board.territories[0].locations == ("南-1", "南-2", "南-3")
     with pytest.raises(BoardError, match="two territories are called 'north'"):
         board_from_counts("Isle", [("North", 2, 3), ("north", 1, 1)])
+
+
+def dialogs(page) -> list:
+    """The dialogs (not the notices) a stand-in page was asked to show."""
+    return [
+        c.args[0] for c in page.show_dialog.call_args_list if isinstance(c.args[0], ft.AlertDialog)
+    ]
+
+
+def test_the_editor_asks_before_saving_over_another_board_and_can_keep_both(data):
+    app = MagicMock()
+    app.page.width, app.page.height = 400, 800
+    first = BoardEditor(app, ft.View(route="/board-editor"))
+    first.save(None)
+    assert dialogs(app.page) == []
+
+    second = BoardEditor(app, ft.View(route="/board-editor"))
+    second.draft.move_location("ss1", (20.0, 50.0))
+    second.save(None)
+    (asked,) = dialogs(app.page)
+    assert asked.title.value == "Replace My Duel Isle?"
+    assert [board.name for board in user_boards()] == ["My Duel Isle"]
+
+    cancel, keep, replace = asked.actions
+    assert (cancel.content, keep.content, replace.content) == ("Cancel", "Keep both", "Replace")
+    keep.on_click(None)
+    assert [board.name for board in user_boards()] == ["My Duel Isle", "My Duel Isle 2"]
+    assert second.draft.name == "My Duel Isle 2"
+    # Saving again updates the board it was saved as, without asking.
+    second.save(None)
+    assert len(dialogs(app.page)) == 1
+
+    third = BoardEditor(app, ft.View(route="/board-editor"))
+    third.draft.move_location("ss1", (30.0, 50.0))
+    third.save(None)
+    dialogs(app.page)[-1].actions[2].on_click(None)
+    (replaced,) = [board for board in user_boards() if board.name == "My Duel Isle"]
+    assert next(loc.x for loc in replaced.locations if loc.id == "ss1") == 30.0
