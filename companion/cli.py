@@ -16,12 +16,13 @@ import typer
 from pydantic import ValidationError
 
 from companion.boards import BoardError, first_error, resolve_board
-from companion.cli_io import UserError, fail, print_json, read_json
+from companion.cli_io import OneLineErrors, UserError, fail, print_json, read_json
 from companion.engine import Game, reset_phase
 from companion.engine.isle import compile_isle
 from companion.engine.replay import ReplayError, replay
 from companion.engine.serialize import state_to_json
 from companion.store.cli import game_app
+from companion.store.errors import StoreError
 from models.commands import CommandFormatError
 from models.game_log import GameLog
 from models.tally_request import TallyRequest
@@ -30,12 +31,14 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=OneLineErrors,
     help="Summoner's Isle Companion: rules engine tools.",
 )
 app.add_typer(game_app, name="game")
 
 INPUT_HELP = "A JSON file, or - to read standard input."
 MIN_PORT, MAX_PORT = 1, 65535
+MAX_BENCH_SECONDS = 600
 
 
 @app.command()
@@ -144,6 +147,9 @@ def simulate(
         report = run(players, games, seed, names, board, budget_ms, workers)
     except (BoardError, ValueError) as error:
         fail(str(error))
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
     if as_json:
         print_json(report.to_json())
     else:
@@ -161,9 +167,12 @@ def bench(
     from companion.bench import run_bench
 
     # NaN passes a `<= 0` test, and infinity would never end.
-    if not math.isfinite(seconds) or seconds <= 0:
-        fail(f"--seconds must be a positive number, not {seconds}")
-    result = run_bench(seconds)
+    if not math.isfinite(seconds) or not 0 < seconds <= MAX_BENCH_SECONDS:
+        fail(f"--seconds must be a positive number, at most {MAX_BENCH_SECONDS}, not {seconds}")
+    try:
+        result = run_bench(seconds)
+    except (OSError, StoreError) as error:
+        fail(f"cannot run the store benchmark: {getattr(error, 'strerror', None) or error}")
     if as_json:
         print_json(result)
         return
@@ -186,7 +195,6 @@ def app_command(
     except UserError as error:
         fail(str(error))
     from companion.app.main import serve
-    from companion.store.errors import StoreError
 
     if host not in ("127.0.0.1", "localhost", "::1"):
         typer.echo(

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
+
+# Typer carries its own copy of Click; its exceptions are only reachable there.
+from typer._click import exceptions as click_errors
+from typer.core import TyperGroup
+
+from companion.strict_json import JSONInputError, loads, read_bounded
+from models.text import json_printable, printable
 
 EXIT_BAD_INPUT = 2
 
@@ -18,13 +24,41 @@ class UserError(Exception):
 
 def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
     """Stop with one clear line on stderr."""
-    typer.echo(f"error: {message}", err=True)
+    # Escaped: a message may quote input, and a newline in it would forge a second line.
+    typer.echo(f"error: {printable(message)}", err=True)
     raise typer.Exit(status)
+
+
+class OneLineErrors(TyperGroup):
+    """A command group whose usage errors are one line, like every other error of the CLI."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """Run the command; a usage mistake prints `error: ...` and exits with status 2."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            status = super().main(*args, standalone_mode=False, **kwargs)
+        except click_errors.NoArgsIsHelpError as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click_errors.ClickException as error:
+            message = " ".join(error.format_message().split())
+            typer.echo(f"error: {printable(message)}", err=True)
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            typer.echo("interrupted", err=True)
+            sys.exit(130)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
+def echo(text: str) -> None:
+    """Write text for a person to stdout, control characters shown as escapes."""
+    typer.echo(printable(text))
 
 
 def print_json(data: Any) -> None:
     """Write JSON to stdout."""
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    typer.echo(json_printable(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def source_name(source: str) -> str:
@@ -33,22 +67,25 @@ def source_name(source: str) -> str:
 
 
 def read_text(source: str) -> str:
-    """A file's text, or standard input for '-'; UserError says what is wrong."""
+    """A file's text, or standard input for '-', within bounds; UserError says what is wrong."""
+    what = source_name(source)
     try:
-        return sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise UserError(f"cannot read {source_name(source)}: {reason}") from None
+        if source == "-":
+            return read_bounded(sys.stdin.buffer, what)
+        with open(source, "rb") as stream:
+            return read_bounded(stream, what)
+    except JSONInputError as error:
+        raise UserError(str(error)) from None
+    except OSError as error:
+        raise UserError(f"cannot read {what}: {error.strerror or error}") from None
 
 
 def parse_json(text: str, what: str) -> Any:
-    """JSON from text, or UserError with the line and column of the mistake."""
+    """JSON from text, strictly (see companion.strict_json); UserError says what is wrong."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UserError(
-            f"malformed JSON in {what}: {error.msg} at line {error.lineno} column {error.colno}"
-        ) from None
+        return loads(text, what)
+    except JSONInputError as error:
+        raise UserError(str(error)) from None
 
 
 def read_json(source: str) -> Any:

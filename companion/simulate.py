@@ -7,13 +7,16 @@ bot plays every seat and every start position equally often.
 
 from __future__ import annotations
 
+import heapq
 import os
+import signal
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
+from itertools import islice
 from typing import Any
 
 from companion.boards import shipped_board
@@ -29,6 +32,15 @@ from models.setup import GameSetup, Mode
 SEAT_IDS = ("p1", "p2", "p3", "p4")
 # A decision longer than this many times its bot's budget is late (issue 5 allows 20% over).
 LATE = 1.2
+# Bounds on what one run may ask for: a million games is days of play already, more
+# processes than this only wait on each other, and a minute is the longest decision anyone
+# would wait for.
+MAX_GAMES = 1_000_000
+MAX_WORKERS = 32
+MAX_BUDGET_MS = 60_000
+# Games handed to each worker ahead of time, and how many errors the report quotes.
+IN_FLIGHT_PER_WORKER = 4
+ERROR_SAMPLES = 5
 
 
 def default_board_id(players: int) -> str:
@@ -220,12 +232,12 @@ def simulate(
     """Play `games` games, `bots` cycled over the seats, rotated so each gets every seat."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
-    if games < 1:
-        raise ValueError("--games must be at least 1")
-    if workers < 1:
-        raise ValueError("--workers must be at least 1")
-    if budget_ms is not None and budget_ms < 1:
-        raise ValueError("--budget-ms must be at least 1")
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"--games must be 1 to {MAX_GAMES:,}, not {games}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"--workers must be 1 to {MAX_WORKERS}, not {workers}")
+    if budget_ms is not None and not 1 <= budget_ms <= MAX_BUDGET_MS:
+        raise ValueError(f"--budget-ms must be 1 to {MAX_BUDGET_MS}, not {budget_ms}")
     if not bots:
         raise ValueError("name at least one bot")
     board_id = board_id or default_board_id(players)
@@ -241,13 +253,14 @@ def simulate(
     seat_bots = [bots[i % len(bots)] for i in range(players)]
     for name in set(seat_bots):
         make_bot(name, budget_ms=budget_ms)  # fail fast on an unknown name
-    tables = []
-    for number in range(games):
-        # Bots turn round the seats every game, the start position every `players` games.
-        turn = number % players
-        shift = (number // players) % players
-        tables.append(
-            _Table(
+
+    def tables() -> Iterator[_Table]:
+        # Made one at a time as games are handed out: a million games are not planned ahead.
+        for number in range(games):
+            # Bots turn round the seats every game, the start position every `players` games.
+            turn = number % players
+            shift = (number // players) % players
+            yield _Table(
                 number=number,
                 seed=seed * 1_000_003 + number,
                 board=board_id,
@@ -255,10 +268,8 @@ def simulate(
                 bots=tuple(seat_bots[(i + turn) % players] for i in range(players)),
                 budget_ms=budget_ms,
             )
-        )
+
     workers = min(workers, games)
-    started = time.perf_counter()
-    outcomes = _run(tables, workers, progress)
     report = SimulationReport(
         games=games,
         players=players,
@@ -268,60 +279,96 @@ def simulate(
         budget_ms=budget_ms,
         workers=workers,
     )
+    summary = _Summary(report)
+    started = time.perf_counter()
+    for done, (table, outcome) in enumerate(_run(tables(), workers), start=1):
+        summary.add(table, outcome)
+        if progress:
+            progress(done, games)
     report.seconds = time.perf_counter() - started
-    _summarise(report, tables, outcomes)
+    summary.finish()
     return report
 
 
-def _run(
-    tables: list[_Table], workers: int, progress: Callable[[int, int], None] | None
-) -> list[_Outcome]:
-    """Play every table, in this process or spread over worker processes."""
-    outcomes: list[_Outcome] = []
+def _quit_quietly(signum: int, frame: object) -> None:
+    """A worker's Ctrl-C: stop at once, without a traceback; the parent reports it once."""
+    os._exit(130)
+
+
+def _in_worker() -> None:
+    signal.signal(signal.SIGINT, _quit_quietly)
+
+
+def _run(tables: Iterator[_Table], workers: int) -> Iterator[tuple[_Table, _Outcome]]:
+    """Play every table, in this process or spread over worker processes, as they finish."""
     if workers == 1:
         for table in tables:
-            outcomes.append(_play_table(table))
-            if progress:
-                progress(len(outcomes), len(tables))
-        return outcomes
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for future in as_completed([pool.submit(_play_table, table) for table in tables]):
-            outcomes.append(future.result())
-            if progress:
-                progress(len(outcomes), len(tables))
-    return sorted(outcomes, key=lambda outcome: outcome.number)
+            yield table, _play_table(table)
+        return
+    # Workers forked while the parent ignores Ctrl-C ignore it too until their initializer
+    # runs: a Ctrl-C while they start cannot interrupt them halfway into a traceback.
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_in_worker)
+    finished_all = False
+    try:
+        pending: dict[Future[_Outcome], _Table] = {}
+        # A few games queued per worker keeps every worker busy without holding them all.
+        for table in islice(tables, workers * IN_FLIGHT_PER_WORKER):
+            pending[pool.submit(_play_table, table)] = table
+        signal.signal(signal.SIGINT, previous)
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                table = pending.pop(future)
+                following = next(tables, None)
+                if following is not None:
+                    pending[pool.submit(_play_table, following)] = following
+                yield table, future.result()
+        finished_all = True
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        pool.shutdown(wait=finished_all, cancel_futures=True)
 
 
-def _summarise(report: SimulationReport, tables: list[_Table], outcomes: list[_Outcome]) -> None:
-    """Fill the report's counts from the games' outcomes."""
-    seat_ids = SEAT_IDS[: report.players]
-    names = sorted(set(report.bots))
-    by_seat: Counter[str] = Counter()
-    by_position: Counter[str] = Counter()
-    by_bot: Counter[str] = Counter()
-    seats: Counter[str] = Counter()
-    by_bot_position: dict[str, Counter[str]] = {name: Counter() for name in names}
-    rounds: Counter[str] = Counter()
-    longest: dict[str, float] = dict.fromkeys(names, 0.0)
-    decisions: Counter[str] = Counter()
-    overrun: dict[str, float] = {}
-    cpu_overrun: dict[str, float] = {}
-    late: Counter[str] = Counter()
-    for table, outcome in zip(tables, outcomes, strict=True):
-        seats.update(table.bots)
+class _Summary:
+    """The report's counts, gathered one game at a time."""
+
+    def __init__(self, report: SimulationReport) -> None:
+        self.report = report
+        self.names = sorted(set(report.bots))
+        self.seat_ids = SEAT_IDS[: report.players]
+        self.by_seat: Counter[str] = Counter()
+        self.by_position: Counter[str] = Counter()
+        self.by_bot: Counter[str] = Counter()
+        self.seats: Counter[str] = Counter()
+        self.by_bot_position: dict[str, Counter[str]] = {name: Counter() for name in self.names}
+        self.rounds: Counter[str] = Counter()
+        self.longest: dict[str, float] = dict.fromkeys(self.names, 0.0)
+        self.decisions: Counter[str] = Counter()
+        self.overrun: dict[str, float] = {}
+        self.cpu_overrun: dict[str, float] = {}
+        self.late: Counter[str] = Counter()
+        # The errors of the lowest-numbered games, whatever order games finish in.
+        self.errors: list[tuple[int, str]] = []
+
+    def add(self, table: _Table, outcome: _Outcome) -> None:
+        """Count one game."""
+        report = self.report
+        self.seats.update(table.bots)
         if outcome.error:
             report.errors += 1
-            if len(report.error_samples) < 5:
-                report.error_samples.append(outcome.error)
-            continue
-        winner = seat_ids[outcome.winner_seat]
+            self.errors = heapq.nsmallest(
+                ERROR_SAMPLES, [*self.errors, (outcome.number, outcome.error)]
+            )
+            return
+        winner = self.seat_ids[outcome.winner_seat]
         position = str(table.turn_order.index(winner) + 1)
         bot = table.bots[outcome.winner_seat]
-        by_seat[winner] += 1
-        by_position[position] += 1
-        by_bot[bot] += 1
-        by_bot_position[bot][position] += 1
-        rounds[str(outcome.rounds)] += 1
+        self.by_seat[winner] += 1
+        self.by_position[position] += 1
+        self.by_bot[bot] += 1
+        self.by_bot_position[bot][position] += 1
+        self.rounds[str(outcome.rounds)] += 1
         report.decisions += outcome.decisions
         if outcome.summoner:
             report.summoner_wins += 1
@@ -329,27 +376,36 @@ def _summarise(report: SimulationReport, tables: list[_Table], outcomes: list[_O
             report.final_round_wins += 1
         for seat, name in enumerate(table.bots):
             seconds = outcome.longest[seat]
-            longest[name] = max(longest[name], seconds)
-            decisions[name] += outcome.decisions_by_seat[seat]
+            self.longest[name] = max(self.longest[name], seconds)
+            self.decisions[name] += outcome.decisions_by_seat[seat]
             budget = outcome.budgets[seat]
             if budget:
-                overrun[name] = max(overrun.get(name, 0.0), seconds * 1000 / budget)
+                self.overrun[name] = max(self.overrun.get(name, 0.0), seconds * 1000 / budget)
                 cpu = outcome.longest_cpu[seat] * 1000 / budget
-                cpu_overrun[name] = max(cpu_overrun.get(name, 0.0), cpu)
-                late[name] += outcome.late[seat]
-    positions = [str(i + 1) for i in range(report.players)]
-    report.wins_by_seat = {seat: by_seat[seat] for seat in seat_ids}
-    report.wins_by_start_position = {p: by_position[p] for p in positions}
-    report.wins_by_bot = {name: by_bot[name] for name in names}
-    report.seats_by_bot = {name: seats[name] for name in names}
-    report.wins_by_bot_and_start_position = {
-        name: {p: by_bot_position[name][p] for p in positions} for name in names
-    }
-    report.rounds_played = dict(sorted(rounds.items()))
-    report.longest_decision_ms_by_bot = {name: round(s * 1000, 1) for name, s in longest.items()}
-    report.decisions_by_bot = {name: decisions[name] for name in names}
-    report.max_overrun_by_bot = {name: round(ratio, 3) for name, ratio in sorted(overrun.items())}
-    report.max_cpu_overrun_by_bot = {
-        name: round(ratio, 3) for name, ratio in sorted(cpu_overrun.items())
-    }
-    report.late_decisions_by_bot = {name: late[name] for name in sorted(overrun)}
+                self.cpu_overrun[name] = max(self.cpu_overrun.get(name, 0.0), cpu)
+                self.late[name] += outcome.late[seat]
+
+    def finish(self) -> None:
+        """Fill the report from the counts."""
+        report, names = self.report, self.names
+        positions = [str(i + 1) for i in range(report.players)]
+        report.wins_by_seat = {seat: self.by_seat[seat] for seat in self.seat_ids}
+        report.wins_by_start_position = {p: self.by_position[p] for p in positions}
+        report.wins_by_bot = {name: self.by_bot[name] for name in names}
+        report.seats_by_bot = {name: self.seats[name] for name in names}
+        report.wins_by_bot_and_start_position = {
+            name: {p: self.by_bot_position[name][p] for p in positions} for name in names
+        }
+        report.rounds_played = dict(sorted(self.rounds.items()))
+        report.longest_decision_ms_by_bot = {
+            name: round(s * 1000, 1) for name, s in self.longest.items()
+        }
+        report.decisions_by_bot = {name: self.decisions[name] for name in names}
+        report.max_overrun_by_bot = {
+            name: round(ratio, 3) for name, ratio in sorted(self.overrun.items())
+        }
+        report.max_cpu_overrun_by_bot = {
+            name: round(ratio, 3) for name, ratio in sorted(self.cpu_overrun.items())
+        }
+        report.late_decisions_by_bot = {name: self.late[name] for name in sorted(self.overrun)}
+        report.error_samples = [text for _, text in self.errors]

@@ -7,18 +7,33 @@ game already played on it.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import re
+import unicodedata
 from pathlib import Path
 
 import platformdirs
 
 from companion.boards import BoardError, parse_board, shipped_board_ids
+from companion.strict_json import JSONInputError, loads, read_bounded
 from models.board import Board, Territory
+from models.text import check_typed_text
 
 DATA_ENV = "SUMMONERS_ISLE_DATA"
 APP_NAME = "summoners-isle"
+# Ids stay short enough for a file name in any script (4 bytes a character in UTF-8).
+MAX_SLUG_CHARS = 40
+USER_PREFIX = "my-"
+
+
+class BoardExists(BoardError):
+    """A board is saved under the id another one would be saved under: replace only if asked."""
+
+    def __init__(self, saved: Board) -> None:
+        super().__init__(
+            f"a board called {saved.name!r} is saved under the same name already: "
+            "give this one another name"
+        )
+        self.saved = saved
 
 
 def boards_dir() -> Path:
@@ -28,8 +43,28 @@ def boards_dir() -> Path:
 
 
 def slug(name: str) -> str:
-    """An id made from a name: lower case, words joined by '-'."""
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "board"
+    """An id made from a name in any script: case folded, words joined by '-'."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    # Letters, digits and the marks that are part of letters (as in Devanagari) are kept.
+    kept = "".join(char if unicodedata.category(char)[0] in "LNM" else " " for char in text)
+    return "-".join(kept.split())[:MAX_SLUG_CHARS].strip("-") or "board"
+
+
+def user_board_id(name: str) -> str:
+    """The id a user's board of this name is saved under: never a shipped layout's."""
+    key = slug(name)
+    return key if key.startswith(USER_PREFIX) else f"{USER_PREFIX}{key}"
+
+
+def board_name(name: str) -> str:
+    """A board's name as typed, stripped; BoardError if it shows nothing."""
+    try:
+        name = check_typed_text(name.strip(), "the board's name")
+    except ValueError as error:
+        raise BoardError(str(error)) from None
+    if not name:
+        raise BoardError("give the board a name")
+    return name
 
 
 def user_boards() -> list[Board]:
@@ -44,16 +79,27 @@ def _saved() -> list[tuple[Path, Board]]:
     found = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
-            found.append((path, parse_board(json.loads(path.read_text(encoding="utf-8")))))
-        except (OSError, ValueError, BoardError):
-            continue  # a damaged file is skipped, never fatal
+            with path.open("rb") as stream:
+                data = loads(read_bounded(stream, path.name), path.name)
+            found.append((path, parse_board(data)))
+        except (OSError, JSONInputError, BoardError):
+            continue  # a damaged or hostile file is skipped, never fatal
     return found
 
 
-def save_user_board(board: Board) -> Path:
-    """Write a board (replacing one with the same id) atomically; BoardError if it cannot."""
+def saved_board(board_id: str) -> Board | None:
+    """The user's saved board with this id, if there is one."""
+    return next((board for _, board in _saved() if board.id == board_id), None)
+
+
+def save_user_board(board: Board, replace: bool = False) -> Path:
+    """Write a board atomically; BoardExists if one has its id and `replace` is not given."""
     folder = boards_dir()
     path = folder / f"{board.id}.json"
+    if not replace:
+        saved = saved_board(board.id)
+        if saved is not None or path.exists():
+            raise BoardExists(saved or board)
     temporary = path.with_suffix(".json.tmp")
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -84,10 +130,19 @@ def delete_user_board(board_id: str) -> None:
             raise BoardError(f"could not delete {path}: {error.strerror}") from error
 
 
+def keep_both(board: Board) -> Board:
+    """The board renamed 'Name 2' (or 3...) so it is saved beside the one saved as its id."""
+    number = 2
+    while True:
+        name = f"{board.name} {number}"
+        if saved_board(user_board_id(name)) is None:
+            return parse_board({**board.model_dump(), "name": name, "id": user_board_id(name)})
+        number += 1
+
+
 def board_from_counts(name: str, territories: list[tuple[str, int, int]]) -> Board:
     """A table board from (territory name, bonus, number of locations); BoardError if invalid."""
-    if not name.strip():
-        raise BoardError("give the board a name")
+    name = board_name(name)
     if not territories:
         raise BoardError("add at least one territory")
     made = []
@@ -112,4 +167,4 @@ def board_from_counts(name: str, territories: list[tuple[str, int, int]]) -> Boa
             )
         except ValueError as error:
             raise BoardError(f"{title.strip()}: {error}") from None
-    return Board(id=f"my-{slug(name)}", name=name.strip(), territories=tuple(made))
+    return Board(id=user_board_id(name), name=name, territories=tuple(made))

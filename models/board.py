@@ -3,13 +3,43 @@
 from __future__ import annotations
 
 from collections import deque
-from typing import Self
+from functools import cached_property
+from typing import Annotated, Self
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictFloat,
+    StrictInt,
+    field_validator,
+    model_validator,
+)
 
 from models.rules import DOMINATION_BONUS_RANGE, MAX_PLAYERS, MIN_PLAYERS
+from models.text import check_typed_text
 
 _BONUS_LOW, _BONUS_HIGH = DOMINATION_BONUS_RANGE
+
+# Bounds far above any real isle (the shipped ones have 10 territories and 40 spaces), so a
+# hostile board file is refused at once instead of costing time and memory everywhere.
+MAX_TERRITORIES = 64
+MAX_LOCATIONS = 512
+MAX_PATHS = 4096
+MAX_ID_CHARS = 64
+MAX_NAME_CHARS = 100
+MAX_DESCRIPTION_CHARS = 1000
+Id = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_ID_CHARS),
+    AfterValidator(lambda text: check_typed_text(text, "an id")),
+]
+Name = Annotated[
+    str,
+    Field(max_length=MAX_NAME_CHARS),
+    AfterValidator(lambda text: check_typed_text(text, "a name")),
+]
 
 
 class Territory(BaseModel):
@@ -17,10 +47,10 @@ class Territory(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    id: str = Field(min_length=1)
-    name: str = ""
-    bonus: int = Field(ge=_BONUS_LOW, le=_BONUS_HIGH)
-    locations: tuple[str, ...] = Field(min_length=1)
+    id: Id
+    name: Name = ""
+    bonus: StrictInt = Field(ge=_BONUS_LOW, le=_BONUS_HIGH)
+    locations: tuple[Id, ...] = Field(min_length=1, max_length=MAX_LOCATIONS)
 
     @property
     def label(self) -> str:
@@ -33,9 +63,9 @@ class Location(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    id: str = Field(min_length=1)
-    x: float = Field(ge=0, le=100)
-    y: float = Field(ge=0, le=100)
+    id: Id
+    x: StrictFloat = Field(ge=0, le=100)
+    y: StrictFloat = Field(ge=0, le=100)
 
 
 class Board(BaseModel):
@@ -43,14 +73,14 @@ class Board(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    id: str = "custom"
-    name: str = "Custom board"
-    description: str = ""
-    min_players: int = Field(default=MIN_PLAYERS, ge=MIN_PLAYERS, le=MAX_PLAYERS)
-    max_players: int = Field(default=MAX_PLAYERS, ge=MIN_PLAYERS, le=MAX_PLAYERS)
-    territories: tuple[Territory, ...] = Field(min_length=1)
-    locations: tuple[Location, ...] = ()
-    paths: tuple[tuple[str, str], ...] = ()
+    id: Id = "custom"
+    name: Name = "Custom board"
+    description: str = Field(default="", max_length=MAX_DESCRIPTION_CHARS)
+    min_players: StrictInt = Field(default=MIN_PLAYERS, ge=MIN_PLAYERS, le=MAX_PLAYERS)
+    max_players: StrictInt = Field(default=MAX_PLAYERS, ge=MIN_PLAYERS, le=MAX_PLAYERS)
+    territories: tuple[Territory, ...] = Field(min_length=1, max_length=MAX_TERRITORIES)
+    locations: tuple[Location, ...] = Field(default=(), max_length=MAX_LOCATIONS)
+    paths: tuple[tuple[str, str], ...] = Field(default=(), max_length=MAX_PATHS)
 
     @field_validator("paths", mode="before")
     @classmethod
@@ -80,17 +110,21 @@ class Board(BaseModel):
                     )
                     raise ValueError(f"location {location!r} is in {where}")
                 owner[location] = territory.id
+        if len(owner) > MAX_LOCATIONS:
+            raise ValueError(f"the isle has {len(owner)} locations; at most {MAX_LOCATIONS}")
         if self.locations:
-            drawn = [location.id for location in self.locations]
-            duplicates = sorted({name for name in drawn if drawn.count(name) > 1})
-            if duplicates:
-                raise ValueError(f"location {duplicates[0]!r} is drawn twice")
-            missing = [name for name in owner if name not in set(drawn)]
-            if missing:
-                raise ValueError(f"location {missing[0]!r} has no drawing position")
-            stray = [name for name in drawn if name not in owner]
-            if stray:
-                raise ValueError(f"location {stray[0]!r} is in no territory")
+            # A dict, not a set: the first stray location named is the first one drawn.
+            drawn: dict[str, None] = {}
+            for location in self.locations:
+                if location.id in drawn:
+                    raise ValueError(f"location {location.id!r} is drawn twice")
+                drawn[location.id] = None
+            missing = next((name for name in owner if name not in drawn), None)
+            if missing is not None:
+                raise ValueError(f"location {missing!r} has no drawing position")
+            stray = next((name for name in drawn if name not in owner), None)
+            if stray is not None:
+                raise ValueError(f"location {stray!r} is in no territory")
         for a, b in self.paths:
             for end in (a, b):
                 if end not in owner:
@@ -143,11 +177,12 @@ class Board(BaseModel):
         return bool(self.paths) and bool(self.locations)
 
     def territory_of(self, location: str) -> Territory:
-        """The territory holding a location."""
-        for territory in self.territories:
-            if location in territory.locations:
-                return territory
-        raise KeyError(location)
+        """The territory holding a location; KeyError if none does."""
+        return self._territory_by_location[location]
+
+    @cached_property
+    def _territory_by_location(self) -> dict[str, Territory]:
+        return {name: t for t in self.territories for name in t.locations}
 
 
 def _unreachable(locations: list[str], paths: tuple[tuple[str, str], ...]) -> list[str]:

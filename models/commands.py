@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, Field, StrictBool, StrictInt, TypeAdapter, ValidationError
 
 from models.rules import DIE_SIDES, CreatureKind
+from models.text import check_typed_text
 
-DieRoll = Annotated[int, Field(ge=1, le=DIE_SIDES)]
+DieRoll = Annotated[StrictInt, Field(ge=1, le=DIE_SIDES)]
 PlayerId = Annotated[str, Field(min_length=1)]
 LocationId = Annotated[str, Field(min_length=1)]
 # Who acts: every player's command names them, so a tap from a screen that has moved on
@@ -76,7 +77,7 @@ class Dominate(NamedTuple):
     """Take or decline the bonus of a territory the player holds entirely."""
 
     territory: str
-    take: bool
+    take: StrictBool
     by: By = None
 
 
@@ -95,8 +96,12 @@ class Correction(NamedTuple):
     """At the table: fix a player's energy by hand, with the reason on record."""
 
     player: PlayerId
-    delta: int
-    reason: Annotated[str, Field(min_length=1, max_length=REASON_LIMIT)]
+    delta: StrictInt
+    reason: Annotated[
+        str,
+        Field(min_length=1, max_length=REASON_LIMIT),
+        AfterValidator(lambda text: check_typed_text(text, "the reason")),
+    ]
 
 
 class Placement(NamedTuple):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
 from models.commands import (
     PLAYER_COMMANDS,
@@ -21,6 +21,9 @@ LOG_FORMAT = "summoners-isle-game"
 # Version 2: every player's command says who makes it (`by`), and every Energy and Reset
 # accounts for each creature on the board (placed, or listed in `removed`).
 LOG_VERSION = 2
+# The longest game (4 players, 7 rounds, every creature acting) is about 600 commands, and
+# a table game with many undone corrections is shorter still: a log past this is no game.
+MAX_LOG_COMMANDS = 10_000
 
 
 class GameLog(BaseModel):
@@ -29,9 +32,9 @@ class GameLog(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     format: Literal["summoners-isle-game"] = LOG_FORMAT
-    version: int = Field(default=LOG_VERSION, ge=1)
+    version: StrictInt = Field(default=LOG_VERSION, ge=1)
     setup: GameSetup
-    commands: list[dict[str, Any]] = []
+    commands: list[dict[str, Any]] = Field(default=[], max_length=MAX_LOG_COMMANDS)
 
     @field_validator("version")
     @classmethod

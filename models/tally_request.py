@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Self
+from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, model_validator
 
-from models.board import Board
+from models.board import MAX_ID_CHARS, MAX_LOCATIONS, MAX_TERRITORIES, Board
 from models.rules import (
     CREATURES,
     EXTENDED_ROUNDS,
@@ -18,6 +18,16 @@ from models.rules import (
     STANDARD_ROUNDS,
     CreatureKind,
 )
+from models.text import check_typed_text
+
+# As long as a seat's id in a saved game may be, and never blank or full of control characters.
+MAX_PLAYER_ID_CHARS = 24
+PlayerId = Annotated[
+    str,
+    Field(min_length=1, max_length=MAX_PLAYER_ID_CHARS),
+    AfterValidator(lambda text: check_typed_text(text, "a player id")),
+]
+BoardId = Annotated[str, Field(max_length=MAX_ID_CHARS)]
 
 
 class Placement(BaseModel):
@@ -25,7 +35,7 @@ class Placement(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    player: str
+    player: PlayerId
     creature: CreatureKind
 
 
@@ -35,12 +45,14 @@ class TallyRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     board: str | dict[str, Any]
-    round: int = Field(default=1, ge=1)
-    final_round: int = STANDARD_ROUNDS
-    turn_order: list[str]
-    energy: dict[str, int]
-    placements: dict[str, Placement] = {}
-    decline_domination: dict[str, list[str]] = {}
+    round: StrictInt = Field(default=1, ge=1)
+    final_round: StrictInt = STANDARD_ROUNDS
+    turn_order: list[PlayerId]
+    energy: dict[PlayerId, StrictInt]
+    placements: dict[BoardId, Placement] = Field(default={}, max_length=MAX_LOCATIONS)
+    decline_domination: dict[
+        PlayerId, Annotated[list[BoardId], Field(max_length=MAX_TERRITORIES)]
+    ] = Field(default={}, max_length=MAX_PLAYERS)
 
     @model_validator(mode="after")
     def _check(self) -> Self:

@@ -1,17 +1,21 @@
-"""The board editor's undo and redo, and deleting a saved user board, without a browser."""
+"""The board editor's undo and redo, saving and deleting user boards, without a browser."""
 
 from __future__ import annotations
 
 import json
+from unittest.mock import MagicMock
 
+import flet as ft
 import pytest
 
-from companion.app.screens.board_editor import BoardDraft, DraftHistory
+from companion.app.screens.board_editor import BoardDraft, BoardEditor, DraftHistory
 from companion.boards import BoardError, shipped_board, shipped_board_ids
 from companion.user_boards import (
+    BoardExists,
     board_from_counts,
     boards_dir,
     delete_user_board,
+    keep_both,
     save_user_board,
     user_boards,
 )
@@ -243,3 +247,120 @@ def test_deleting_a_board_never_saved_says_so(data):
     with pytest.raises(BoardError, match="no saved board 'my-nowhere'"):
         delete_user_board("my-nowhere")
     assert len(user_boards()) == 1
+
+
+# --- saving: a board is never replaced unless the user says so ------------------------------
+
+
+def edited_copy_of_duel_isle(x: float) -> BoardDraft:
+    """A copy of Duel Isle, as the editor starts it, with one space moved."""
+    draft = BoardDraft.from_board(DUEL)
+    draft.move_location("ss1", (x, 50.0))
+    return draft
+
+
+def test_a_second_copy_of_a_shipped_layout_does_not_replace_the_first(data):
+    first = edited_copy_of_duel_isle(10.0).board()
+    second = edited_copy_of_duel_isle(20.0).board()
+    assert first.name == second.name == "My Duel Isle"
+    path = save_user_board(first)
+    before = path.read_bytes()
+
+    with pytest.raises(BoardExists, match="'My Duel Isle' is saved under the same name") as clash:
+        save_user_board(second)
+    assert clash.value.saved == first
+    assert path.read_bytes() == before
+
+    both = keep_both(second)
+    assert (both.name, both.id) == ("My Duel Isle 2", "my-duel-isle-2")
+    save_user_board(both)
+    assert [board.name for board in user_boards()] == ["My Duel Isle", "My Duel Isle 2"]
+    assert keep_both(second).name == "My Duel Isle 3"
+
+
+def test_replacing_is_done_only_when_asked(data):
+    path = save_user_board(edited_copy_of_duel_isle(10.0).board())
+    second = edited_copy_of_duel_isle(20.0).board()
+    save_user_board(second, replace=True)
+    assert user_boards() == [second]
+    assert json.loads(path.read_text(encoding="utf-8"))["locations"][0]["x"] == 20.0
+
+
+def test_names_that_differ_only_in_case_and_punctuation_are_not_merged_silently(data):
+    save_user_board(board_from_counts("my isle", [("North", 2, 3)]))
+    with pytest.raises(BoardExists, match="'my isle'"):
+        save_user_board(board_from_counts("My Isle!!", [("South", 1, 2)]))
+    assert [board.name for board in user_boards()] == ["my isle"]
+
+
+NAMES = ["龍の島", "Μήλος", "Остров", "द्वीप", "جزيرة", "Zoë's Isle", "Isle 2"]
+
+
+def test_names_in_any_script_are_saved_side_by_side(data):
+    for name in NAMES:
+        save_user_board(board_from_counts(name, [("North", 2, 3)]))
+    saved = user_boards()
+    assert sorted(board.name for board in saved) == sorted(NAMES)
+    assert len({board.id for board in saved}) == len(NAMES)
+    assert "my-龍の島" in {board.id for board in saved}
+    assert len(list(boards_dir().glob("*.json"))) == len(NAMES)
+
+
+@pytest.mark.parametrize("name", ["", "   ", "\u200b", "\u200b\u200d \u2060"])
+def test_a_name_that_shows_nothing_is_refused(name):
+    with pytest.raises(BoardError, match=r"give the board a name|no visible character"):
+        board_from_counts(name, [("North", 2, 3)])
+    draft = BoardDraft.from_board(DUEL)
+    draft.name = name
+    assert draft.problem() is not None
+
+
+def test_a_name_with_a_control_character_is_refused():
+    with pytest.raises(BoardError, match="control character U\\+001B"):
+        board_from_counts("Isle\x1b[2J", [("North", 2, 3)])
+
+
+def test_territories_named_in_any_script_are_told_apart():
+    board = board_from_counts("島", [("南", 2, 3), ("北", 1, 2), ("Δ", 3, 1)])
+    assert [territory.id for territory in board.territories] == ["南", "北", "δ"]
+    assert board.territories[0].locations == ("南-1", "南-2", "南-3")
+    with pytest.raises(BoardError, match="two territories are called 'north'"):
+        board_from_counts("Isle", [("North", 2, 3), ("north", 1, 1)])
+
+
+def dialogs(page) -> list:
+    """The dialogs (not the notices) a stand-in page was asked to show."""
+    return [
+        c.args[0] for c in page.show_dialog.call_args_list if isinstance(c.args[0], ft.AlertDialog)
+    ]
+
+
+def test_the_editor_asks_before_saving_over_another_board_and_can_keep_both(data):
+    app = MagicMock()
+    app.page.width, app.page.height = 400, 800
+    first = BoardEditor(app, ft.View(route="/board-editor"))
+    first.save(None)
+    assert dialogs(app.page) == []
+
+    second = BoardEditor(app, ft.View(route="/board-editor"))
+    second.draft.move_location("ss1", (20.0, 50.0))
+    second.save(None)
+    (asked,) = dialogs(app.page)
+    assert asked.title.value == "Replace My Duel Isle?"
+    assert [board.name for board in user_boards()] == ["My Duel Isle"]
+
+    cancel, keep, replace = asked.actions
+    assert (cancel.content, keep.content, replace.content) == ("Cancel", "Keep both", "Replace")
+    keep.on_click(None)
+    assert [board.name for board in user_boards()] == ["My Duel Isle", "My Duel Isle 2"]
+    assert second.draft.name == "My Duel Isle 2"
+    # Saving again updates the board it was saved as, without asking.
+    second.save(None)
+    assert len(dialogs(app.page)) == 1
+
+    third = BoardEditor(app, ft.View(route="/board-editor"))
+    third.draft.move_location("ss1", (30.0, 50.0))
+    third.save(None)
+    dialogs(app.page)[-1].actions[2].on_click(None)
+    (replaced,) = [board for board in user_boards() if board.name == "My Duel Isle"]
+    assert next(loc.x for loc in replaced.locations if loc.id == "ss1") == 30.0

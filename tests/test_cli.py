@@ -324,7 +324,7 @@ def test_simulate_refuses_a_board_outside_the_shipped_ones():
     assert line.startswith("error: unknown board '../boards/duel-isle'")
 
 
-@pytest.mark.parametrize("seconds", ["nan", "inf", "0", "-1"])
+@pytest.mark.parametrize("seconds", ["nan", "inf", "0", "-1", "601"])
 def test_bench_needs_a_finite_positive_number_of_seconds(seconds):
     # Without the check, nan reports 0 decisions/s and inf never ends (the timeout fails it).
     result = run("bench", "--seconds", seconds)
@@ -373,16 +373,25 @@ def test_rule_numbers_come_from_the_rules_table(module):
 
 def test_bench_reports_every_figure(tmp_path):
     """Only the keys are checked here; the figures themselves are read from `bench`, not tests."""
+    (tmp_path / "tmp").mkdir()
     result = subprocess.run(
         [sys.executable, "-m", "companion", "bench", "--seconds", "0.2", "--json"],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
-        # The store benchmark writes a scratch database under the user data folder.
-        env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
+        # The store benchmark writes a scratch database in a temporary folder of its own,
+        # never in the user's data folder nor in the database --db or the environment name.
+        env={
+            **os.environ,
+            "XDG_DATA_HOME": str(tmp_path / "data"),
+            "TMPDIR": str(tmp_path / "tmp"),
+            "SUMMONERS_ISLE_DB": str(tmp_path / "games.sqlite3"),
+        },
     )
     assert result.returncode == 0, result.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["tmp"]
+    assert list((tmp_path / "tmp").iterdir()) == []
     assert set(json.loads(result.stdout)) == {
         "decisions_per_s",
         "tally_us",

@@ -15,6 +15,7 @@ from types import ModuleType
 
 import flet as ft
 
+from companion.app.guard import ASGIApp, OriginGuard, allowed_hosts, allowed_origins
 from companion.app.screens import home
 from companion.app.theme import FONTS, theme
 from companion.app.widgets import WIDE, notify
@@ -191,6 +192,17 @@ def run_packaged() -> None:
     ft.run(lambda page: App(page, store).start(), assets_dir=str(ASSETS))
 
 
+def web_app(store: Store, host: str, port: int) -> ASGIApp:
+    """The app as an ASGI web app answering only its own pages (see companion/app/guard.py)."""
+    flet_app = ft.run(
+        lambda page: App(page, store).start(),
+        assets_dir=str(ASSETS),
+        no_cdn=True,
+        export_asgi_app=True,
+    )
+    return OriginGuard(flet_app, allowed_hosts(host, port), allowed_origins(host, port))
+
+
 def serve(
     host: str = "127.0.0.1", port: int = DEFAULT_PORT, db: str | None = None, web: bool = False
 ) -> None:
@@ -200,14 +212,24 @@ def serve(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     )
     if web or not has_display:
-        # Serve without trying to open a browser on the server itself.
-        os.environ["FLET_FORCE_WEB_SERVER"] = "true"
+        import uvicorn
+
         warm_up_once_listening(host, port)
+        # Flet's own web server cannot be given the guard, so the app is served here, the
+        # way Flet serves it (the same websocket implementation), without access logs.
+        uvicorn.run(
+            web_app(store, host, port),
+            host=host,
+            port=port,
+            ws="websockets-sansio",
+            log_level="warning",
+        )
+        return
     ft.run(
         lambda page: App(page, store).start(),
         host=host,
         port=port,
-        view=ft.AppView.WEB_BROWSER if web or not has_display else ft.AppView.FLET_APP,
+        view=ft.AppView.FLET_APP,
         assets_dir=str(ASSETS),
         no_cdn=True,
     )

@@ -1,7 +1,8 @@
 """The store's speed on a real SQLite file, durability on (part of `python -m companion bench`).
 
-The file is made in a temporary folder beside the default database, so the figures
-come from the disk the games are really kept on (a /tmp in memory would flatter fsync).
+The file is made in a temporary folder of its own (the system's, or `folder`) and deleted
+afterwards: the benchmark never touches the user's games or their data folder. Where the
+system's temporary folder is in memory, fsync costs less there than on the games' disk.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.store.database import default_path
 from companion.store.store import open_store
 from models.rules import EXTENDED_ROUNDS
 from models.setup import GameSetup, Mode
@@ -30,9 +30,7 @@ def store_bench(
     appends: int = 600, reopens: int = 5, seed: int = 1, folder: Path | None = None
 ) -> dict[str, float]:
     """Append latency (p50, p99) and the time to reopen the store and rebuild a finished game."""
-    folder = folder or default_path().parent
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="bench-", dir=folder) as directory:
+    with tempfile.TemporaryDirectory(prefix="summoners-isle-bench-", dir=folder) as directory:
         url = f"sqlite:///{Path(directory) / 'bench.sqlite3'}"
         rng = random.Random(seed)
         timings: list[float] = []

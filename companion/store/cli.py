@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,7 +20,15 @@ import typer
 from pydantic import ValidationError
 
 from companion.boards import BoardError, first_error, shipped_board, shipped_board_ids
-from companion.cli_io import UserError, fail, parse_json, print_json, read_text
+from companion.cli_io import (
+    OneLineErrors,
+    UserError,
+    echo,
+    fail,
+    parse_json,
+    print_json,
+    read_text,
+)
 from companion.engine import GameState, IllegalCommand
 from companion.engine.serialize import state_to_json
 from companion.store import DB_ENV
@@ -36,10 +45,12 @@ from models.rules import (
     EXTENDED_ROUNDS,
     EXTENDED_ROUNDS_MIN_PLAYERS,
     MAX_PLAYERS,
+    MIN_PLAYERS,
     STANDARD_ROUNDS,
     WINNING_ENERGY,
 )
 from models.setup import GameSetup
+from models.text import json_printable, printable
 
 if TYPE_CHECKING:
     from companion.store.store import GameSummary, LogEntry, SavedGame, Store
@@ -48,6 +59,7 @@ game_app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=OneLineErrors,
     help="Saved games: start, play, undo, resume, export and import.",
 )
 
@@ -73,8 +85,9 @@ ROUNDS_HELP = (
 Revision = Annotated[
     int | None,
     typer.Option(
+        min=0,
         help="The revision this change is based on (default: the latest); "
-        "a stale one is refused with exit status 3."
+        "a stale one is refused with exit status 3.",
     ),
 ]
 
@@ -90,7 +103,7 @@ def opened(db: str | None) -> Iterator[Store]:
     except StoreError as error:
         fail(str(error))
     for notice in store.notices:
-        typer.echo(f"warning: {notice}", err=True)
+        typer.echo(f"warning: {printable(notice)}", err=True)
     try:
         yield store
     except GameMovedOn as error:
@@ -143,11 +156,20 @@ def change_json(saved: SavedGame, entry: LogEntry) -> dict[str, Any]:
 
 
 def parse_players(text: str) -> list[dict[str, str]]:
-    """'red:Ragna,blue' -> players with ids and optional names."""
+    """'red:Ragna,blue' -> players with ids and optional names; UserError if one has no id."""
     players = []
-    for item in text.split(","):
+    for number, item in enumerate(text.split(","), start=1):
         player_id, _, name = item.strip().partition(":")
+        if not player_id.strip():
+            raise UserError(
+                f"--players: player {number} has no id (give ids and names as red:Ragna,blue)"
+            )
         players.append({"id": player_id.strip(), "name": name.strip()})
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise UserError(
+            f"--players: {len(players)} player{'' if len(players) == 1 else 's'}; "
+            f"the game is for {MIN_PLAYERS} to {MAX_PLAYERS}"
+        )
     return players
 
 
@@ -215,7 +237,7 @@ def legal(game_id: GameId, as_json: AsJson = False, db: Db = None) -> None:
         print_json({"id": saved.id, "revision": saved.revision, "legal": rows})
         return
     for row in rows:
-        typer.echo(f"{json.dumps(row['command'], ensure_ascii=False)}  {row['description']}")
+        echo(f"{json.dumps(row['command'], ensure_ascii=False)}  {row['description']}")
 
 
 @game_app.command("do")
@@ -239,7 +261,7 @@ def do_command(
     if as_json:
         print_json(change_json(saved, entry))
     else:
-        typer.echo(entry.description)
+        echo(entry.description)
 
 
 def as_new_record(state: GameState, command: Command) -> Command:
@@ -266,7 +288,7 @@ def undo(
     if as_json:
         print_json(change_json(saved, entry))
     else:
-        typer.echo(f"undone: {entry.description}")
+        echo(f"undone: {entry.description}")
 
 
 @game_app.command()
@@ -281,7 +303,7 @@ def redo(
     if as_json:
         print_json(change_json(saved, entry))
     else:
-        typer.echo(f"redone: {entry.description}")
+        echo(f"redone: {entry.description}")
 
 
 @game_app.command()
@@ -308,7 +330,8 @@ def show(game_id: GameId, as_json: AsJson = False, db: Db = None) -> None:
             }
         )
         return
-    typer.echo("\n".join(show_lines(saved, energy)))
+    for line in show_lines(saved, energy):
+        echo(line)
 
 
 def show_lines(saved: SavedGame, energy: dict[str, list[int]]) -> list[str]:
@@ -371,7 +394,7 @@ def list_command(
     for game in games:
         outcome = f"won by {game.labels[game.players.index(game.winner)]}" if game.winner else ""
         when = game.updated.strftime("%Y-%m-%d %H:%M UTC")
-        typer.echo(
+        echo(
             f"{game.id}  {game.status.value:8}  round {game.round}/{game.final_round}  "
             f"{', '.join(game.labels)}  {when}  {outcome}".rstrip()
         )
@@ -410,26 +433,47 @@ def export(
         log = store.export(game_id)
         text = json.dumps(log.to_json(), indent=2, ensure_ascii=False) + "\n"
         if output is None:
-            typer.echo(text, nl=False)
+            typer.echo(json_printable(text), nl=False)
         else:
             write_whole(output, text)
 
 
 def write_whole(path: Path, text: str) -> None:
-    """Write a file so it is either complete or untouched: a temporary file, then a rename."""
-    path = path.expanduser()
+    """Write a file so it is either complete or untouched: a temporary file, then a rename.
+
+    A symbolic link is written through (the file it points to is replaced, the link stays);
+    an existing file keeps its permissions; anything but a regular file or a new path (a
+    folder, a FIFO, a device) is refused.
+    """
+    path = Path(os.path.realpath(path.expanduser()))
     temporary: str | None = None
     try:
+        try:
+            existing = path.stat()
+        except FileNotFoundError:
+            mode = _new_file_mode()
+        else:
+            if not stat.S_ISREG(existing.st_mode):
+                raise UserError(f"cannot write {path}: it is not a regular file")
+            mode = stat.S_IMODE(existing.st_mode)
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
+            os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
         os.replace(temporary, path)
     except OSError as error:
         if temporary is not None:
             Path(temporary).unlink(missing_ok=True)
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _new_file_mode() -> int:
+    """The permissions a new file gets here: read and write for all, less the umask."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 @game_app.command("import")

@@ -36,6 +36,8 @@ BUSY_TIMEOUT_S = 30
 SQLITE_HEADER = b"SQLite format 3\x00"
 # The SQLite errors that mean the file itself is damaged, not merely busy.
 _DAMAGED = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+# The tables of a games database; a SQLite file with tables but not these is another program's.
+OUR_TABLES = frozenset({"alembic_version", "games", "commands"})
 # Serialises migrations of one PostgreSQL database between processes opening it at once.
 _PG_MIGRATION_LOCK = 0x53_49_44_42
 
@@ -56,9 +58,14 @@ def resolve_url(db: str | None = None) -> URL:
     if "://" not in given:
         return URL.create("sqlite", database=str(Path(given).expanduser().resolve()))
     try:
-        return make_url(given)
+        url = make_url(given)
     except (ArgumentError, ValueError):
         raise StoreError(f"not a database URL: {given!r}") from None
+    database = url.database or ""
+    if url.get_backend_name() == "sqlite" and database.startswith("~"):
+        # As for a plain path: `sqlite:///~/games.db` means the home folder, not a folder "~".
+        url = url.set(database=str(Path(database).expanduser()))
+    return url
 
 
 def sqlite_file(url: URL) -> Path | None:
@@ -196,6 +203,10 @@ def _damage(path: Path) -> str | None:
         raise StoreError(
             f"{path} is not a games database (not a SQLite file); it was left as it is"
         )
+    if _foreign(path):
+        raise StoreError(
+            f"{path} is not a games database (another program's SQLite file); it was left as it is"
+        )
     try:
         connection = sqlite3.connect(f"{path.as_uri()}?mode=rw", uri=True, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as error:
@@ -209,6 +220,25 @@ def _damage(path: Path) -> str | None:
     if result != [("ok",)]:
         return f"integrity check failed: {result[0][0]}"
     return None
+
+
+def _foreign(path: Path) -> bool:
+    """Whether a SQLite file holds tables, but not a games database's: another program's data."""
+    # Read-only and immutable: looking writes nothing, not even a journal or WAL index.
+    try:
+        connection = sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True)
+    except sqlite3.Error:
+        return False  # unreadable: the damage check that follows says why
+    try:
+        rows = connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        ).fetchall()
+    except sqlite3.Error:
+        return False
+    finally:
+        connection.close()
+    tables = {name for (name,) in rows}
+    return bool(tables) and not tables >= OUR_TABLES
 
 
 def _damage_reason(error: sqlite3.Error) -> str:

@@ -20,7 +20,16 @@ from companion.app.board_view import IsleCanvas, Point, canvas_height
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, board_options, notify, screen, section
 from companion.boards import BoardError, parse_board, shipped_board, shipped_board_ids
-from companion.user_boards import delete_user_board, save_user_board, slug, user_boards
+from companion.user_boards import (
+    BoardExists,
+    board_name,
+    delete_user_board,
+    keep_both,
+    save_user_board,
+    slug,
+    user_board_id,
+    user_boards,
+)
 from models.board import Board, Location, Territory
 from models.rules import DOMINATION_BONUS_RANGE, MAX_PLAYERS, MIN_PLAYERS
 
@@ -82,8 +91,7 @@ class BoardDraft:
     @property
     def board_id(self) -> str:
         """The id the board is saved under: always a user board's, never a shipped one's."""
-        key = slug(self.name)
-        return key if key.startswith("my-") else f"my-{key}"
+        return user_board_id(self.name)
 
     def sketch(self) -> Board:
         """The draft as a board for drawing, unchecked: it may not be a valid isle yet."""
@@ -108,8 +116,7 @@ class BoardDraft:
 
     def board(self) -> Board:
         """The draft as a valid board for digital play; BoardError says what is wrong."""
-        if not self.name.strip():
-            raise BoardError("give the board a name")
+        board_name(self.name)
         for territory in self.territories:
             if not territory.locations:
                 raise BoardError(
@@ -454,13 +461,56 @@ class BoardEditor:
         self.view.appbar.update()
 
     def save(self, _: ft.ControlEvent) -> None:
-        """Check the board and save it under the user's boards."""
+        """Check the board and save it under the user's boards; ask before replacing one."""
         try:
             board = self.draft.board()
-            save_user_board(board)
+            # Saving the board the draft was started from (or last saved as) updates it.
+            save_user_board(board, replace=board.id == self.draft.source)
+        except BoardExists as clash:
+            self.confirm_replace(board, clash.saved)
+            return
         except BoardError as error:
             notify(self.app.page, _sentence(str(error)), error=True)
             return
+        self.saved(board)
+
+    def confirm_replace(self, board: Board, saved: Board) -> None:
+        """Another board is saved under this one's name: replace it, keep both, or neither."""
+        page = self.app.page
+        both = keep_both(board)
+
+        def save_as(chosen: Board, replace: bool) -> None:
+            page.pop_dialog()
+            try:
+                save_user_board(chosen, replace=replace)
+            except BoardError as error:
+                notify(page, _sentence(str(error)), error=True)
+                return
+            if chosen.name != self.draft.name:
+                self.history.rename(chosen.name)
+                self.history.settle()
+            self.saved(chosen)
+
+        page.show_dialog(
+            ft.AlertDialog(
+                title=ft.Text(f"Replace {saved.name}?"),
+                content=ft.Text(
+                    f"{saved.name} is saved under the same name. Replace it with this board, "
+                    f"or keep both and save this one as {both.name}.",
+                    size=15,
+                ),
+                actions=[
+                    ft.TextButton("Cancel", on_click=lambda _: page.pop_dialog()),
+                    ft.TextButton("Keep both", on_click=lambda _: save_as(both, replace=False)),
+                    ft.FilledButton(
+                        "Replace", icon=ft.Icons.SAVE, on_click=lambda _: save_as(board, True)
+                    ),
+                ],
+            )
+        )
+
+    def saved(self, board: Board) -> None:
+        """After a save: the board is offered everywhere, and saving again updates it."""
         self.boards = sources()
         self.draft.source = board.id
         notify(self.app.page, f"Saved {board.name}: New game offers it for the digital board.")

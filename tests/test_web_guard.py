@@ -1,0 +1,218 @@
+"""No other website reaches the app: foreign origins and host names are refused at the door.
+
+The guard is tested on a small ASGI app in-process, then once on the real server: a page of
+another site (a foreign Origin) and a DNS-rebound name (a foreign Host) are refused at the
+websocket handshake, while the app's own page opens it and is shown the saved games.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import msgpack
+import pytest
+from starlette.applications import Starlette
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route, WebSocketRoute
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocket, WebSocketDisconnect
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from companion.app.guard import OriginGuard, allowed_hosts, allowed_origins
+from companion.store.store import open_store
+from models.setup import GameSetup
+
+PORT = 8550
+OWN = "http://127.0.0.1:8550"
+SOCKET = "ws://127.0.0.1:8550"
+
+
+def test_loopback_serving_answers_only_loopback_names_with_the_port():
+    assert allowed_hosts("127.0.0.1", PORT) == {"127.0.0.1:8550", "localhost:8550", "[::1]:8550"}
+    assert allowed_origins("localhost", PORT) == {
+        "http://127.0.0.1:8550",
+        "http://localhost:8550",
+        "http://[::1]:8550",
+    }
+
+
+def test_a_served_address_is_added_to_the_loopback_names():
+    assert "192.168.1.20:9000" in allowed_hosts("192.168.1.20", 9000)
+    assert "[fe80::1]:9000" in allowed_hosts("FE80::1", 9000)
+    assert "http://192.168.1.20:9000" in allowed_origins("192.168.1.20", 9000)
+
+
+def test_a_wildcard_bind_answers_the_names_it_is_reachable_by():
+    hosts = allowed_hosts("0.0.0.0", 8550, extra_names={"10.0.0.7", "tabletop"})
+    assert hosts == {
+        "127.0.0.1:8550",
+        "localhost:8550",
+        "[::1]:8550",
+        "10.0.0.7:8550",
+        "tabletop:8550",
+    }
+
+
+def test_port_80_is_also_answered_without_the_port():
+    assert {"localhost", "localhost:80"} <= allowed_hosts("127.0.0.1", 80)
+
+
+async def _page(request):
+    response = PlainTextResponse("the app")
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+async def _socket(websocket: WebSocket):
+    await websocket.accept()
+    await websocket.send_text("games")
+    await websocket.close()
+
+
+@pytest.fixture
+def client():
+    inner = Starlette(
+        routes=[Route("/", _page), Route("/openapi.json", _page), WebSocketRoute("/ws", _socket)]
+    )
+    guarded = OriginGuard(
+        inner, allowed_hosts("127.0.0.1", PORT), allowed_origins("127.0.0.1", PORT)
+    )
+    return TestClient(guarded, base_url=OWN)
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"origin": "http://evil.example"},
+        {"origin": "null"},
+        {"origin": "http://127.0.0.1:8551"},
+        {"origin": "https://127.0.0.1:8550"},
+        {"host": "evil.example:8550"},
+        {"host": "rebound.evil.example:8550", "origin": "http://rebound.evil.example:8550"},
+        {"host": "127.0.0.1"},
+    ],
+)
+def test_a_foreign_origin_or_host_is_refused(client, headers):
+    response = client.get("/", headers=headers)
+    assert response.status_code == 403
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(f"{SOCKET}/ws", headers=dict(headers)),
+    ):
+        pass
+    assert refused.value.code == 1008
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        {"origin": OWN},
+        {"host": "localhost:8550", "origin": "http://localhost:8550"},
+        {"host": "[::1]:8550", "origin": "http://[::1]:8550"},
+    ],
+)
+def test_the_apps_own_pages_are_answered(client, headers):
+    response = client.get("/", headers=headers)
+    assert response.status_code == 200
+    assert response.text == "the app"
+    with client.websocket_connect(f"{SOCKET}/ws", headers=dict(headers)) as websocket:
+        assert websocket.receive_text() == "games"
+
+
+def test_no_wildcard_cors_and_no_api_pages(client):
+    response = client.get("/", headers={"origin": OWN})
+    assert "access-control-allow-origin" not in response.headers
+    assert client.get("/openapi.json").status_code == 404
+
+
+# --- the real server ------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def served(tmp_path: Path):
+    """The app served on a port of its own, with one unfinished game of Ragnhild and Bjorn."""
+    db = tmp_path / "games.sqlite3"
+    with open_store(str(db)) as store:
+        store.new_game(
+            GameSetup(
+                players=[{"id": "red", "name": "Ragnhild"}, {"id": "blue", "name": "Bjorn"}],
+                board="duel-isle",
+            )
+        )
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "app", "--web", "--port", str(port), "--db", str(db)],
+        env=dict(os.environ, SUMMONERS_ISLE_DATA=str(tmp_path)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise
+                time.sleep(0.05)
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def _home_screen(port: int, origin: str | None, host: str | None = None) -> bytes:
+    """What the app sends a client that registers as Flet's does, until a player's name shows."""
+    url = f"ws://{host or f'127.0.0.1:{port}'}/ws"
+    # A foreign Host is reached as a rebound name would be: the name resolves to 127.0.0.1.
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    with connect(url, sock=sock, origin=origin, open_timeout=5) as websocket:
+        page = {"route": "/", "width": 400, "height": 800, "web": True, "platform": "linux"}
+        register = [1, {"session_id": "", "page_name": "", "page": page}]
+        websocket.send(b"\x00" + msgpack.packb(register))
+        seen = b""
+        deadline = time.monotonic() + 15
+        while b"Ragnhild" not in seen and time.monotonic() < deadline:
+            message = websocket.recv(timeout=deadline - time.monotonic())
+            seen += message if isinstance(message, bytes) else message.encode()
+        return seen
+
+
+def test_the_real_server_refuses_other_sites_and_serves_its_own(served):
+    port = served
+    with pytest.raises(InvalidStatus) as foreign_origin:
+        _home_screen(port, "http://evil.example")
+    assert foreign_origin.value.response.status_code == 403
+    with pytest.raises(InvalidStatus) as foreign_host:
+        _home_screen(port, f"http://rebound.example:{port}", host=f"rebound.example:{port}")
+    assert foreign_host.value.response.status_code == 403
+
+    assert b"Ragnhild" in _home_screen(port, f"http://127.0.0.1:{port}")
+    assert b"Ragnhild" in _home_screen(port, f"http://localhost:{port}", host=f"localhost:{port}")
+
+    for page in ("docs", "redoc", "openapi.json"):
+        with pytest.raises(urllib.error.HTTPError) as hidden:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/{page}", timeout=5)
+        assert hidden.value.code == 404
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
+        assert page.headers.get("Access-Control-Allow-Origin") is None
