@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from companion.engine import GameState, IllegalCommand, Tally
 from companion.store.errors import GameMovedOn, StoreError
 from companion.store.store import SavedGame, Store
-from models.commands import PLAYER_COMMANDS, Command, Declined, EnergyAndReset, Placement
+from models.commands import PLAYER_COMMANDS, Command, EnergyAndReset
 
 
 @dataclass(frozen=True)
@@ -114,12 +114,6 @@ class GameSession:
         except IllegalCommand as error:
             return _sentence(str(error))
         return None
-
-    def reset_command(
-        self, placements: Sequence[Placement], declined: Sequence[Declined]
-    ) -> EnergyAndReset:
-        """The Energy and Reset record for what the table sees."""
-        return EnergyAndReset(tuple(placements), tuple(declined))
 
     def reset_preview(self, command: EnergyAndReset) -> Tally | str:
         """The engine's tally for a reset record, without recording it; a string if refused."""

@@ -1,0 +1,264 @@
+"""Energy and Reset at the table: the board the screen starts from, and the record it ends in.
+
+Creatures stay on the board across rounds (ruling 4), so the board recorded at the last
+Energy and Reset is where each creature most likely still stands: only what changed needs
+entering. Issue 10, nothing assumed: a creature is never recorded where the table did not
+put it, nor taken as removed unless the table says so. When the record cannot tell which of
+a player's creatures a recorded removal took (two Trolls last seen in two territories, one
+removed), none of them is pre-filled: each is left to place, with where they were last seen.
+
+>>> from companion.boards import shipped_board
+>>> from companion.engine import Game
+>>> from models.commands import Skip, Summon
+>>> from models.setup import GameSetup
+>>> setup = GameSetup(players=[{"id": "a", "name": "Alice"}, {"id": "b", "name": "Bob"}],
+...                   board="duel-isle")
+>>> state = Game(setup, shipped_board("duel-isle")).new_initial_state()
+>>> for command in (Summon("wyrm"), Skip("summoning"), Skip("actions")):
+...     state.apply(command)
+>>> draft = reset_draft(state)
+>>> draft.groups()
+[(Creature(player='a', kind=<CreatureKind.WYRM: 'wyrm'>), 1)]
+>>> draft.place(Creature("a", CreatureKind.WYRM), draft.territories[0].id) is None
+True
+>>> draft.left, len(draft.command().placements), draft.command().removed
+(0, 1, ())
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
+
+from companion.engine.isle import Isle
+from companion.engine.reset_phase import Occupant, domination_opportunities
+from models.board import Territory
+from models.commands import Declined, EnergyAndReset, Placement, Removed
+from models.rules import KIND_ORDER, CreatureKind
+
+if TYPE_CHECKING:
+    from companion.engine.state import GameState
+
+
+class Creature(NamedTuple):
+    """One of a player's creatures of a kind: at the table, creatures of a kind are alike."""
+
+    player: str
+    kind: CreatureKind
+
+
+@dataclass(slots=True)
+class ResetDraft:
+    """The board as entered so far at Energy and Reset, and the creatures still to account for.
+
+    Every creature on the board by the record is in exactly one place: `placed` in a
+    territory, `to_place` (not entered yet) or `gone` (marked as not on the board).
+    """
+
+    isle: Isle
+    # This round's turn order: groups, chips and records follow it.
+    order: tuple[str, ...]
+    labels: Mapping[str, str]
+    placed: dict[str, list[Creature]]
+    to_place: dict[Creature, int] = field(default_factory=dict)
+    gone: dict[Creature, int] = field(default_factory=dict)
+    # What the record says about a group still to place, e.g. 'last seen: North, South'.
+    notes: dict[Creature, str] = field(default_factory=dict)
+    # (player, territory id) bonuses the player chose not to take (ruling 10: each is optional).
+    declined: set[tuple[str, str]] = field(default_factory=set)
+
+    @property
+    def territories(self) -> tuple[Territory, ...]:
+        """The board's territories, in board order."""
+        return self.isle.board.territories
+
+    @property
+    def left(self) -> int:
+        """How many creatures are still to place (or to mark as not on the board)."""
+        return sum(self.to_place.values())
+
+    def territory(self, territory_id: str) -> Territory:
+        """A territory of the board by id."""
+        return self.territories[self.isle.territory_index[territory_id]]
+
+    def free(self, territory_id: str) -> int:
+        """How many of a territory's places hold no creature yet."""
+        return len(self.territory(territory_id).locations) - len(self.placed[territory_id])
+
+    def groups(self) -> list[tuple[Creature, int]]:
+        """The creatures still to place, as (creature, how many), in turn order then kind order."""
+        return sorted(
+            ((creature, count) for creature, count in self.to_place.items() if count),
+            key=lambda item: self._rank(item[0]),
+        )
+
+    def gone_groups(self) -> list[tuple[Creature, int]]:
+        """The creatures marked as not on the board, as (creature, how many), in order."""
+        return sorted(
+            ((creature, count) for creature, count in self.gone.items() if count),
+            key=lambda item: self._rank(item[0]),
+        )
+
+    def name(self, creature: Creature) -> str:
+        """A creature as players say it: "Bob's Troll"."""
+        return f"{self.labels[creature.player]}'s {creature.kind.title}"
+
+    def place(self, creature: Creature, territory_id: str) -> str | None:
+        """Put one creature still to place in a territory; why it cannot, or None once done."""
+        territory = self.territory(territory_id)
+        if not self.to_place.get(creature):
+            return f"{self.name(creature)} is not waiting to be placed"
+        if not self.free(territory_id):
+            size = len(territory.locations)
+            return (
+                f"{territory.label} is full ({size} of {size} places): "
+                "tap a creature there to take it off first"
+            )
+        self.to_place[creature] -= 1
+        self._put(territory_id, creature)
+        return None
+
+    def take_back(self, creature: Creature, territory_id: str) -> None:
+        """Take a creature off a territory: it is to place again (how a move is entered)."""
+        self.placed[territory_id].remove(creature)
+        self.to_place[creature] = self.to_place.get(creature, 0) + 1
+
+    def mark_gone(self, creature: Creature) -> None:
+        """Mark a creature still to place as not on the board (no bounty: nobody took it)."""
+        if not self.to_place.get(creature):
+            raise ValueError(f"{self.name(creature)} is not waiting to be placed")
+        self.to_place[creature] -= 1
+        self.gone[creature] = self.gone.get(creature, 0) + 1
+
+    def restore(self, creature: Creature) -> None:
+        """Undo a "not on the board": the creature is to place again."""
+        if not self.gone.get(creature):
+            raise ValueError(f"{self.name(creature)} is not marked as off the board")
+        self.gone[creature] -= 1
+        self.to_place[creature] = self.to_place.get(creature, 0) + 1
+
+    def decline(self, player: str, territory_id: str, declined: bool) -> None:
+        """Decline (or take after all) the bonus of a territory a player holds entirely."""
+        if declined:
+            self.declined.add((player, territory_id))
+        else:
+            self.declined.discard((player, territory_id))
+
+    def next_to_place(self, current: Creature | None) -> Creature | None:
+        """The group to ask about next: the same one while any is left, else the following one."""
+        groups = [creature for creature, _ in self.groups()]
+        if not groups:
+            return None
+        if current in groups:
+            return current
+        if current is None:
+            return groups[0]
+        rank = self._rank(current)
+        return next((c for c in groups if self._rank(c) > rank), groups[0])
+
+    def command(self) -> EnergyAndReset:
+        """The record of what is entered (version 2: the engine refuses it while any is left)."""
+        return self._record(trial=False)
+
+    def trial(self) -> EnergyAndReset:
+        """A record for previewing the tally only: the creatures still to place counted as gone.
+
+        Never to be recorded: it would take as removed what the table has not said is.
+        """
+        return self._record(trial=True)
+
+    def _record(self, trial: bool) -> EnergyAndReset:
+        placements: list[Placement] = []
+        occupants: list[Occupant] = [None] * self.isle.size
+        for territory in self.territories:
+            # Any location of a territory will do: the rules look at who holds a territory.
+            for location, creature in zip(
+                territory.locations, self.placed[territory.id], strict=False
+            ):
+                placements.append(Placement(location, creature.player, creature.kind))
+                occupants[self.isle.index[location]] = creature
+        off = Counter(self.gone)
+        if trial:
+            off.update(self.to_place)
+        removed = tuple(
+            Removed(creature.player, creature.kind)
+            for creature in sorted(off, key=self._rank)
+            for _ in range(off[creature])
+        )
+        # A bonus declined and then lost (a creature taken off) is no choice any more.
+        held = domination_opportunities(self.isle, self.order, occupants)
+        declined = tuple(
+            Declined(player, territory)
+            for player, territory in held
+            if (player, territory) in self.declined
+        )
+        return EnergyAndReset(tuple(placements), declined, removed)
+
+    def _put(self, territory_id: str, creature: Creature) -> None:
+        here = self.placed[territory_id]
+        here.append(creature)
+        here.sort(key=self._rank)
+
+    def _rank(self, creature: Creature) -> tuple[int, int]:
+        return self.order.index(creature.player), KIND_ORDER.index(creature.kind)
+
+
+def reset_draft(state: GameState) -> ResetDraft:
+    """Where a table game's Energy and Reset starts: the last board seen, and what is to place.
+
+    Per player and kind: with no removal recorded this round, every creature stays where the
+    last Energy and Reset saw it and the ones summoned since are to place. With removals, the
+    survivors are pre-filled only when the record says which they are (none was on the board
+    before, or none was summoned and all stood in one territory); otherwise all of them are
+    to place, noted with where they were last seen.
+    """
+    game = state.game
+    isle = game.isle
+    order = tuple(game.players[seat] for seat in state.turn_order)
+    draft = ResetDraft(isle, order, game.labels, {t.id: [] for t in isle.board.territories})
+    seen: dict[tuple[int, int], Counter[int]] = {}
+    for location, token in enumerate(state.occupant):
+        if token is not None:
+            seen.setdefault(token, Counter())[isle.territory_of[location]] += 1
+    for seat in state.turn_order:
+        for k, kind in enumerate(KIND_ORDER):
+            creature = Creature(game.players[seat], kind)
+            where = seen.get((seat, k), Counter())
+            now = state.on_board[seat][k]
+            removed = state.returning[seat][k]
+            summoned = now + removed - where.total()
+            stays = _survivors(where, now, removed, summoned)
+            if stays is None:
+                draft.to_place[creature] = now
+                places = [isle.board.territories[t].label for t in sorted(where)]
+                draft.notes[creature] = (
+                    f"last seen: {', '.join(places)}; {removed} removed this round"
+                )
+                continue
+            # Seats in turn order, kinds in kind order: each territory's list stays in order.
+            for t, count in sorted(stays.items()):
+                draft.placed[isle.territory_ids[t]].extend([creature] * count)
+            draft.to_place[creature] = now - stays.total()
+            if summoned and draft.to_place[creature]:
+                draft.notes[creature] = f"{summoned} summoned this round"
+    return draft
+
+
+def _survivors(where: Counter[int], now: int, removed: int, summoned: int) -> Counter[int] | None:
+    """Per territory, the creatures of a group still where they were last seen; None if unknown.
+
+    `where` counts the group's creatures by territory at the last Energy and Reset, `removed`
+    the ones a recorded removal took this round and `summoned` the ones summoned since.
+    """
+    if removed == 0:
+        return where
+    if not where or now == 0:
+        # Nothing was on the board before (the removals took new ones), or nothing is left.
+        return Counter()
+    if summoned == 0 and len(where) == 1:
+        ((territory, count),) = where.items()
+        return Counter({territory: count - removed})
+    # Old or new, this territory or that one: the record cannot say which were removed.
+    return None
