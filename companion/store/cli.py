@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from pydantic import ValidationError
 
-from companion.boards import BoardError, first_error, shipped_board, shipped_board_ids
+from companion.boards import BoardError, shipped_board, shipped_board_ids
 from companion.cli_io import UserError, fail, parse_json, print_json, read_text
 from companion.engine import IllegalCommand
 from companion.engine.serialize import state_to_json
@@ -33,7 +33,7 @@ from models.rules import (
     STANDARD_ROUNDS,
     WINNING_ENERGY,
 )
-from models.setup import GameSetup
+from models.setup import GameSetup, default_colours, setup_problem
 
 if TYPE_CHECKING:
     from companion.store.store import GameSummary, LogEntry, SavedGame, Store
@@ -137,12 +137,16 @@ def change_json(saved: SavedGame, entry: LogEntry) -> dict[str, Any]:
 
 
 def parse_players(text: str) -> list[dict[str, str]]:
-    """'red:Ragna,blue' -> players with ids and optional names."""
+    """'red:Ragna,blue' -> players with ids, optional names and distinct default colours."""
     players = []
-    for item in text.split(","):
-        player_id, _, name = item.strip().partition(":")
-        players.append({"id": player_id.strip(), "name": name.strip()})
-    return players
+    for seat, item in enumerate(text.split(","), start=1):
+        player_id, colon, name = item.strip().partition(":")
+        if colon and not name.strip():
+            # 'red' goes by its id; 'red:' is a name left blank, maybe by mistake.
+            raise UserError(f"Player {seat}'s name is blank: write {player_id.strip()} alone")
+        players.append({"id": player_id.strip(), "name": name})
+    colours = default_colours([player["id"] for player in players])
+    return [player | {"colour": colour} for player, colour in zip(players, colours, strict=True)]
 
 
 def board_for(players: int) -> str:
@@ -185,7 +189,7 @@ def new(
         try:
             setup = GameSetup.model_validate(data)
         except ValidationError as error:
-            raise UserError(first_error(error)) from None
+            raise UserError(setup_problem(error)) from None
         saved = store.new_game(setup)
     if as_json:
         print_json(
@@ -425,7 +429,7 @@ def import_command(
         try:
             log = GameLog.model_validate(data)
         except ValidationError as error:
-            raise UserError(f"game log: {first_error(error)}") from None
+            raise UserError(f"game log: {setup_problem(error)}") from None
         saved = store.import_log(log)
     if as_json:
         print_json({"id": saved.id, "revision": saved.revision, "status": saved.status.value})

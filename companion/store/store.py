@@ -46,7 +46,7 @@ from companion.store.history import History, energy_by_round, summarise
 from models.commands import Command, CommandFormatError, command_from_json, command_to_json
 from models.game_log import GameLog
 from models.records import CommandRecord, GameRecord, GameStatus, Mark, utc_now
-from models.setup import GameSetup, PlayerSetup
+from models.setup import STORED, GameSetup, PlayerSetup
 
 # Games whose latest state is kept in memory, so an append needs no replay.
 CACHED_GAMES = 8
@@ -377,7 +377,7 @@ class Store:
                 .where(CommandRecord.game_id == game_id)
                 .order_by(col(CommandRecord.seq))
             ).all()
-        setup = GameSetup.model_validate(record.setup)
+        setup = GameSetup.model_validate(record.setup, context=STORED)
         game = _game(setup)
         state = game.new_initial_state()
         log: list[LogEntry] = []
@@ -556,7 +556,9 @@ def _summary_of(record: GameRecord) -> GameSummary:
         updated=record.updated,
         board=record.board,
         players=tuple(record.players),
-        labels=tuple(PlayerSetup.model_validate(player).label for player in players),
+        labels=tuple(
+            PlayerSetup.model_validate(player, context=STORED).label for player in players
+        ),
         first_turn_order=tuple(record.options["turn_order"]),
         mode=record.options["mode"],
         status=GameStatus(record.status),
