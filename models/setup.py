@@ -53,9 +53,14 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+def name_key(name: str) -> str:
+    """A name as players tell names apart: surrounding spaces and letter case do not count."""
+    return name.strip().casefold()
+
+
 def same_name(first: str, second: str) -> bool:
-    """Whether two names are one to the players: trimmed, and letter case ignored."""
-    return first.strip().casefold() == second.strip().casefold()
+    """Whether two names are one to the players (see name_key)."""
+    return name_key(first) == name_key(second)
 
 
 def default_colours(player_ids: Sequence[str]) -> list[str]:

@@ -42,7 +42,7 @@ game_app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    help="Saved games: start, play, undo, resume, export and import.",
+    help="Saved games: start, play, undo, resume, delete, export and import.",
 )
 
 # Exit statuses: bad input, and a write that lost a race with another device.
@@ -335,6 +335,17 @@ def show_lines(saved: SavedGame, energy: dict[str, list[int]]) -> list[str]:
     return lines
 
 
+@game_app.command()
+def delete(game_id: GameId, as_json: AsJson = False, db: Db = None) -> None:
+    """Delete a saved game and its whole log, for good."""
+    with opened(db) as store:
+        store.delete_game(game_id)
+    if as_json:
+        print_json({"id": game_id, "deleted": True})
+    else:
+        typer.echo(f"deleted {game_id}")
+
+
 @game_app.command("list")
 def list_command(
     unfinished: Annotated[bool, typer.Option(help="Only games that can be resumed.")] = False,
@@ -364,7 +375,7 @@ def list_command(
 
 @game_app.command()
 def history(as_json: AsJson = False, db: Db = None) -> None:
-    """Finished games summed up: wins by seat and by starting position, how they were won."""
+    """Finished games summed up: wins by name, seat and starting position, how they were won."""
     with opened(db) as store:
         report = store.history()
     if as_json:
@@ -375,6 +386,7 @@ def history(as_json: AsJson = False, db: Db = None) -> None:
         return "  ".join(f"{key}: {value}" for key, value in counts.items())
 
     typer.echo(f"finished games:          {report.games}")
+    typer.echo(f"wins by name:            {row(report.wins_by_name)}")
     typer.echo(f"wins by seat:            {row(report.wins_by_seat)}")
     typer.echo(f"wins by start position:  {row(report.wins_by_start_position)}")
     typer.echo(f"Summoner ({WINNING_ENERGY}) wins:      {report.summoner_wins}")

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Self
 
-from sqlalchemy import Connection, bindparam, insert, update
+from sqlalchemy import Connection, bindparam, delete, insert, update
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
@@ -226,6 +226,18 @@ class Store:
         """Games that can be resumed, most recent first."""
         return self.games(GameStatus.ACTIVE)
 
+    def delete_game(self, game_id: str) -> None:
+        """Remove a game and its whole log for good, in one transaction; GameNotFound if none."""
+
+        def write(connection: Connection) -> None:
+            connection.execute(delete(_commands).where(_commands.c.game_id == game_id))
+            if connection.execute(delete(_games).where(_games.c.id == game_id)).rowcount != 1:
+                raise GameNotFound(game_id)
+
+        self._save(write)
+        with self._lock:
+            self._cache.pop(game_id, None)
+
     # --- writing ----------------------------------------------------------------------
 
     def append(self, game_id: str, command: Command, revision: int) -> SavedGame:
@@ -352,7 +364,7 @@ class Store:
         return energy_by_round(saved.game, [entry.command for entry in saved.log])
 
     def history(self) -> History:
-        """Finished games summed up: wins by seat and by starting position, how games were won."""
+        """Finished games summed up: wins by name, seat and start position, how games were won."""
         return summarise(self.games(GameStatus.FINISHED))
 
     # --- internals --------------------------------------------------------------------
