@@ -18,7 +18,7 @@ import flet as ft
 
 from companion.app.board_view import IsleCanvas, Point, canvas_height
 from companion.app.theme import ACCENT_TEXT
-from companion.app.widgets import big_button, board_options, notify, screen, section
+from companion.app.widgets import SIZED, big_button, board_options, notify, screen, section
 from companion.boards import BoardError, parse_board, shipped_board, shipped_board_ids
 from companion.user_boards import delete_user_board, save_user_board, slug, user_boards
 from models.board import Board, Location, Territory
@@ -343,6 +343,7 @@ def sources() -> list[Board]:
 def build(app: App) -> ft.View:
     """The board editor."""
     view = screen("/board-editor", spacing=10)
+    view.data = SIZED
     BoardEditor(app, view).render()
     return view
 
