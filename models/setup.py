@@ -199,5 +199,5 @@ def setup_problem(error: ValidationError) -> str:
         if field == "colour":
             return f"{seat} colour must be at most 24 characters"
         return f"{seat} {field}: {message}"
-    place = ".".join(str(part) for part in first["loc"])
+    place = ".".join(str(part) for part in where)
     return f"{place}: {message}" if place else message
