@@ -25,6 +25,7 @@ from companion.store.cli import game_app
 from companion.store.errors import StoreError
 from models.commands import CommandFormatError
 from models.game_log import GameLog
+from models.setup import setup_problem
 from models.tally_request import TallyRequest
 
 app = typer.Typer(
@@ -106,7 +107,7 @@ def replay_command(
         try:
             log = GameLog.model_validate(data)
         except ValidationError as error:
-            raise UserError(f"game log: {first_error(error)}") from None
+            raise UserError(f"game log: {setup_problem(error)}") from None
         game = Game(log.setup, resolve_board(log.setup.board))
         state = replay(game, log.parsed_commands())
     except (UserError, BoardError, CommandFormatError, ReplayError, ValueError) as error:

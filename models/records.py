@@ -78,7 +78,7 @@ class GameRecord(SQLModel, table=True):
 
 
 class CommandRecord(SQLModel, table=True):
-    """One command of a game's log, with its dice and its sentence; rows are never deleted."""
+    """One command of a game's log, with its dice and its sentence; rows go only with their game."""
 
     __tablename__ = "commands"
 

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import Self
+from typing import Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from models.board import Board
 from models.opponents import parse_bot
@@ -16,6 +27,47 @@ from models.rules import (
     MIN_PLAYERS,
     STANDARD_ROUNDS,
 )
+
+# The seat colours, by id, in the order seats take them by default (the app draws each one
+# with a hue, a letter and a shape: companion/app/theme.py).
+SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
+NAME_MAX_LENGTH = 24
+# Validation context for setups read back from the store: a name saved before the name
+# rules existed must not make its game unreadable.
+STORED = {"stored": True}
+# Letters that draw nothing at all: a name made of them looks blank.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+# Spaces, invisible formatting (zero-width space, joiners) and marks that only sit on a letter.
+_INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cf", "Cc", "Mn", "Me"})
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with a player's name, to follow "Player 2's name", or None if nothing."""
+    if any(unicodedata.category(c) == "Cc" or c in "\u2028\u2029" for c in name):
+        return "has a control character (a tab or a line break, say) in it"
+    text = name.strip()
+    if all(c in _BLANK_LETTERS or unicodedata.category(c) in _INVISIBLE_CATEGORIES for c in text):
+        return "is blank"
+    if len(text) > NAME_MAX_LENGTH:
+        return f"is longer than {NAME_MAX_LENGTH} characters"
+    return None
+
+
+def name_key(name: str) -> str:
+    """A name as players tell names apart: surrounding spaces and letter case do not count."""
+    return name.strip().casefold()
+
+
+def same_name(first: str, second: str) -> bool:
+    """Whether two names are one to the players (see name_key)."""
+    return name_key(first) == name_key(second)
+
+
+def default_colours(player_ids: Sequence[str]) -> list[str]:
+    """A distinct seat colour per player: the one their id names, else the next one free."""
+    taken = {player for player in player_ids if player in SEAT_COLOURS}
+    free = iter(colour for colour in SEAT_COLOURS if colour not in taken)
+    return [player if player in SEAT_COLOURS else next(free, "") for player in player_ids]
 
 
 class Mode(StrEnum):
@@ -31,10 +83,20 @@ class PlayerSetup(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str = Field(min_length=1, max_length=24, pattern=r"^[A-Za-z0-9_-]+$")
-    name: str = Field(default="", max_length=24)
+    # Optional (the id stands in), but a name given must be visible; kept trimmed.
+    name: str = ""
     colour: str = Field(default="", max_length=24)
     # A computer opponent's name (models/opponents.py), e.g. "mcts:easy".
     bot: str | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _visible_name(cls, value: str, info: ValidationInfo) -> str:
+        if value and not _stored(info):
+            problem = name_problem(value)
+            if problem is not None:
+                raise PydanticCustomError("player_name", "the name {problem}", {"problem": problem})
+        return value.strip()
 
     @field_validator("bot")
     @classmethod
@@ -62,10 +124,12 @@ class GameSetup(BaseModel):
     mode: Mode = Mode.TABLE
 
     @model_validator(mode="after")
-    def _check(self) -> Self:
+    def _check(self, info: ValidationInfo) -> Self:
         ids = [player.id for player in self.players]
         if len(set(ids)) != len(ids):
             raise ValueError("two players share one id")
+        if not _stored(info):
+            _check_names_differ(self.players)
         if self.final_round not in (STANDARD_ROUNDS, EXTENDED_ROUNDS):
             raise ValueError(
                 f"a game lasts {STANDARD_ROUNDS} rounds, or {EXTENDED_ROUNDS} by agreement; "
@@ -86,3 +150,54 @@ class GameSetup(BaseModel):
     def first_turn_order(self) -> tuple[str, ...]:
         """The turn order of round 1."""
         return self.turn_order or tuple(player.id for player in self.players)
+
+
+def _stored(info: ValidationInfo) -> bool:
+    return bool(info.context and info.context.get("stored"))
+
+
+def _check_names_differ(players: Sequence[PlayerSetup]) -> None:
+    """Refuse two players the table would call the same (a name, or an id standing in for one)."""
+    for later, player in enumerate(players):
+        for earlier in players[:later]:
+            if not same_name(player.label, earlier.label):
+                continue
+            first = players.index(earlier) + 1
+            if player.name:
+                raise ValueError(f"Player {later + 1}'s name is already {earlier.label}'s")
+            if earlier.name:
+                raise ValueError(
+                    f"Player {first}'s name is Player {later + 1}'s id ({player.id}): "
+                    f"give Player {later + 1} a name"
+                )
+            raise ValueError(
+                f"Player {first}'s and Player {later + 1}'s ids differ only in letter case: "
+                "give them names"
+            )
+
+
+def setup_problem(error: ValidationError) -> str:
+    """A setup's (or a game log's) first problem as one sentence, naming the player and field."""
+    first = error.errors()[0]
+    where: list[Any] = list(first["loc"])
+    if where[:1] == ["setup"]:
+        where = where[1:]
+    message = first["msg"].removeprefix("Value error, ")
+    if where == ["players"] and first["type"] in ("too_short", "too_long"):
+        count = first.get("ctx", {}).get("actual_length")
+        return f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}"
+    if len(where) >= 3 and where[0] == "players" and isinstance(where[1], int):
+        seat, field = f"Player {where[1] + 1}'s", where[2]
+        if first["type"] == "player_name":
+            return f"{seat} name {first['ctx']['problem']}"
+        if first["type"] == "missing":
+            return f"{seat} {field} is missing"
+        if first["type"] == "extra_forbidden":
+            return f"{seat} entry has a field this app does not know: {field}"
+        if field == "id":
+            return f"{seat} id must be 1 to 24 letters, digits, '-' or '_'"
+        if field == "colour":
+            return f"{seat} colour must be at most 24 characters"
+        return f"{seat} {field}: {message}"
+    place = ".".join(str(part) for part in where)
+    return f"{place}: {message}" if place else message

@@ -239,7 +239,9 @@ def test_a_file_that_is_not_sqlite_is_refused_and_left_as_it_is(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["mylog.json"]
 
 
-@pytest.mark.parametrize("command", ["new", "legal", "do", "undo", "redo", "show", "list"])
+@pytest.mark.parametrize(
+    "command", ["new", "legal", "do", "undo", "redo", "show", "list", "delete"]
+)
 def test_every_subcommand_takes_db_and_json(command):
     result = CliRunner().invoke(game_app, [command, "--help"], terminal_width=200)
     assert result.exit_code == 0

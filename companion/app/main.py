@@ -18,7 +18,7 @@ import flet as ft
 from companion.app.guard import ASGIApp, OriginGuard, allowed_hosts, allowed_origins
 from companion.app.screens import home
 from companion.app.theme import FONTS, theme
-from companion.app.widgets import WIDE, notify
+from companion.app.widgets import PADDING, SIZED, WIDE, notify
 from companion.store.errors import GameNotFound, StoreError
 from companion.store.store import Store, open_store
 from models.setup import Mode
@@ -93,6 +93,8 @@ class App:
         self.page = page
         self.store = store
         self._wide = False
+        # A message for the next screen: (text, is an error).
+        self._message: tuple[str, bool] | None = None
 
     def start(self) -> None:
         """Set up the page and show the screen its address names."""
@@ -110,8 +112,10 @@ class App:
             notify(page, notice, error=True)
         warm_up()
 
-    def go(self, route: str) -> None:
-        """Open another screen (and record it in the browser's history)."""
+    def go(self, route: str, message: str | None = None, *, error: bool = False) -> None:
+        """Open another screen (and record it in the browser's history), with a message on it."""
+        # Shown once the screen is built: one shown before would go with the screen left.
+        self._message = (message, error) if message else None
         self.page.run_task(self.page.push_route, route)
 
     def follow(self, game_id: str, changed: Callable[[int], None]) -> None:
@@ -155,9 +159,12 @@ class App:
         width = page.width or 0
         self._wide = width > COLUMN_WIDTH + 40
         if view.data != WIDE and width > COLUMN_WIDTH + 40:
-            view.padding = ft.Padding.symmetric(horizontal=(width - COLUMN_WIDTH) / 2, vertical=12)
+            view.padding = _centred(width)
         page.views.clear()
         page.views.append(view)
+        if self._message is not None:
+            notify(page, self._message[0], error=self._message[1])
+            self._message = None
         page.update()
 
     def _view(self, parts: list[str]) -> ft.View:
@@ -178,12 +185,27 @@ class App:
 
     def _resized(self, _: ft.PageResizeEvent) -> None:
         # Only a change of layout (one column or centred) needs the screen built again.
-        wide = (self.page.width or 0) > COLUMN_WIDTH + 40
-        if wide != self._wide:
+        width = self.page.width or 0
+        wide = width > COLUMN_WIDTH + 40
+        if wide == self._wide:
+            return
+        view = self.page.views[-1] if self.page.views else None
+        if view is None or view.data in (WIDE, SIZED):
             self.show()
+            return
+        # Any other screen only needs new margins; a screen built anew would leave a dialog
+        # open on it (a phone turned while asked to confirm) on the client, never to close.
+        self._wide = wide
+        view.padding = _centred(width) if wide else PADDING
+        view.update()
 
     async def _pop(self, event: ft.ViewPopEvent) -> None:
         await self.page.push_route("/")
+
+
+def _centred(width: float) -> ft.Padding:
+    """Margins that centre a column of COLUMN_WIDTH on a screen `width` wide."""
+    return ft.Padding.symmetric(horizontal=(width - COLUMN_WIDTH) / 2, vertical=PADDING)
 
 
 def run_packaged() -> None:

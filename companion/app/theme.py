@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from models.rules import ENERGY_BANDS, CreatureKind
+from models.setup import SEAT_COLOURS
 
 FONT = "Isle Sans"
 # One face: Flutter draws bold from it, so a bold file would be one more download unused.
@@ -31,13 +32,17 @@ class PlayerColour:
     mark: str
 
 
-PLAYER_COLOURS: tuple[PlayerColour, ...] = (
-    PlayerColour("red", "Red", "#E5484D", "#FFFFFF", "●"),
-    PlayerColour("blue", "Blue", "#3E8BF0", "#FFFFFF", "■"),
-    PlayerColour("green", "Green", "#30A46C", "#FFFFFF", "▲"),
-    PlayerColour("yellow", "Yellow", "#F5D90A", "#1B1B1B", "◆"),
-    PlayerColour("purple", "Purple", "#9E6CE8", "#FFFFFF", "★"),
-    PlayerColour("white", "White", "#ECEDEE", "#1B1B1B", "✚"),
+# How each seat colour (models/setup.py lists them) looks: name, hue, text on it, shape.
+_LOOKS = {
+    "red": ("Red", "#E5484D", "#FFFFFF", "●"),
+    "blue": ("Blue", "#3E8BF0", "#FFFFFF", "■"),
+    "green": ("Green", "#30A46C", "#FFFFFF", "▲"),
+    "yellow": ("Yellow", "#F5D90A", "#1B1B1B", "◆"),
+    "purple": ("Purple", "#9E6CE8", "#FFFFFF", "★"),
+    "white": ("White", "#ECEDEE", "#1B1B1B", "✚"),
+}
+PLAYER_COLOURS: tuple[PlayerColour, ...] = tuple(
+    PlayerColour(colour, *_LOOKS[colour]) for colour in SEAT_COLOURS
 )
 COLOUR_BY_ID = {colour.id: colour for colour in PLAYER_COLOURS}
 

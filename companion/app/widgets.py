@@ -20,6 +20,8 @@ from models.rules import ENERGY_BANDS, KIND_ORDER, MAX_TRACK_ENERGY, WINNING_ENE
 
 TRACK_COLUMNS = 6
 WIDE = "wide"  # a view's `data` when it lays itself out across the whole width
+SIZED = "sized"  # a view's `data` when it sizes what it draws to the page as it is built
+PADDING = 12  # around a screen's content
 
 
 def player_chip(name: str, colour_id: str, size: int = 28) -> ft.Control:
@@ -154,14 +156,15 @@ def board_options(boards: Sequence[Board]) -> list[ft.DropdownOption]:
 
 def big_button(
     text: str,
-    on_click: Callable[[ft.ControlEvent], object],
+    on_click: Callable[[ft.ControlEvent], object] | None,
     *,
     icon: ft.IconData | None = None,
     primary: bool = True,
     disabled: bool = False,
     tooltip: str | None = None,
+    action: ft.ClientAction | None = None,
 ) -> ft.Control:
-    """A full-size button, at least one tap target tall."""
+    """A full-size button, at least one tap target tall; `action` runs on the client first."""
     style = ft.ButtonStyle(
         padding=ft.Padding.symmetric(horizontal=18, vertical=14),
         # A button's text style replaces the theme's rather than adding to it: name the font.
@@ -176,6 +179,7 @@ def big_button(
         disabled=disabled,
         height=TAP + 4,
         tooltip=tooltip,
+        action=action,
     )
 
 
@@ -184,7 +188,7 @@ def screen(route: str, *, spacing: int = 10) -> ft.View:
     return ft.View(
         route=route,
         scroll=ft.ScrollMode.AUTO,
-        padding=12,
+        padding=PADDING,
         spacing=spacing,
         horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
     )

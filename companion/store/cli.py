@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from pydantic import ValidationError
 
-from companion.boards import BoardError, first_error, shipped_board, shipped_board_ids
+from companion.boards import BoardError, shipped_board, shipped_board_ids
 from companion.cli_io import (
     OneLineErrors,
     UserError,
@@ -49,7 +49,7 @@ from models.rules import (
     STANDARD_ROUNDS,
     WINNING_ENERGY,
 )
-from models.setup import GameSetup
+from models.setup import GameSetup, default_colours, setup_problem
 from models.text import json_printable, printable
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ game_app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     cls=OneLineErrors,
-    help="Saved games: start, play, undo, resume, export and import.",
+    help="Saved games: start, play, undo, resume, delete, export and import.",
 )
 
 # Exit statuses: bad input, and a write that lost a race with another device.
@@ -156,21 +156,28 @@ def change_json(saved: SavedGame, entry: LogEntry) -> dict[str, Any]:
 
 
 def parse_players(text: str) -> list[dict[str, str]]:
-    """'red:Ragna,blue' -> players with ids and optional names; UserError if one has no id."""
+    """'red:Ragna,blue' -> players with ids, optional names and distinct default colours.
+
+    UserError when one has no id, a name is left blank after its colon, or the count is off.
+    """
     players = []
-    for number, item in enumerate(text.split(","), start=1):
-        player_id, _, name = item.strip().partition(":")
+    for seat, item in enumerate(text.split(","), start=1):
+        player_id, colon, name = item.strip().partition(":")
         if not player_id.strip():
             raise UserError(
-                f"--players: player {number} has no id (give ids and names as red:Ragna,blue)"
+                f"--players: player {seat} has no id (give ids and names as red:Ragna,blue)"
             )
-        players.append({"id": player_id.strip(), "name": name.strip()})
+        if colon and not name.strip():
+            # 'red' goes by its id; 'red:' is a name left blank, maybe by mistake.
+            raise UserError(f"Player {seat}'s name is blank: write {player_id.strip()} alone")
+        players.append({"id": player_id.strip(), "name": name})
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise UserError(
             f"--players: {len(players)} player{'' if len(players) == 1 else 's'}; "
             f"the game is for {MIN_PLAYERS} to {MAX_PLAYERS}"
         )
-    return players
+    colours = default_colours([player["id"] for player in players])
+    return [player | {"colour": colour} for player, colour in zip(players, colours, strict=True)]
 
 
 def board_for(players: int) -> str:
@@ -213,7 +220,7 @@ def new(
         try:
             setup = GameSetup.model_validate(data)
         except ValidationError as error:
-            raise UserError(first_error(error)) from None
+            raise UserError(setup_problem(error)) from None
         saved = store.new_game(setup)
     if as_json:
         print_json(
@@ -373,6 +380,17 @@ def show_lines(saved: SavedGame, energy: dict[str, list[int]]) -> list[str]:
     return lines
 
 
+@game_app.command()
+def delete(game_id: GameId, as_json: AsJson = False, db: Db = None) -> None:
+    """Delete a saved game and its whole log, for good."""
+    with opened(db) as store:
+        store.delete_game(game_id)
+    if as_json:
+        print_json({"id": game_id, "deleted": True})
+    else:
+        typer.echo(f"deleted {game_id}")
+
+
 @game_app.command("list")
 def list_command(
     unfinished: Annotated[bool, typer.Option(help="Only games that can be resumed.")] = False,
@@ -402,7 +420,7 @@ def list_command(
 
 @game_app.command()
 def history(as_json: AsJson = False, db: Db = None) -> None:
-    """Finished games summed up: wins by seat and by starting position, how they were won."""
+    """Finished games summed up: wins by name, seat and starting position, how they were won."""
     with opened(db) as store:
         report = store.history()
     if as_json:
@@ -413,6 +431,7 @@ def history(as_json: AsJson = False, db: Db = None) -> None:
         return "  ".join(f"{key}: {value}" for key, value in counts.items())
 
     typer.echo(f"finished games:          {report.games}")
+    typer.echo(f"wins by name:            {row(report.wins_by_name)}")
     typer.echo(f"wins by seat:            {row(report.wins_by_seat)}")
     typer.echo(f"wins by start position:  {row(report.wins_by_start_position)}")
     typer.echo(f"Summoner ({WINNING_ENERGY}) wins:      {report.summoner_wins}")
@@ -488,7 +507,7 @@ def import_command(
         try:
             log = GameLog.model_validate(data)
         except ValidationError as error:
-            raise UserError(f"game log: {first_error(error)}") from None
+            raise UserError(f"game log: {setup_problem(error)}") from None
         saved = store.import_log(log)
     if as_json:
         print_json({"id": saved.id, "revision": saved.revision, "status": saved.status.value})

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Self
 
-from sqlalchemy import Connection, bindparam, insert, update
+from sqlalchemy import Connection, bindparam, delete, insert, update
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
@@ -47,7 +47,7 @@ from companion.store.history import History, energy_by_round, summarise
 from models.commands import Command, CommandFormatError, command_from_json, command_to_json
 from models.game_log import GameLog
 from models.records import CommandRecord, GameRecord, GameStatus, Mark, utc_now
-from models.setup import GameSetup, PlayerSetup
+from models.setup import STORED, GameSetup, PlayerSetup
 
 # Games whose latest state is kept in memory, so an append needs no replay.
 CACHED_GAMES = 8
@@ -227,6 +227,18 @@ class Store:
         """Games that can be resumed, most recent first."""
         return self.games(GameStatus.ACTIVE)
 
+    def delete_game(self, game_id: str) -> None:
+        """Remove a game and its whole log for good, in one transaction; GameNotFound if none."""
+
+        def write(connection: Connection) -> None:
+            connection.execute(delete(_commands).where(_commands.c.game_id == game_id))
+            if connection.execute(delete(_games).where(_games.c.id == game_id)).rowcount != 1:
+                raise GameNotFound(game_id)
+
+        self._save(write)
+        with self._lock:
+            self._cache.pop(game_id, None)
+
     # --- writing ----------------------------------------------------------------------
 
     def append(self, game_id: str, command: Command, revision: int) -> SavedGame:
@@ -371,7 +383,7 @@ class Store:
         return energy_by_round(saved.game, [entry.command for entry in saved.log])
 
     def history(self) -> History:
-        """Finished games summed up: wins by seat and by starting position, how games were won."""
+        """Finished games summed up: wins by name, seat and start position, how games were won."""
         return summarise(self.games(GameStatus.FINISHED))
 
     # --- internals --------------------------------------------------------------------
@@ -396,7 +408,7 @@ class Store:
                 .where(CommandRecord.game_id == game_id)
                 .order_by(col(CommandRecord.seq))
             ).all()
-        setup = GameSetup.model_validate(record.setup)
+        setup = GameSetup.model_validate(record.setup, context=STORED)
         game = _game(setup)
         state = game.new_initial_state()
         log: list[LogEntry] = []
@@ -575,7 +587,9 @@ def _summary_of(record: GameRecord) -> GameSummary:
         updated=record.updated,
         board=record.board,
         players=tuple(record.players),
-        labels=tuple(PlayerSetup.model_validate(player).label for player in players),
+        labels=tuple(
+            PlayerSetup.model_validate(player, context=STORED).label for player in players
+        ),
         first_turn_order=tuple(record.options["turn_order"]),
         mode=record.options["mode"],
         status=GameStatus(record.status),

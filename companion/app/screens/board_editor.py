@@ -18,7 +18,7 @@ import flet as ft
 
 from companion.app.board_view import IsleCanvas, Point, canvas_height
 from companion.app.theme import ACCENT_TEXT
-from companion.app.widgets import big_button, board_options, notify, screen, section
+from companion.app.widgets import SIZED, big_button, board_options, notify, screen, section
 from companion.boards import BoardError, parse_board, shipped_board, shipped_board_ids
 from companion.user_boards import (
     BoardExists,
@@ -350,6 +350,7 @@ def sources() -> list[Board]:
 def build(app: App) -> ft.View:
     """The board editor."""
     view = screen("/board-editor", spacing=10)
+    view.data = SIZED
     BoardEditor(app, view).render()
     return view
 

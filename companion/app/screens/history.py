@@ -1,4 +1,4 @@
-"""History: finished games, and who wins from which seat and starting position."""
+"""History: finished games, and who wins: by name, from which seat and starting position."""
 
 from __future__ import annotations
 
@@ -58,6 +58,7 @@ def build(app: App) -> ft.View:
     view.controls = [
         section(
             f"Finished games: {history.games}",
+            counts("Wins by player", history.wins_by_name, lambda name: name),
             counts("Wins by seat", history.wins_by_seat, lambda seat: f"Player {seat}"),
             counts("Wins by place in the first turn order", history.wins_by_start_position, _nth),
             ft.Text(

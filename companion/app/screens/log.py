@@ -1,13 +1,15 @@
-"""The game log: every record in words, newest first, with undo and redo."""
+"""The game log: every record in words, newest first, with undo, redo and export to a file."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 import flet as ft
 
 from companion.app.session import GameSession, Outcome
 from companion.app.widgets import big_button, notify, screen
+from companion.store.errors import StoreError
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -17,6 +19,24 @@ def build(app: App, game_id: str) -> ft.View:
     """The log screen for one saved game."""
     session = GameSession(app.store, game_id)
     view = screen(f"/game/{game_id}/log", spacing=8)
+    picker = ft.FilePicker()
+
+    async def export(_: ft.ControlEvent) -> None:
+        name = export_file_name(game_id)
+        try:
+            text = json.dumps(app.store.export(game_id).to_json(), indent=2, ensure_ascii=False)
+        except StoreError as error:
+            notify(app.page, str(error), error=True)
+            return
+        # A browser downloads the bytes under the name; elsewhere a dialog asks where to put
+        # them and gives back None if it was closed.
+        where = await picker.save_file(
+            dialog_title="Export the game log",
+            file_name=name,
+            src_bytes=(text + "\n").encode("utf-8"),
+        )
+        if where is not None or app.page.web:
+            notify(app.page, f"Exported the game log as {where or name}.")
 
     def act(outcome: Outcome) -> None:
         if outcome.ok:
@@ -53,6 +73,7 @@ def build(app: App, game_id: str) -> ft.View:
                     primary=False,
                     tooltip=saved.redo_label,
                 ),
+                big_button("Export", export, icon=ft.Icons.DOWNLOAD, primary=False),
             ],
             wrap=True,
         )
@@ -77,3 +98,8 @@ def build(app: App, game_id: str) -> ft.View:
 
     render()
     return view
+
+
+def export_file_name(game_id: str) -> str:
+    """The file a game's log is exported to; Home's Import reads it back."""
+    return f"summoners-isle-game-{game_id}.json"

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from companion.app.theme import PLAYER_COLOURS, colour_of
 from companion.app.widgets import big_button, board_options, notify, player_chip, screen, section
-from companion.boards import BoardError, first_error, shipped_board, shipped_board_ids
+from companion.boards import BoardError, shipped_board, shipped_board_ids
 from companion.user_boards import board_from_counts, save_user_board, user_boards
 from models.board import Board
 from models.rules import (
@@ -22,7 +22,15 @@ from models.rules import (
     MIN_PLAYERS,
     STANDARD_ROUNDS,
 )
-from models.setup import GameSetup, Mode, PlayerSetup
+from models.setup import (
+    NAME_MAX_LENGTH,
+    GameSetup,
+    Mode,
+    PlayerSetup,
+    name_problem,
+    same_name,
+    setup_problem,
+)
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -64,6 +72,21 @@ SEAT_PLAYERS = (
 )
 
 
+def name_problems(names: list[str]) -> list[str | None]:
+    """Per seat, what is wrong with the name typed (a sentence naming the player), or None."""
+    problems: list[str | None] = []
+    for seat, name in enumerate(names):
+        problem = name_problem(name)
+        if problem is not None:
+            problems.append(f"Player {seat + 1}'s name {problem}.")
+            continue
+        earlier = next((other for other in names[:seat] if same_name(other, name)), None)
+        problems.append(
+            None if earlier is None else f"Player {seat + 1}'s name is already {earlier.strip()}'s."
+        )
+    return problems
+
+
 def _boards(count: int, mode: Mode = Mode.TABLE) -> list[Board]:
     shipped = [shipped_board(board_id) for board_id in shipped_board_ids()]
     fitting = [b for b in shipped if b.min_players <= count <= b.max_players]
@@ -96,6 +119,8 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
 
     def set_name(seat: int, value: str) -> None:
         draft.names[seat] = value
+        show_names()
+        page.update()
 
     def set_colour(seat: int, value: str) -> None:
         draft.colours[seat] = value
@@ -114,13 +139,17 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
         redraw()
 
     def start(_: ft.ControlEvent) -> None:
+        problem = next((p for p in name_problems(draft.names[: draft.count]) if p), None)
+        if problem is not None:
+            notify(page, problem, error=True)
+            return
         try:
             board = _chosen_board(draft, boards)
             setup = GameSetup(
                 players=[
                     PlayerSetup(
                         id=draft.colours[s],
-                        name=draft.names[s].strip(),
+                        name=draft.names[s],
                         colour=draft.colours[s],
                         bot=draft.bots[s] if draft.mode is Mode.DIGITAL else None,
                     )
@@ -163,19 +192,46 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
         else "The whole game on this screen: hot-seat, and any seat can be the computer.",
         size=13,
     )
+    # What shows a seat's name, changed in place as it is typed: a redraw would take the
+    # keyboard away from the field.
+    name_fields: list[ft.TextField] = []
+    name_notes: list[ft.Text] = []
+    name_chips: list[ft.Container] = []
+    order_names: dict[int, tuple[ft.Text, ft.Container, ft.IconButton]] = {}
+
+    def show_names() -> None:
+        for seat, problem in enumerate(name_problems(draft.names[: draft.count])):
+            name_fields[seat].border_color = ft.Colors.ERROR if problem else None
+            name_notes[seat].value = f"⚠ {problem}" if problem else ""
+            name_notes[seat].visible = problem is not None
+            name_chips[seat].content = player_chip(
+                _typed_name(draft, seat), draft.colours[seat], 36
+            )
+        for seat, (text, chip, arrow) in order_names.items():
+            text.value = _shown_name(draft, seat)
+            chip.content = player_chip(_typed_name(draft, seat), draft.colours[seat])
+            arrow.tooltip = f"Move {_shown_name(draft, seat)} earlier"
+
     player_rows = []
     for seat in range(draft.count):
         colour = colour_of(draft.colours[seat])
+        # Level with the name's box, which has its counter below it.
+        name_chips.append(ft.Container(padding=ft.Padding.only(top=6)))
+        name_fields.append(
+            ft.TextField(
+                value=draft.names[seat],
+                label=f"Player {seat + 1}",
+                max_length=NAME_MAX_LENGTH,
+                expand=True,
+                on_change=lambda e, s=seat: set_name(s, e.control.value),
+            )
+        )
+        name_notes.append(ft.Text(size=13, color=ft.Colors.ERROR, visible=False))
         player_rows.append(
             ft.Row(
                 [
-                    player_chip(draft.names[seat], colour.id, size=36),
-                    ft.TextField(
-                        value=draft.names[seat],
-                        label=f"Player {seat + 1}",
-                        expand=True,
-                        on_change=lambda e, s=seat: set_name(s, e.control.value),
-                    ),
+                    name_chips[seat],
+                    name_fields[seat],
                     ft.Dropdown(
                         value=colour.id,
                         # Room for '◆ Yellow' on a phone: a little wider, less padding.
@@ -189,9 +245,11 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
                         on_select=lambda e, s=seat: set_colour(s, e.control.value),
                     ),
                 ],
-                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                # The name's counter sits under its field: the row lines up at the top.
+                vertical_alignment=ft.CrossAxisAlignment.START,
             )
         )
+        player_rows.append(name_notes[seat])
         if draft.mode is Mode.DIGITAL:
             player_rows.append(
                 ft.Row(
@@ -256,21 +314,20 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
     )
     order_rows = []
     for position, seat in enumerate(draft.seats()):
-        order_rows.append(
-            ft.Row(
-                [
-                    ft.Text(f"{position + 1}.", size=16, width=26),
-                    player_chip(draft.names[seat], draft.colours[seat]),
-                    ft.Text(draft.names[seat] or f"Player {seat + 1}", size=16, expand=True),
-                    ft.IconButton(
-                        ft.Icons.ARROW_UPWARD,
-                        tooltip=f"Move {draft.names[seat]} earlier",
-                        disabled=position == 0,
-                        on_click=lambda _, p=position: move_up(p),
-                    ),
-                ]
-            )
+        order_names[seat] = (
+            ft.Text(size=16, expand=True),
+            ft.Container(),
+            ft.IconButton(
+                ft.Icons.ARROW_UPWARD,
+                disabled=position == 0,
+                on_click=lambda _, p=position: move_up(p),
+            ),
         )
+        name, chip, arrow = order_names[seat]
+        order_rows.append(
+            ft.Row([ft.Text(f"{position + 1}.", size=16, width=26), chip, name, arrow])
+        )
+    show_names()
     view.appbar = ft.AppBar(
         title=ft.Text("New game"),
         leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: app.go("/")),
@@ -301,12 +358,22 @@ def _chosen_board(draft: Draft, boards: list[Board]) -> Board:
     raise BoardError("choose a board")
 
 
+def _typed_name(draft: Draft, seat: int) -> str:
+    """A seat's name as typed, trimmed; empty while it shows nothing."""
+    name = draft.names[seat]
+    return "" if name_problem(name) == "is blank" else name.strip()
+
+
+def _shown_name(draft: Draft, seat: int) -> str:
+    """A seat's name as typed, or 'Player 2' while it is blank."""
+    return _typed_name(draft, seat) or f"Player {seat + 1}"
+
+
 def _setup_problem(error: ValidationError) -> str:
-    message = first_error(error)
+    message = setup_problem(error)
+    # Seats go by their colour's id in this form.
     if "share one id" in message:
         return "Two players have the same colour: give each player their own."
-    if "pattern" in message or "at least 1 character" in message:
-        return "Every player needs a name."
     return message
 
 
