@@ -192,3 +192,22 @@ def click_until(ui, target, then: str, tries: int = 3) -> None:
         except Exception:
             if attempt == tries - 1:
                 raise
+
+
+def box_in_view(ui, locator, timeout: float = 10) -> dict | None:
+    """A control's box once it is wholly inside the viewport, without scrolling; None if not."""
+    size = ui.page.viewport_size
+    deadline = time.monotonic() + timeout
+    while True:
+        box = locator.bounding_box()
+        if (
+            box is not None
+            and box["x"] >= 0
+            and box["y"] >= 0
+            and box["x"] + box["width"] <= size["width"]
+            and box["y"] + box["height"] <= size["height"]
+        ):
+            return box
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.25)

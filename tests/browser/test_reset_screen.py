@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from browser_ui import PHONE, TABLET, Screen, seats
+from browser_ui import PHONE, TABLET, Screen, box_in_view, seats
 
 from companion.engine.table_reset import reset_draft
 from companion.store.store import open_store
@@ -107,25 +107,6 @@ def expected_tally(saved, draft, *, left: int) -> str:
     heading = f"Tally so far ({left} to place)" if left else "Tally"
     order = " → ".join(labels[p] for p in tally.turn_order)
     return f"{heading}: {numbers}. Next: {order}"
-
-
-def box_in_view(ui, locator, timeout: float = 10) -> dict | None:
-    """A control's box once it is wholly inside the viewport, without scrolling; None if not."""
-    size = ui.page.viewport_size
-    deadline = time.monotonic() + timeout
-    while True:
-        box = locator.bounding_box()
-        if (
-            box is not None
-            and box["x"] >= 0
-            and box["y"] >= 0
-            and box["x"] + box["width"] <= size["width"]
-            and box["y"] + box["height"] <= size["height"]
-        ):
-            return box
-        if time.monotonic() > deadline:
-            return None
-        time.sleep(0.25)
 
 
 def laid_out(ui, wide: bool) -> None:

@@ -220,7 +220,9 @@ class ResetScreen:
             # The engine names what is not accounted for: the fix is on this screen.
             notify(self.app.page, outcome.message, error=True)
             return
-        self.app.page.session.store.remove(self._draft_key)
+        kept = self.app.page.session.store
+        if kept.contains_key(self._draft_key):
+            kept.remove(self._draft_key)
         self.app.announce(self.session.id, self.session.saved.revision)
         if self.session.state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
