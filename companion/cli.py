@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import errno
 import math
+import os
 import socket
 import sys
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from pydantic import ValidationError
@@ -149,8 +150,7 @@ def simulate(
     except (BoardError, ValueError) as error:
         fail(str(error))
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        raise typer.Exit(130) from None
+        interrupted()
     if as_json:
         print_json(report.to_json())
     else:
@@ -236,5 +236,14 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        sys.exit(130)
+        interrupted()
+
+
+def interrupted() -> NoReturn:
+    """Ctrl-C: say so in one line and stop with status 130."""
+    typer.echo("interrupted", err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Not sys.exit: the exit handlers of a process pool whose workers Ctrl-C already
+    # stopped can print a traceback of their own while the interpreter shuts down.
+    os._exit(130)

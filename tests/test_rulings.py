@@ -643,8 +643,9 @@ def test_bounty_is_paid_at_once_digital(victim, bounty):
 
 @pytest.mark.parametrize(("victim", "bounty"), [(W, 3), (T, 2), (S, 1)])
 def test_bounty_is_paid_at_once_table(victim, bounty):
-    """Ruling 7: a recorded removal pays 3 / 2 / 1 to the player whose turn it is."""
-    state = arrange({"a": ("red", S), "b": ("blue", victim)}, mode="table", step=S)
+    """Ruling 7: a recorded removal pays 3 / 2 / 1 to the player whose turn it is (a Troll
+    removes any kind: 2 + 6 reaches even a Wyrm's defence of 8)."""
+    state = arrange({"a": ("red", T), "b": ("blue", victim)}, mode="table", step=T)
     state.energy[0] = 10
     assert state.current_player == "red"
     assert state.describe(Removal("blue", victim)) == (

@@ -349,3 +349,53 @@ def test_a_swap_reaches_the_wyrms_step_and_a_removal_names_its_step():
     # Bob has no Wyrm: the Wyrms step passes him over, so no tap can be his swap.
     with pytest.raises(IllegalCommand, match="Wyrm swaps happen while the Wyrm is activated"):
         state.reach(Swap(by="b"))
+
+
+# --- ruling 7 at the table: only removals the acting creatures could make -----------------------
+
+
+def actions_with_everything():
+    """Round 1's Actions at the Wyrms step: Alice and Bob a Wyrm each, Cara three Sprites."""
+    state = new_state()
+    for command in (
+        Summon(W, by="a"),
+        Summon(W, by="b"),
+        Skip("summoning", S, "c"),
+        Summon(S, by="c"),
+        Summon(S, by="c"),
+        Summon(S, by="c"),
+        Skip("summoning"),
+    ):
+        state.apply(command)
+    return state
+
+
+def test_a_wyrm_removes_at_most_as_many_creatures_as_its_actions():
+    """Ruling 7: each attack is an action, and a Wyrm has 2 (ruling 5)."""
+    state = actions_with_everything()
+    assert where(state) == ("actions", "wyrm", "a")
+    state.apply(Removal("c", S, by="a"))
+    state.apply(Removal("c", S, by="a"))
+    refused(
+        state,
+        Removal("c", S, by="a"),
+        "Alice's 1 Wyrm has 2 actions in all this step, and each removal took one",
+    )
+    assert not [c for c in state.legal_commands() if isinstance(c, Removal)]
+    # The next player's Wyrm has its own actions.
+    state.apply(Pass(by="a"))
+    state.apply(Removal("c", S, by="b"))
+    assert state.energy_of("b") == 1
+
+
+def test_a_sprite_cannot_remove_a_wyrm():
+    """Ruling 7: a Sprite's best total is 1 + 6 = 7, under a Wyrm's defence of 8."""
+    state = actions_with_everything()
+    state.apply(Skip("actions", S, "c"))
+    assert where(state) == ("actions", "sprite", "c")
+    refused(
+        state,
+        Removal("a", W, by="c"),
+        "a Sprite cannot remove a Wyrm: its best roll, 7, is under the Wyrm's defence of 8",
+    )
+    assert Removal("a", W) not in state.legal_commands()

@@ -31,6 +31,7 @@ from companion.engine.flow import (
     next_turn,
     occupants_by_id,
     position,
+    removal_blocker,
     run_reset,
     settle,
     skip_target,
@@ -363,9 +364,17 @@ def _removal(state: GameState, command: Removal) -> None:
     kind = _kind(command.kind)
     if state.on_board[victim][kind] == 0:
         raise IllegalCommand(f"{_name(state, victim)} has no {KIND_ORDER[kind].title} on the board")
+    _check_removal_possible(state, seat, kind)
+    state.step_removals += 1
     state.on_board[victim][kind] -= 1
     state.returning[victim][kind] += 1
     gain(state, seat, BOUNTY[kind])
+
+
+def _check_removal_possible(state: GameState, seat: int, kind: int) -> None:
+    reason = removal_blocker(state, seat, kind)
+    if reason is not None:
+        raise IllegalCommand(reason)
 
 
 def _table_swap(state: GameState, command: Swap) -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.constants import ACTIONS, COSTS, KINDS, WYRM, Phase
+from companion.engine.constants import ACTIONS, ATTACK_BONUS, COSTS, DEFENCE, KINDS, WYRM, Phase
+from companion.engine.dice import attack_odds
 from companion.engine.errors import IllegalCommand
 from companion.engine.reset_phase import (
     Occupant,
@@ -18,8 +19,9 @@ from companion.engine.reset_phase import (
     domination_opportunities,
     reset_phase,
 )
+from companion.engine.wording import counted
 from models.commands import Skip
-from models.rules import KIND_ORDER, WINNING_ENERGY, WYRM_SWAP_COST, CreatureKind
+from models.rules import DIE_SIDES, KIND_ORDER, WINNING_ENERGY, WYRM_SWAP_COST, CreatureKind
 
 if TYPE_CHECKING:
     from companion.engine.state import GameState
@@ -85,6 +87,33 @@ def blocker(state: GameState, seat: int) -> str | None:
     return None
 
 
+def removal_blocker(state: GameState, seat: int, kind: int) -> str | None:
+    """Why the creatures acting now could not have removed a creature of `kind`, or None.
+
+    Ruling 7 at the table: the step's kind is the attacker's. No roll lets a Sprite beat a
+    Wyrm's defence, and each attack costs an action, so a player's creatures of a kind
+    remove at most as many creatures in their step as they have actions between them.
+    """
+    attacker, defender = KIND_ORDER[state.step], KIND_ORDER[kind]
+    if attack_odds(attacker, defender) == 0:
+        best = DIE_SIDES + ATTACK_BONUS[state.step]
+        return (
+            f"a {attacker.title} cannot remove a {defender.title}: its best roll, "
+            f"{best}, is under the {defender.title}'s defence of {DEFENCE[kind]}"
+        )
+    count = state.on_board[seat][state.step]
+    most = count * ACTIONS[state.step]
+    if state.step_removals >= most:
+        name = state.game.labels[state.game.players[seat]]
+        creatures = counted(count, attacker.title, attacker.plural)
+        verb = "has" if count == 1 else "have"
+        return (
+            f"{name}'s {creatures} {verb} {counted(most, 'action')} in all this step, "
+            "and each removal took one"
+        )
+    return None
+
+
 def position(state: GameState) -> tuple[int, int, int]:
     """Where the round is: (phase, step, turn), ordered as play goes on."""
     return (_PHASE_RANK[state.phase], state.step, state.turn)
@@ -117,6 +146,7 @@ _PHASE_RANK = {
 def next_turn(state: GameState) -> None:
     """The current player is done with this step."""
     state.turn += 1
+    state.step_removals = 0
     settle(state)
 
 

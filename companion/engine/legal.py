@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.constants import COSTS, KINDS, WYRM, Phase
-from companion.engine.flow import can_swap
+from companion.engine.flow import can_swap, removal_blocker
 from companion.engine.movement import reachable
 from models.commands import (
     Command,
@@ -101,7 +101,9 @@ def _table_actions(state: GameState) -> list[Command]:
         if victim == seat:
             continue
         commands.extend(
-            Removal(players[victim], KIND_ORDER[kind]) for kind in range(KINDS) if counts[kind]
+            Removal(players[victim], KIND_ORDER[kind])
+            for kind in range(KINDS)
+            if counts[kind] and removal_blocker(state, seat, kind) is None
         )
     others_on_board = sum(state.on_board[seat]) - state.on_board[seat][WYRM]
     if (

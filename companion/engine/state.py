@@ -96,6 +96,7 @@ class GameState:
         "returning",
         "round",
         "step",
+        "step_removals",
         "summoner",
         "turn",
         "turn_order",
@@ -114,6 +115,8 @@ class GameState:
     round: int
     phase: Phase
     step: int
+    # Table games: removals the player acting now has recorded in this step.
+    step_removals: int
     turn: int
     occupant: list[Token | None]
     face_down: list[bool]
@@ -141,6 +144,7 @@ class GameState:
         state.round = 1
         state.phase = Phase.SUMMONING
         state.step = 0
+        state.step_removals = 0
         state.turn = 0
         state.occupant = [None] * game.isle.size
         state.face_down = [False] * game.isle.size
@@ -167,6 +171,7 @@ class GameState:
         other.round = self.round
         other.phase = self.phase
         other.step = self.step
+        other.step_removals = self.step_removals
         other.turn = self.turn
         other.occupant = self.occupant[:]
         other.face_down = self.face_down[:]

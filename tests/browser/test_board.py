@@ -304,7 +304,7 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     ui.button("Decline").click()
     ui.wait_for("Energy and Reset of round 1")
     final = saved_game(server, saved.id)
-    assert final.log[-1].command == Dominate("skalds-strand", False)
+    assert final.log[-1].command == Dominate("skalds-strand", False, by="red")
     assert final.state.round == 2 and final.state.energy_of("red") == decline.player("red").after
 
 
@@ -392,7 +392,7 @@ def test_two_devices_on_one_digital_game_follow_each_other(server, browser, arti
     wait_for_person(tablet, server, game_id, 1)
     # One bot, one decision at a time: the log holds each command once, in turn.
     movers = [entry.command for entry in saved.log]
-    assert movers[0] == Summon("wyrm", "rh1") and len(movers) == saved.revision
+    assert movers[0] == Summon("wyrm", "rh1", by="red") and len(movers) == saved.revision
 
     # Now the tablet plays Ragna's next step; the phone follows it.
     before = saved.revision

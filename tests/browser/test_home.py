@@ -97,7 +97,7 @@ def test_new_game_refuses_alike_names_as_they_are_typed(server, browser, artifac
     ui.wait_for("2.\nA■\nAstrid")
     # The note under the field is gone (the refusal's message may still be at the bottom).
     assert not shows(ui, "⚠ Player 2's name")
-    ui.tap("Start game", "Ragna's turn")
+    ui.tap("Start game", "Ragna decides")
     (summary,) = games(server)
     assert summary.labels == ("Ragna", "Astrid")
 

@@ -128,7 +128,7 @@ def test_a_table_round_costs_at_most_four_taps_beyond_its_events(server, browser
 
     # Round 1, quiet: one tap ends Summoning (and with no creature, Actions too), one applies.
     ui.press("Nobody summons more", "Every creature is accounted for")
-    ui.press("Apply", "Round 2/6")
+    ui.press("Apply", "Cara decides")
     round_1_taps, ui.taps = ui.taps, 0
 
     ui.shot("round-01-summoning")
