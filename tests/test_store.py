@@ -5,6 +5,7 @@ import json
 import random
 import shutil
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -574,6 +575,18 @@ def test_a_database_with_damaged_pages_is_moved_aside(tmp_path):
     assert aside.read_bytes() == bytes(data)
 
 
+def test_postgresql_without_its_driver_names_the_extra(monkeypatch):
+    # As if psycopg were not installed: `import psycopg` fails.
+    monkeypatch.setitem(sys.modules, "psycopg", None)
+    with pytest.raises(StoreError) as raised:
+        open_store("postgresql+psycopg://nobody:secret@127.0.0.1:1/none")
+    message = str(raised.value)
+    assert "its database driver is not installed" in message
+    assert "pip install 'summoners-isle-companion[postgres]'" in message
+    assert "secret" not in message and "\n" not in message
+
+
+@pytest.mark.skipif(importlib.util.find_spec("psycopg") is None, reason="the postgres extra")
 def test_an_unreadable_database_url_is_one_clear_error():
     with pytest.raises(StoreError, match="cannot open the database"):
         open_store("postgresql+psycopg://nobody:secret@127.0.0.1:1/none?connect_timeout=2")
