@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 run: $(STAMP)
 	$(PY) -m companion app
@@ -51,4 +52,4 @@ fonts: $(STAMP)
 	  --no-hinting --layout-features='*' --output-file=assets/fonts/DejaVuSans.ttf
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build .pytest_cache .ruff_cache .mypy_cache .hypothesis
