@@ -9,12 +9,13 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,postgres]'
 	touch $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 run: $(STAMP)
 	$(PY) -m companion app
@@ -51,4 +52,4 @@ fonts: $(STAMP)
 	  --no-hinting --layout-features='*' --output-file=assets/fonts/DejaVuSans.ttf
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build .pytest_cache .ruff_cache .mypy_cache .hypothesis

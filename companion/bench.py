@@ -72,6 +72,7 @@ class _BusyBot:
     """Acts as much as it can: the longest logs a real game makes."""
 
     name = "busy"
+    budget_ms = None
 
     def __init__(self, seed: int) -> None:
         self._random = random.Random(seed)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from pydantic import ValidationError
 
 from models.board import Board
 
-BOARDS_DIR = Path(__file__).resolve().parent.parent / "assets" / "boards"
+# Package data: installed with the package, found through importlib.resources wherever it is.
+BOARDS_DIR: Traversable = resources.files("companion") / "data" / "boards"
 
 
 class BoardError(ValueError):
@@ -20,7 +22,11 @@ class BoardError(ValueError):
 
 def shipped_board_ids() -> list[str]:
     """The ids of the layouts that ship with the app."""
-    return sorted(path.stem for path in BOARDS_DIR.glob("*.json"))
+    return sorted(
+        entry.name.removesuffix(".json")
+        for entry in BOARDS_DIR.iterdir()
+        if entry.name.endswith(".json")
+    )
 
 
 @cache
@@ -31,8 +37,8 @@ def shipped_board(board_id: str) -> Board:
     # BOARDS_DIR. It also keeps the cache to the shipped boards, as errors are not cached.
     if board_id not in known:
         raise BoardError(f"unknown board {board_id!r} (shipped boards: {', '.join(known)})")
-    path = BOARDS_DIR / f"{board_id}.json"
-    return parse_board(json.loads(path.read_text(encoding="utf-8")))
+    data = (BOARDS_DIR / f"{board_id}.json").read_text(encoding="utf-8")
+    return parse_board(json.loads(data))
 
 
 def parse_board(data: Any) -> Board:

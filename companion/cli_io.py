@@ -34,10 +34,11 @@ class OneLineErrors(TyperGroup):
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         """Run the command; a usage mistake prints `error: ...` and exits with status 2."""
+        kwargs["standalone_mode"] = False
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(*args, **kwargs)
         try:
-            status = super().main(*args, standalone_mode=False, **kwargs)
+            status = super().main(*args, **kwargs)
         except click_errors.NoArgsIsHelpError as error:
             error.show()
             sys.exit(error.exit_code)

@@ -207,6 +207,7 @@ def _play_table(table: _Table) -> _Outcome:
         )
         return outcome
     state = played.state
+    assert state.winner is not None, "a game played to the end has a winner"
     outcome.winner_seat = state.winner
     outcome.summoner = state.summoner
     outcome.rounds = state.round

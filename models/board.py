@@ -115,10 +115,10 @@ class Board(BaseModel):
         if self.locations:
             # A dict, not a set: the first stray location named is the first one drawn.
             drawn: dict[str, None] = {}
-            for location in self.locations:
-                if location.id in drawn:
-                    raise ValueError(f"location {location.id!r} is drawn twice")
-                drawn[location.id] = None
+            for spot in self.locations:
+                if spot.id in drawn:
+                    raise ValueError(f"location {spot.id!r} is drawn twice")
+                drawn[spot.id] = None
             missing = next((name for name in owner if name not in drawn), None)
             if missing is not None:
                 raise ValueError(f"location {missing!r} has no drawing position")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
@@ -17,7 +17,7 @@ from models.commands import (
 )
 from models.setup import GameSetup
 
-LOG_FORMAT = "summoners-isle-game"
+LOG_FORMAT: Final = "summoners-isle-game"
 # Version 2: every player's command says who makes it (`by`), and every Energy and Reset
 # accounts for each creature on the board (placed, or listed in `removed`).
 LOG_VERSION = 2

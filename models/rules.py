@@ -17,8 +17,9 @@ class CreatureKind(StrEnum):
     TROLL = "troll"
     SPRITE = "sprite"
 
+    # A property where str has a method: a kind's display name, never str.title's result.
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]
         """The kind's display name, singular."""
         return self.value.capitalize()
 

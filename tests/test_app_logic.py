@@ -121,7 +121,7 @@ def test_the_shipped_font_covers_every_character_the_app_shows():
     cmap = TTFont(ROOT / "assets" / "fonts" / "DejaVuSans.ttf").getBestCmap()
     # Screens, and the engine's sentences and board names they show.
     sources = [*(ROOT / "companion").rglob("*.py"), *(ROOT / "models").rglob("*.py")]
-    sources += (ROOT / "assets" / "boards").glob("*.json")
+    sources += (ROOT / "companion" / "data" / "boards").glob("*.json")
     text = "".join(p.read_text(encoding="utf-8") for p in sources) + PLAYER_NAMES
     wanted = set(re.sub(r"[\x00-\x1f\x7f]", "", text))
     missing = sorted(ch for ch in wanted if ord(ch) not in cmap)

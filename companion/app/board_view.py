@@ -223,16 +223,15 @@ def targets(state: GameState) -> dict[str, Target]:
         costs = state.reachable(state.active, state.actions_left)
     index = state.game.isle.index
     for command in state.legal_commands():
-        kind = type(command)
-        if kind is Summon and command.location is not None:
+        if isinstance(command, Summon) and command.location is not None:
             found[command.location] = Target(command, Mark.SUMMON)
-        elif kind is Activate:
+        elif isinstance(command, Activate):
             found[command.location] = Target(command, Mark.ACTIVATE)
-        elif kind is Move:
+        elif isinstance(command, Move):
             found[command.to] = Target(command, Mark.MOVE, costs[index[command.to]])
-        elif kind is Attack:
+        elif isinstance(command, Attack):
             found[command.target] = Target(command, Mark.ATTACK)
-        elif kind is Swap and command.with_location is not None:
+        elif isinstance(command, Swap) and command.with_location is not None:
             found[command.with_location] = Target(command, Mark.SWAP)
     return found
 
@@ -244,6 +243,7 @@ def tap_command(state: GameState, location: str) -> Command | None:
     """
     kind = state.step_kind
     if state.phase is Phase.SUMMONING:
+        assert kind is not None, "every Summoning step is of a kind"
         return Summon(kind, location)
     if state.phase is not Phase.ACTIONS:
         return None

@@ -8,6 +8,7 @@ only sets what the new state changes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import flet as ft
 
@@ -27,8 +28,8 @@ class GameBar:
         self,
         go: Callable[[str], None],
         game_id: str,
-        undo: Callable[[ft.ControlEvent], None],
-        redo: Callable[[ft.ControlEvent], None],
+        undo: Callable[[ft.Event[Any]], object],
+        redo: Callable[[ft.Event[Any]], object],
     ) -> None:
         # Home and three actions leave a 360 px phone about 150 px: 'Round 6/7' must fit.
         self.title = ft.Text(size=20)

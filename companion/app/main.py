@@ -170,7 +170,11 @@ class App:
     def _view(self, parts: list[str]) -> ft.View:
         if not parts:
             return home.build(self)
-        named = {("new",): "new_game", ("history",): "history", ("board-editor",): "board_editor"}
+        named: dict[tuple[str, ...], str] = {
+            ("new",): "new_game",
+            ("history",): "history",
+            ("board-editor",): "board_editor",
+        }
         if tuple(parts) in named:
             return screen_module(named[tuple(parts)]).build(self)
         if parts[0] == "game" and len(parts) >= 2:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import flet as ft
 
@@ -59,9 +60,9 @@ class EnergyTrack:
 
     def __init__(self, counters: Sequence[tuple[str, str, int]]) -> None:
         self._chips: list[ft.Row] = []
-        rows = []
+        rows: list[ft.Control] = []
         for start in range(0, MAX_TRACK_ENERGY + 1, TRACK_COLUMNS):
-            cells = []
+            cells: list[ft.Control] = []
             for value in range(start, start + TRACK_COLUMNS):
                 chips = ft.Row([], spacing=0, wrap=True, run_spacing=0, data=())
                 self._chips.append(chips)
@@ -156,14 +157,14 @@ def board_options(boards: Sequence[Board]) -> list[ft.DropdownOption]:
 
 def big_button(
     text: str,
-    on_click: Callable[[ft.ControlEvent], object] | None,
+    on_click: ft.ControlEventHandler[Any] | None,
     *,
     icon: ft.IconData | None = None,
     primary: bool = True,
     disabled: bool = False,
     tooltip: str | None = None,
     action: ft.ClientAction | None = None,
-) -> ft.Control:
+) -> ft.Button | ft.OutlinedButton:
     """A full-size button, at least one tap target tall; `action` runs on the client first."""
     style = ft.ButtonStyle(
         padding=ft.Padding.symmetric(horizontal=18, vertical=14),

@@ -30,15 +30,18 @@ def outcomes(state: GameState, command: Command) -> list[tuple[float, Command]]:
 
 def attack_chances(state: GameState, attack: Attack) -> list[tuple[float, Command]]:
     """The attack's possible outcomes as (probability, the attack with dice giving it)."""
+    here = state.active
+    assert here is not None, "an attack is made by the active creature"
     target = state.game.isle.index[attack.target]
-    attacker = state.occupant[state.active]
+    attacker = state.occupant[here]
     defender = state.occupant[target]
+    assert attacker is not None and defender is not None, "an attack is between two creatures"
     sprite = needs_defence_roll(state, attack)
     support = state.sprite_support(target) if sprite else 0
     key = (attacker[1], defender[1], support)
     known = _OUTCOMES.get(key)
     if known is None:
-        known = _OUTCOMES[key] = _outcomes(state, attack, sprite, support)
+        known = _OUTCOMES[key] = _outcomes(state, attack, sprite, key)
     odds, success, failure = known
     chances: list[tuple[float, Command]] = []
     if success is not None:
@@ -51,12 +54,14 @@ def attack_chances(state: GameState, attack: Attack) -> list[tuple[float, Comman
 
 
 def _outcomes(
-    state: GameState, attack: Attack, sprite: bool, support: int
+    state: GameState, attack: Attack, sprite: bool, key: tuple[int, int, int]
 ) -> tuple[float, Rolls | None, Rolls | None]:
-    """The engine's odds, and one set of dice for each outcome the engine can produce."""
-    attacker = KIND_ORDER[state.occupant[state.active][1]]
-    defender = KIND_ORDER[state.occupant[state.game.isle.index[attack.target]][1]]
-    odds = float(attack_odds(attacker, defender, support))
+    """The engine's odds, and one set of dice for each outcome the engine can produce.
+
+    `key` is (attacker kind, defender kind, Sprite support), as _OUTCOMES keeps them.
+    """
+    attacker, defender, support = key
+    odds = float(attack_odds(KIND_ORDER[attacker], KIND_ORDER[defender], support))
     success: Rolls | None = None
     failure: Rolls | None = None
     for roll in FACES:

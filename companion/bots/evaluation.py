@@ -17,6 +17,7 @@ its end, where a lead in energy is worth more.
 from __future__ import annotations
 
 import math
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from companion.engine import GameState, Phase
@@ -193,10 +194,10 @@ class Evaluator:
                 actions = state.actions_left
                 if actions < 1:
                     continue
-                targets = set(isle.neighbours[here])
+                near = set(isle.neighbours[here])
                 for spot in state.reachable(here, actions - 1):
-                    targets.update(isle.neighbours[spot])
-                targets &= rivals[seat]
+                    near.update(isle.neighbours[spot])
+                targets: AbstractSet[int] = near & rivals[seat]
             else:
                 # Others, roughly: by distance on the isle, ignoring who stands in the way.
                 likelihood = weights.reach_spent if face_down[here] else weights.reach_ready
@@ -204,7 +205,9 @@ class Evaluator:
             for there in targets:
                 row = odds_against.get(there)
                 if row is None:
-                    defender = occupant[there][1]
+                    rival = occupant[there]
+                    assert rival is not None, "a target holds a rival's creature"
+                    defender = rival[1]
                     backing = state.sprite_support(there) if defender == SPRITE else 0
                     row = odds_against[there] = [odds[k][defender][backing] for k in _KINDS]
                 chance = likelihood * row[kind]
@@ -213,12 +216,15 @@ class Evaluator:
                     made[there] = made.get(there, 0.0) + chance
                     attacks.append((there, seat, chance))
         for there, survives in spared.items():
-            victim, kind = occupant[there]
+            target = occupant[there]
+            assert target is not None, "a target holds a rival's creature"
+            victim, kind = target
             scores[victim] -= (1.0 - survives) * worth[kind]
         for there, seat, chance in attacks:
             # The bounty's expected value, shared among the attackers by their chances.
-            kind = occupant[there][1]
-            scores[seat] += chance * (1.0 - spared[there]) / made[there] * BOUNTY[kind]
+            target = occupant[there]
+            assert target is not None, "a target holds a rival's creature"
+            scores[seat] += chance * (1.0 - spared[there]) / made[there] * BOUNTY[target[1]]
 
 
 def _within(neighbours: tuple[tuple[int, ...], ...], most: int) -> list[list[frozenset[int]]]:

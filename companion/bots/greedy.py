@@ -42,6 +42,7 @@ class GreedyBot:
     def margin(self, state: GameState, command: Command) -> float:
         """The mover's expected score lead after the command, dice weighted by their odds."""
         seat = state.current_seat
+        assert seat is not None, "a bot moves only where someone decides"
         expected = 0.0
         for probability, outcome in outcomes(state, command):
             child = state.clone()

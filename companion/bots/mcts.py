@@ -16,6 +16,7 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import final
 
 from companion.bots.chance import outcomes
 from companion.bots.evaluation import Evaluator, Weights
@@ -29,6 +30,8 @@ DEFAULT_BUDGET_MS = MCTS_LEVELS["normal"]
 _AIM = 0.9
 
 
+# Final: `type(x) is Chance` then tells the two apart for the type checker too.
+@final
 class Node:
     """A position in the tree: its visits, value totals per seat, and children once expanded.
 
@@ -49,6 +52,7 @@ class Node:
         self.children: list[tuple[Command, Node | Chance]] | None = None
 
 
+@final
 class Chance:
     """An attack's outcomes, each a node with its probability."""
 
@@ -152,6 +156,7 @@ class MctsBot:
             if node.children is None:
                 continue
             looked += 1
+            assert node.state is not None, "an expanded node keeps its position"
             if _same(node.state, state):
                 return node
             frontier.extend(child for _, child in node.children)
@@ -175,15 +180,17 @@ class MctsBot:
             value = [total / node.visits for total in node.totals]
         else:
             if node.state is None:
+                assert parent.state is not None and node.command is not None, "a leaf's way back"
                 node.state = parent.state.clone()
                 node.state.apply(node.command)
             commands = node.state.legal_commands()
             # No expansion starts unless, at the slowest pace seen, it ends before the deadline.
             if self.clock() + len(commands) * self._child_seconds > deadline:
                 return False
-            value = self._expand(node, horizon, commands, deadline)
-            if value is None:
+            expanded = self._expand(node, horizon, commands, deadline)
+            if expanded is None:
                 return False
+            value = expanded
         for visited in path:
             visited.visits += 1
             totals = visited.totals
@@ -210,6 +217,7 @@ class MctsBot:
         begun = self.clock()
         state = node.state
         mover = node.mover
+        assert state is not None and mover is not None, "a node is expanded where someone decides"
         evaluator = self.evaluator
         children: list[tuple[float, float, Command, Node | Chance]] = []
         for command in commands:
@@ -235,11 +243,12 @@ class MctsBot:
     def _select(self, node: Node) -> Node | Chance:
         """The child maximising the mover's value plus an exploration bonus, among the widened."""
         children = node.children
-        allowed = min(len(children), 1 + int(self.widening * math.sqrt(node.visits)))
         mover = node.mover
+        assert children is not None and mover is not None, "selection is among a node's children"
+        allowed = min(len(children), 1 + int(self.widening * math.sqrt(node.visits)))
         log_visits = math.log(node.visits)
         exploration = self.exploration
-        best = None
+        best: Node | Chance | None = None
         best_score = -math.inf
         for _, child in children[:allowed]:
             score = child.totals[mover] / child.visits + exploration * math.sqrt(
@@ -247,6 +256,7 @@ class MctsBot:
             )
             if score > best_score:
                 best, best_score = child, score
+        assert best is not None, "an expanded node has children"
         return best
 
     @staticmethod
@@ -258,6 +268,7 @@ class MctsBot:
     def _best(self, root: Node) -> tuple[Command, Node | Chance]:
         """The root's most visited command, the better valued one on a tie, and its subtree."""
         mover = root.mover
+        assert root.children is not None and mover is not None, "the root is expanded"
         return max(
             root.children,
             key=lambda entry: (entry[1].visits, entry[1].totals[mover] / entry[1].visits),

@@ -24,7 +24,9 @@ def play(game: Game, bots: Sequence[Bot], roll: Callable[[], int]) -> PlayedGame
     state = game.new_initial_state()
     commands: list[Command] = []
     while not state.is_terminal:
-        command = with_rolls(state, bots[state.current_seat].choose(state), roll)
+        seat = state.current_seat
+        assert seat is not None, "until a digital game ends, someone decides"
+        command = with_rolls(state, bots[seat].choose(state), roll)
         state.apply(command)
         commands.append(command)
     return PlayedGame(state, commands)

@@ -117,7 +117,7 @@ def _place(state: GameState, location: int) -> str:
 
 
 def _kind(value: object) -> int:
-    index = KIND_INDEX.get(value)
+    index = KIND_INDEX.get(value) if isinstance(value, str) else None
     if index is None:
         raise IllegalCommand(f"there is no creature kind {value!r}")
     return index
@@ -141,6 +141,13 @@ def _active(state: GameState) -> int:
     if state.phase is not Phase.ACTIONS or state.active is None:
         raise IllegalCommand("no creature is being activated")
     return state.active
+
+
+def _owner(state: GameState, location: int) -> int:
+    """The seat owning the creature at a location that holds one (the active creature's)."""
+    token = state.occupant[location]
+    assert token is not None, "the active creature is on the board"
+    return token[0]
 
 
 # --- Summoning -----------------------------------------------------------------------------
@@ -239,14 +246,20 @@ def _relocate(state: GameState, here: int, to: int) -> None:
 def attack_outcome(state: GameState, command: Attack) -> tuple[int, int, bool]:
     """(attack total, defence, success) of an attack with its dice, from the active creature."""
     here = state.active
+    assert here is not None, "an attack is made by the active creature"
     target = state.game.isle.index[command.target]
     attacker = state.occupant[here]
     defender = state.occupant[target]
+    assert attacker is not None and defender is not None, "an attack is between two creatures"
+    assert command.attack_roll is not None, "an attack's dice are filled in (with_rolls)"
     total = command.attack_roll + ATTACK_BONUS[attacker[1]]
     if defender[1] == SPRITE:
+        assert command.defence_roll is not None, "a Sprite's defence roll is filled in"
         defence = command.defence_roll + sprite_support(state, target)
     else:
-        defence = DEFENCE[defender[1]]
+        fixed = DEFENCE[defender[1]]
+        assert fixed is not None, "only a Sprite's defence is rolled"
+        defence = fixed
     return total, defence, total >= defence
 
 
@@ -268,7 +281,7 @@ def _attack(state: GameState, command: Attack) -> None:
         raise IllegalCommand("the active creature has no actions left to attack with")
     if target not in state.game.isle.neighbours[here]:
         raise IllegalCommand(f"{_place(state, target)} is not next to the active creature")
-    seat = state.occupant[here][0]
+    seat = _owner(state, here)
     defender = state.occupant[target]
     if defender is None or defender[0] == seat:
         raise IllegalCommand(f"there is no enemy creature at {_place(state, target)}")
@@ -301,7 +314,7 @@ def _swap(state: GameState, command: Swap) -> None:
     here = _active(state)
     if state.step != WYRM:
         raise IllegalCommand("only a Wyrm can swap places")
-    seat = state.occupant[here][0]
+    seat = _owner(state, here)
     if state.energy[seat] < WYRM_SWAP_COST:
         raise IllegalCommand(
             f"a Wyrm swap costs {WYRM_SWAP_COST} energy and {_name(state, seat)} has none"
@@ -423,9 +436,9 @@ def _energy_and_reset(state: GameState, command: EnergyAndReset) -> None:
         if occupants[where] is not None:
             raise IllegalCommand(f"location {placement.location} holds two creatures")
         seat = _seat_of(state, placement.player)
-        kind = KIND_ORDER[_kind(placement.kind)]
-        occupants[where] = (placement.player, kind)
-        seen[seat, KIND_INDEX[kind]] += 1
+        kind = _kind(placement.kind)
+        occupants[where] = (placement.player, KIND_ORDER[kind])
+        seen[seat, kind] += 1
     gone: Counter[tuple[int, int]] = Counter()
     for creature in command.removed or ():
         gone[_seat_of(state, creature.player), _kind(creature.kind)] += 1

@@ -6,7 +6,8 @@ from enum import StrEnum
 
 from models.rules import CREATURES, KIND_ORDER, CreatureKind
 
-KIND_INDEX = {kind: i for i, kind in enumerate(KIND_ORDER)}
+# Keyed by str: a CreatureKind is one, and a kind's plain name finds the same index.
+KIND_INDEX: dict[str, int] = {kind: i for i, kind in enumerate(KIND_ORDER)}
 COSTS = tuple(CREATURES[kind].cost for kind in KIND_ORDER)
 OWNED = tuple(CREATURES[kind].owned for kind in KIND_ORDER)
 ACTIONS = tuple(CREATURES[kind].actions for kind in KIND_ORDER)

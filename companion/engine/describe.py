@@ -6,7 +6,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.apply import attack_outcome
-from companion.engine.constants import ATTACK_BONUS, BOUNTY, COSTS, KIND_INDEX, SPRITE, Phase
+from companion.engine.constants import (
+    ATTACK_BONUS,
+    BOUNTY,
+    COSTS,
+    KIND_INDEX,
+    SPRITE,
+    Phase,
+    Token,
+)
 from companion.engine.flow import next_turn, position, skip_target
 from companion.engine.movement import reachable
 from companion.engine.wording import counted, joined
@@ -33,10 +41,9 @@ if TYPE_CHECKING:
 
 def describe_command(state: GameState, command: Command) -> str:
     """One sentence saying what the command does from this state."""
-    writer = _WRITERS.get(type(command))
     try:
-        return writer(state, command)
-    except (KeyError, IndexError, TypeError, AttributeError):
+        return _WRITERS[type(command)](state, command)
+    except (LookupError, TypeError, AttributeError):
         # An illegal command still gets a readable, if plainer, description.
         return f"{type(command).__name__} {command_fields(command)}"
 
@@ -48,12 +55,34 @@ def command_fields(command: Command) -> str:
 
 def _who(state: GameState, seat: int | None = None) -> str:
     if seat is None:
-        seat = state.current_seat
+        seat = _seat(state)
     return state.game.labels[state.game.players[seat]]
 
 
+# An illegal command can name what is not there: these raise LookupError, and
+# describe_command falls back to the plain description.
+def _seat(state: GameState) -> int:
+    seat = state.current_seat
+    if seat is None:
+        raise LookupError("it is nobody's decision")
+    return seat
+
+
+def _active(state: GameState) -> int:
+    if state.active is None:
+        raise LookupError("no creature is being activated")
+    return state.active
+
+
+def _token(state: GameState, location: int) -> Token:
+    token = state.occupant[location]
+    if token is None:
+        raise LookupError(f"no creature at location {location}")
+    return token
+
+
 def _creature(state: GameState, location: int) -> str:
-    seat, kind = state.occupant[location]
+    seat, kind = _token(state, location)
     where = state.game.isle.location_names[location]
     return f"{_who(state, seat)}'s {KIND_ORDER[kind].title} at {where}"
 
@@ -69,7 +98,7 @@ def _change(before: int, amount: int) -> str:
 def _summon(state: GameState, command: Summon) -> str:
     kind = KIND_INDEX[command.kind]
     cost = COSTS[kind]
-    seat = state.current_seat
+    seat = _seat(state)
     where = f" onto {_place(state, command.location)}" if command.location else ""
     return (
         f"{_who(state)} summons a {KIND_ORDER[kind].title}{where} for {cost} energy "
@@ -92,21 +121,25 @@ def _activate(state: GameState, command: Activate) -> str:
 
 
 def _move(state: GameState, command: Move) -> str:
-    cost = reachable(state, state.active, state.actions_left)[state.game.isle.index[command.to]]
+    here = _active(state)
+    cost = reachable(state, here, state.actions_left)[state.game.isle.index[command.to]]
     to = _place(state, command.to)
-    return f"{_creature(state, state.active)} moves to {to} ({counted(cost, 'action')})"
+    return f"{_creature(state, here)} moves to {to} ({counted(cost, 'action')})"
 
 
 def _attack(state: GameState, command: Attack) -> str:
+    here = _active(state)
     target = state.game.isle.index[command.target]
-    head = f"{_creature(state, state.active)} attacks {_creature(state, target)}"
+    head = f"{_creature(state, here)} attacks {_creature(state, target)}"
     if command.attack_roll is None:
         return head
+    attacker = _token(state, here)
+    defender = _token(state, target)
+    if defender[1] == SPRITE and command.defence_roll is None:
+        raise LookupError("an attack on a Sprite without the defender's roll")
     total, defence, success = attack_outcome(state, command)
-    attacker = state.occupant[state.active]
-    defender = state.occupant[target]
     rolled = f"{command.attack_roll}+{ATTACK_BONUS[attacker[1]]}={total}"
-    if defender[1] == SPRITE:
+    if command.defence_roll is not None and defender[1] == SPRITE:
         against = f"{command.defence_roll}+{defence - command.defence_roll}={defence}"
     else:
         against = str(defence)
@@ -120,16 +153,16 @@ def _attack(state: GameState, command: Attack) -> str:
 
 
 def _swap(state: GameState, command: Swap) -> str:
-    seat = state.current_seat
+    seat = _seat(state)
     paid = f"for {WYRM_SWAP_COST} energy {_change(state.energy[seat], -WYRM_SWAP_COST)}"
     if command.with_location is None:
         return f"{_who(state)}'s Wyrm trades places with another of their creatures {paid}"
     other = _creature(state, state.game.isle.index[command.with_location])
-    return f"{_creature(state, state.active)} trades places with {other} {paid}"
+    return f"{_creature(state, _active(state))} trades places with {other} {paid}"
 
 
 def _end_activation(state: GameState, command: EndActivation) -> str:
-    return f"{_creature(state, state.active)} ends its activation"
+    return f"{_creature(state, _active(state))} ends its activation"
 
 
 def _dominate(state: GameState, command: Dominate) -> str:
@@ -139,7 +172,7 @@ def _dominate(state: GameState, command: Dominate) -> str:
 
 
 def _removal(state: GameState, command: Removal) -> str:
-    seat = state.current_seat
+    seat = _seat(state)
     kind = KIND_INDEX[command.kind]
     bounty = BOUNTY[kind]
     victim = state.game.labels[command.victim]

@@ -158,8 +158,12 @@ def begin_activation(state: GameState, location: int) -> None:
 
 def flip_active(state: GameState) -> None:
     """Turn the active creature face-down: it has acted this round."""
-    seat, kind = state.occupant[state.active]
-    state.face_down[state.active] = True
+    here = state.active
+    assert here is not None, "only an active creature is flipped"
+    token = state.occupant[here]
+    assert token is not None, "the active creature is on the board"
+    seat, kind = token
+    state.face_down[here] = True
     state.ready[seat][kind] -= 1
     state.active = None
     state.actions_left = 0
@@ -180,7 +184,7 @@ def can_swap(state: GameState) -> bool:
         return False
     occupant = state.occupant
     return any(
-        occupant[n] is not None and occupant[n][0] == seat
+        (token := occupant[n]) is not None and token[0] == seat
         for n in state.game.isle.neighbours[state.active]
     )
 

@@ -71,7 +71,9 @@ def _actions(state: GameState) -> list[Command]:
         commands.append(_PASS)
         return commands
     here = state.active
-    seat = state.occupant[here][0]
+    mover = state.occupant[here]
+    assert mover is not None, "the active creature is on the board"
+    seat = mover[0]
     commands = []
     if state.actions_left:
         moves = game.moves
@@ -86,7 +88,7 @@ def _actions(state: GameState) -> list[Command]:
         commands.extend(
             game.swaps[there]
             for there in game.isle.neighbours[here]
-            if occupant[there] is not None and occupant[there][0] == seat
+            if (token := occupant[there]) is not None and token[0] == seat
         )
     commands.append(_END)
     commands.append(_PASS)

@@ -16,7 +16,9 @@ if TYPE_CHECKING:
 
 def reachable(state: GameState, start: int, budget: int) -> dict[int, int]:
     """Empty locations the creature at `start` can reach within `budget` actions, with costs."""
-    seat = state.occupant[start][0]
+    mover = state.occupant[start]
+    assert mover is not None, "only a creature moves"
+    seat = mover[0]
     occupant = state.occupant
     neighbours = state.game.isle.neighbours
     costs: dict[int, int] = {}

@@ -31,12 +31,10 @@ def reach(state: GameState, command: Command, kind: CreatureKind | None = None) 
         phase, kind = Phase.ACTIONS, CreatureKind.WYRM if isinstance(command, Swap) else kind
     records: list[Command] = []
     here = state.phase is phase and state.step_kind is kind
-    if (
-        kind is not None
-        and command.by is not None
-        and not (here and state.current_player == command.by)
-    ):
-        records.append(Skip(phase.value, kind, command.by))
+    # Table records (a correction, a skip) have no `by`: nobody's turn to skip to.
+    by = getattr(command, "by", None)
+    if kind is not None and by is not None and not (here and state.current_player == by):
+        records.append(Skip("summoning" if phase is Phase.SUMMONING else "actions", kind, by))
     trial = state.clone()
     for record in (*records, command):
         trial.apply(record)

@@ -352,6 +352,7 @@ def show_lines(saved: SavedGame, energy: dict[str, list[int]]) -> list[str]:
         f"{setup.mode.value}, round {state.round} of {setup.final_round}"
     ]
     if state.is_terminal:
+        assert state.winner_id is not None, "a finished game has a winner"
         how = (
             f"reached {WINNING_ENERGY}: Summoner"
             if state.summoner

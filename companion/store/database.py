@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 APP_NAME = "summoners-isle"
+# The name pip installs this app by, for the hint when an optional database driver is missing.
+DISTRIBUTION = "summoners-isle-companion"
 DEFAULT_FILE = "games.sqlite3"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # The newest schema revision; tests check it against the migration files.
@@ -147,6 +149,11 @@ def _engine(url: URL) -> Engine:
     except (ArgumentError, NoSuchModuleError) as error:
         raise StoreError(f"cannot use the database URL {url!r}: {error}") from None
     except ImportError as error:
+        if url.get_backend_name() == "postgresql":
+            raise StoreError(
+                f"cannot use the database URL {url!r}: its database driver is not installed; "
+                f"PostgreSQL needs the postgres extra: pip install '{DISTRIBUTION}[postgres]'"
+            ) from None
         raise StoreError(
             f"cannot use the database URL {url!r}: its database driver is not installed ({error})"
         ) from None

@@ -54,8 +54,9 @@ CACHED_GAMES = 8
 ID_BYTES = 6
 
 # The writes, built once: building a statement costs more CPU than running it on SQLite.
-_games = GameRecord.__table__
-_commands = CommandRecord.__table__
+# The tables by name: SQLModel sets `__table__` on its table models but does not declare it.
+_games = GameRecord.metadata.tables["games"]
+_commands = CommandRecord.metadata.tables["commands"]
 _INSERT_GAME = insert(_games)
 _INSERT_COMMAND = insert(_commands)
 _BUMP_REVISION = (
@@ -398,7 +399,8 @@ class Store:
             if cached is not None and cached.revision == record.revision:
                 return cached
             rows = session.exec(
-                select(
+                # SQLModel types select() for at most four columns; five work all the same.
+                select(  # type: ignore[call-overload]
                     CommandRecord.seq,
                     CommandRecord.command,
                     CommandRecord.description,

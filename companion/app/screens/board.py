@@ -12,7 +12,7 @@ import asyncio
 import random
 import zlib
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -151,7 +151,9 @@ def domination_preview(state: GameState, take: bool) -> Tally:
     trial = state.clone()
     wanted = take
     while trial.phase is Phase.ENERGY_AND_RESET and trial.pending:
-        trial.apply(next(c for c in trial.legal_commands() if c.take is wanted))
+        trial.apply(
+            next(c for c in trial.legal_commands() if isinstance(c, Dominate) and c.take is wanted)
+        )
         wanted = True
     assert trial.last_tally is not None  # the last choice always runs the tally
     return trial.last_tally
@@ -163,6 +165,7 @@ def step_guide(state: GameState) -> str:
     seat = state.current_seat
     marks = {target.mark for target in targets(state).values()}
     if state.phase is Phase.SUMMONING:
+        assert kind is not None and seat is not None, "a Summoning step is someone's, of a kind"
         stats = CREATURES[kind]
         left = state.reserve[seat][KIND_ORDER.index(kind)]
         return (
@@ -170,12 +173,14 @@ def step_guide(state: GameState) -> str:
             f"({left} in reserve, {state.energy[seat]} energy), then Done."
         )
     if state.phase is Phase.ACTIONS and state.active is None:
+        assert kind is not None, "an Actions step is of a kind"
         actions = CREATURES[kind].actions
         return (
             f"{kind.plural} act: tap one of your marked {kind.plural} to activate it "
             f"({counted(actions, 'action')}), then Done."
         )
     if state.phase is Phase.ACTIONS:
+        assert kind is not None and state.active is not None, "a creature is being activated"
         where = state.game.isle.location_names[state.active]
         parts = []
         if Mark.MOVE in marks:
@@ -350,7 +355,7 @@ class BoardScreen:
         self.render()
         self.app.page.update()
 
-    def undo(self, _: ft.ControlEvent) -> None:
+    def undo(self, _: ft.Event[Any]) -> None:
         """Take back the newest command of a person, and the bots' commands after it."""
         depth = self.undo_depth()
         outcome = self.session.undo()
@@ -360,7 +365,7 @@ class BoardScreen:
             outcome = self.session.undo()
         self.after(outcome)
 
-    def redo(self, _: ft.ControlEvent) -> None:
+    def redo(self, _: ft.Event[Any]) -> None:
         """Bring back the newest undone command, and the bots' commands after it."""
         outcome = self.session.redo()
         while outcome.ok and self.bot_to_move() is not None and self.session.saved.redo_label:
@@ -393,13 +398,15 @@ class BoardScreen:
                 if bot is None:
                     return
                 state = self.session.state
+                player = state.current_player
+                assert player is not None, "a bot is to move: someone decides"
                 revision = self.session.saved.revision
                 # Searching takes up to the bot's budget: off the event loop, so taps still work.
                 try:
                     command = await asyncio.to_thread(bot.choose, state.clone())
                 except Exception as error:
                     # A bot that fails is reported in one line; the person can go on or reload.
-                    name = self.session.label(state.current_player)
+                    name = self.session.label(player)
                     notify(
                         self.app.page, f"{name} (computer) could not decide: {error}", error=True
                     )
@@ -407,7 +414,7 @@ class BoardScreen:
                     return
                 if self.session.saved.revision != revision:
                     continue  # someone undid meanwhile: decide again from the new position
-                self.showing = (state.current_player, command)
+                self.showing = (player, command)
                 self.render()
                 self.app.page.update()
                 if isinstance(command, Move):
@@ -445,6 +452,7 @@ class BoardScreen:
     ) -> None:
         """Show a creature travelling its way to where it moves, before the move is recorded."""
         ids = state.game.isle.location_ids
+        assert state.active is not None, "the creature moving is the active one"
         start = ids[state.active]
         on_board = pieces(state)
         piece = on_board.pop(start)
@@ -469,9 +477,12 @@ class BoardScreen:
         page = self.app.page
         state = self.session.state
         isle = state.game.isle
-        attacker = KIND_ORDER[state.occupant[state.active][1]]
+        assert state.active is not None, "an attack is made by the active creature"
         target = isle.index[attack.target]
-        defender = KIND_ORDER[state.occupant[target][1]]
+        attacking, defending = state.occupant[state.active], state.occupant[target]
+        assert attacking is not None and defending is not None, "an attack is between creatures"
+        attacker = KIND_ORDER[attacking[1]]
+        defender = KIND_ORDER[defending[1]]
         sprite = needs_defence_roll(state, attack)
         support = state.sprite_support(target) if sprite else 0
         odds = attack_odds(attacker, defender, support)
@@ -494,17 +505,18 @@ class BoardScreen:
         )
         faces: dict[str, int | None] = {"attack": None, "defence": None}
         labels = state.game.labels
+        assert state.current_player is not None, "an attack is someone's decision"
         captions = (
             f"{labels[state.current_player]}'s {attacker.title}",
-            f"{labels[state.game.players[state.occupant[target][0]]]}'s {defender.title}",
+            f"{labels[state.game.players[defending[0]]]}'s {defender.title}",
         )
         body = ft.Column([explain, chance], tight=True, spacing=10)
         dialog = ft.AlertDialog(title=ft.Text(state.describe(attack), size=18), content=body)
 
-        def roll(_: ft.ControlEvent) -> None:
+        def roll(_: ft.Event[Any]) -> None:
             self.play_attack(dialog, attack, captions)
 
-        def enter_faces(_: ft.ControlEvent) -> None:
+        def enter_faces(_: ft.Event[Any]) -> None:
             rows: list[ft.Control] = [explain, chance, self.face_row("Your die", "attack", faces)]
             if sprite:
                 rows.append(self.face_row("The Sprite's die", "defence", faces))
@@ -515,7 +527,7 @@ class BoardScreen:
             ]
             page.update()
 
-        def physical(_: ft.ControlEvent) -> None:
+        def physical(_: ft.Event[Any]) -> None:
             if faces["attack"] is None or (sprite and faces["defence"] is None):
                 notify(page, "Tap the face each die shows first.", error=True)
                 return
@@ -532,7 +544,7 @@ class BoardScreen:
 
     def face_row(self, title: str, key: str, faces: dict[str, int | None]) -> ft.Control:
         """Six die faces to tap, for dice rolled at the table."""
-        buttons: list[ft.Control] = []
+        buttons: list[ft.Container] = []
 
         def pick(face: int) -> None:
             faces[key] = face
@@ -552,7 +564,7 @@ class BoardScreen:
                     content=ft.Text(f"{DIE_FACES[face - 1]}", size=30),
                 )
             )
-        faces_row = [
+        faces_row: list[ft.Control] = [
             ft.Semantics(label=f"{title}: {face}", button=True, container=True, content=button)
             for face, button in enumerate(buttons, start=1)
         ]
@@ -572,6 +584,7 @@ class BoardScreen:
             return
         self.recorded_here()
         logged = self.session.saved.log[-1].command
+        assert isinstance(logged, Attack), "the command just recorded is this attack"
         dialog.title = ft.Text("The dice", size=18)
         result = ft.Text("", size=16)
         dice = [(self.die_a, captions[0])]
@@ -607,6 +620,7 @@ class BoardScreen:
             self.die_d.value = DIE_FACES[random.randrange(DIE_SIDES)]
             self.app.page.update()
             await asyncio.sleep(ROLL_FRAME_S)
+        assert logged.attack_roll is not None, "a logged attack carries its dice"
         self.die_a.value = f"{DIE_FACES[logged.attack_roll - 1]} {logged.attack_roll}"
         if logged.defence_roll is not None:
             self.die_d.value = f"{DIE_FACES[logged.defence_roll - 1]} {logged.defence_roll}"
@@ -798,6 +812,7 @@ class BoardScreen:
             return bar
         legal = state.legal_commands()
         kind = state.step_kind
+        assert kind is not None, "a person acts in a Summoning or Actions step, of a kind"
         # Compared by type: commands without fields are all equal to the empty tuple.
         self.end_button.visible = any(type(c) is EndActivation for c in legal)
         self.done_button.visible = any(type(c) is Pass for c in legal)
@@ -810,10 +825,11 @@ class BoardScreen:
         """Take or decline a territory's bonus, each with the engine's tally it would lead to."""
         state = self.session.state
         player = state.current_player
+        assert player is not None, "a domination choice is someone's"
         name = self.session.label(player)
         take, decline = (c for c in legal if isinstance(c, Dominate))
         territory = state.game.board.territories[state.pending[0][1]]
-        options = []
+        options: list[ft.Control] = []
         for command, label in (
             (take, f"Take +{territory.bonus}"),
             (decline, "Decline"),

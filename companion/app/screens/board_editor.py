@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -402,12 +402,12 @@ class BoardEditor:
         self.selected = self.draft.territories[0].id
         self.replaced()
 
-    def undo(self, _: ft.ControlEvent) -> None:
+    def undo(self, _: ft.Event[Any]) -> None:
         """Take back the newest change to the draft."""
         if self.history.undo() is not None:
             self.replaced()
 
-    def redo(self, _: ft.ControlEvent) -> None:
+    def redo(self, _: ft.Event[Any]) -> None:
         """Bring back the newest change undone."""
         if self.history.redo() is not None:
             self.replaced()
@@ -459,9 +459,11 @@ class BoardEditor:
     def typed(self) -> None:
         """After a keystroke in a name: only Undo and Redo change, so the field keeps its focus."""
         self.show_history()
-        self.view.appbar.update()
+        appbar = self.view.appbar
+        assert appbar is not None, "the editor's view has its app bar"
+        appbar.update()
 
-    def save(self, _: ft.ControlEvent) -> None:
+    def save(self, _: ft.Event[Any]) -> None:
         """Check the board and save it under the user's boards; ask before replacing one."""
         try:
             board = self.draft.board()
@@ -523,7 +525,7 @@ class BoardEditor:
             return None
         return next((b for b in self.boards if b.id == self.draft.source), None)
 
-    def confirm_delete(self, _: ft.ControlEvent) -> None:
+    def confirm_delete(self, _: ft.Event[Any]) -> None:
         """Ask before deleting the user's board the draft was started from."""
         page = self.app.page
         board = self.user_board()
@@ -676,7 +678,7 @@ class BoardEditor:
             self.history.rename_territory(territory.id, value)
             self.typed()
 
-        def renamed(_: ft.ControlEvent) -> None:
+        def renamed(_: ft.Event[Any]) -> None:
             self.history.settle()
             self.refresh()
 
@@ -688,14 +690,14 @@ class BoardEditor:
             self.selected = territory_id
             self.refresh()
 
-        def add(_: ft.ControlEvent) -> None:
+        def add(_: ft.Event[Any]) -> None:
             self.selected = self.history.add_territory(
                 f"Territory {len(self.draft.territories) + 1}"
             )
             self.tool = "add"
             self.refresh()
 
-        def remove(_: ft.ControlEvent) -> None:
+        def remove(_: ft.Event[Any]) -> None:
             self.history.remove_territory(territory.id)
             self.selected = self.draft.territories[0].id
             self.refresh()

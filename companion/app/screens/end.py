@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -31,6 +31,7 @@ def build(app: App, game_id: str) -> ft.View:
         ]
         return view
     winner = state.winner_id
+    assert winner is not None, "a finished game has a winner"
     name = session.label(winner)
     tally = state.last_tally
     if state.summoner:
@@ -43,7 +44,7 @@ def build(app: App, game_id: str) -> ft.View:
     if state.summoner and session.saved.log:
         how += f" ({session.saved.log[-1].description})"
 
-    def play_again(_: ft.ControlEvent) -> None:
+    def play_again(_: ft.Event[Any]) -> None:
         saved = app.store.new_game(session.saved.setup)
         app.go(f"/game/{saved.id}")
 

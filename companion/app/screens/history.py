@@ -38,7 +38,7 @@ def build(app: App) -> ft.View:
             spacing=4,
         )
 
-    games = [
+    games: list[ft.Control] = [
         ft.ListTile(
             title=ft.Text(f"{summary.labels[summary.players.index(summary.winner)]} won", size=16),
             subtitle=ft.Text(

@@ -7,7 +7,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 from pydantic import ValidationError
@@ -167,7 +167,7 @@ def _confirm_delete(app: App, summary: GameSummary, where: Standing) -> None:
     players = players_of(summary.labels)
     said: list[tuple[str, bool]] = []
 
-    def delete(_: ft.ControlEvent) -> None:
+    def delete(_: ft.Event[Any]) -> None:
         try:
             app.store.delete_game(summary.id)
         except StoreError as error:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -21,7 +21,7 @@ def build(app: App, game_id: str) -> ft.View:
     view = screen(f"/game/{game_id}/log", spacing=8)
     picker = ft.FilePicker()
 
-    async def export(_: ft.ControlEvent) -> None:
+    async def export(_: ft.Event[Any]) -> None:
         name = export_file_name(game_id)
         try:
             text = json.dumps(app.store.export(game_id).to_json(), indent=2, ensure_ascii=False)

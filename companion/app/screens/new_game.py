@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 from pydantic import ValidationError
@@ -132,13 +132,13 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
         draft.order = seats + [s for s in draft.order if s >= draft.count]
         redraw()
 
-    def draw_order(_: ft.ControlEvent) -> None:
+    def draw_order(_: ft.Event[Any]) -> None:
         seats = draft.seats()
         random.shuffle(seats)  # a draw for the table, not a rule: the engine takes the result
         draft.order = seats + [s for s in draft.order if s >= draft.count]
         redraw()
 
-    def start(_: ft.ControlEvent) -> None:
+    def start(_: ft.Event[Any]) -> None:
         problem = next((p for p in name_problems(draft.names[: draft.count]) if p), None)
         if problem is not None:
             notify(page, problem, error=True)
@@ -177,13 +177,18 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
         selected=[str(draft.count)],
         on_change=lambda e: set_count(int(e.control.selected[0])),
     )
+
+    def pick_mode(event: ft.Event[ft.SegmentedButton]) -> None:
+        draft.mode = Mode(event.control.selected[0])
+        redraw()
+
     mode_picker = ft.SegmentedButton(
         segments=[
             ft.Segment(value=Mode.TABLE.value, label=ft.Text("At the table")),
             ft.Segment(value=Mode.DIGITAL.value, label=ft.Text("Digital board")),
         ],
         selected=[draft.mode.value],
-        on_change=lambda e: (setattr(draft, "mode", Mode(e.control.selected[0])), redraw()),
+        on_change=pick_mode,
         expand=True,
     )
     mode_note = ft.Text(
@@ -212,7 +217,7 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
             chip.content = player_chip(_typed_name(draft, seat), draft.colours[seat])
             arrow.tooltip = f"Move {_shown_name(draft, seat)} earlier"
 
-    player_rows = []
+    player_rows: list[ft.Control] = []
     for seat in range(draft.count):
         colour = colour_of(draft.colours[seat])
         # Level with the name's box, which has its counter below it.
@@ -275,6 +280,13 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
                     ]
                 )
             )
+
+    def pick_board(event: ft.Event[ft.Dropdown]) -> None:
+        # A selection always carries its option's key; only a cleared field has none.
+        if event.control.value is not None:
+            draft.board_id = event.control.value
+        redraw()
+
     board_picker = ft.Dropdown(
         value=draft.board_id,
         label="Board",
@@ -285,12 +297,17 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
             if draft.mode is Mode.TABLE
             else []
         ),
-        on_select=lambda e: (setattr(draft, "board_id", e.control.value), redraw()),
+        on_select=pick_board,
     )
     board_controls: list[ft.Control] = [board_picker]
     if draft.board_id == "enter":
         board_controls.extend(_board_entry(app, draft, redraw))
     seven_allowed = draft.count >= EXTENDED_ROUNDS_MIN_PLAYERS
+
+    def pick_rounds(event: ft.Event[ft.SegmentedButton]) -> None:
+        draft.final_round = int(event.control.selected[0])
+        redraw()
+
     rounds = ft.SegmentedButton(
         segments=[
             ft.Segment(
@@ -304,7 +321,7 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
             ),
         ],
         selected=[str(draft.final_round)],
-        on_change=lambda e: (setattr(draft, "final_round", int(e.control.selected[0])), redraw()),
+        on_change=pick_rounds,
     )
     rounds_note = ft.Text(
         "The optional 7th round is agreed before round 1."
@@ -381,7 +398,7 @@ def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: A
     """The 'my board' form: territories with a name, a bonus and how many locations."""
     low, high = DOMINATION_BONUS_RANGE
 
-    def save(_: ft.ControlEvent) -> None:
+    def save(_: ft.Event[Any]) -> None:
         try:
             board = board_from_counts(
                 draft.board_name, [(t[0], int(t[1]), int(t[2])) for t in draft.territories]
@@ -392,6 +409,10 @@ def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: A
             return
         draft.board_id = board.id
         notify(app.page, f"Saved {board.name} for next time.")
+        redraw()
+
+    def add_territory() -> None:
+        draft.territories.append(["", 2, 3])
         redraw()
 
     rows: list[ft.Control] = [
@@ -435,7 +456,7 @@ def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: A
                 ft.OutlinedButton(
                     "Add territory",
                     icon=ft.Icons.ADD,
-                    on_click=lambda _: (draft.territories.append(["", 2, 3]), redraw()),
+                    on_click=lambda _: add_territory(),
                 ),
                 ft.OutlinedButton(
                     "Remove last",

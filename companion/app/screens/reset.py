@@ -11,7 +11,7 @@ and the next order stay in the bar at the bottom, beside Apply.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -63,9 +63,10 @@ class ResetScreen:
                 on_click=lambda _: self.app.go(f"/game/{self.session.id}"),
             ),
         )
-        self.draft: ResetDraft | None = None
+        # Set by render before anything shows them (the tally by refresh).
+        self.draft: ResetDraft
         self.selected: Creature | None = None
-        self.tally: Tally | str | None = None
+        self.tally: Tally | str
         # Applied on another phone: this screen's board is for a round that is over.
         app.follow(session.id, lambda _revision: app.go(f"/game/{session.id}"))
 
@@ -147,6 +148,7 @@ class ResetScreen:
         """The territory cards in board order: two to a row on a phone, more where they fit."""
         # A card needs about 180 px (three places a row). ResponsiveRow counts the window's
         # width, so when wide the breakpoints allow for the question's column beside the cards.
+        breakpoints: dict[ft.ResponsiveRowBreakpoint | str, int | float]
         if wide:
             breakpoints = {"two": 0, "three": 900, "four": 1080, "five": 1260}
         else:
@@ -187,7 +189,7 @@ class ResetScreen:
         self.selected = creature
         self.changed()
 
-    def mark_gone(self, _: ft.ControlEvent) -> None:
+    def mark_gone(self, _: ft.Event[Any]) -> None:
         """The creature asked about is not on the board: it went without a recorded removal."""
         if self.selected is None:
             return
@@ -213,7 +215,7 @@ class ResetScreen:
         )
         self.app.page.update(*self.refresh())
 
-    def apply(self, _: ft.ControlEvent) -> None:
+    def apply(self, _: ft.Event[Any]) -> None:
         """Record the Energy and Reset and go on to the next round (or the result)."""
         outcome = self.session.do(self.draft.command())
         if not outcome.ok:
@@ -546,6 +548,7 @@ class TerritoryCard:
         if not plus:
             # One button per territory for screen readers: the other places are the card's tap.
             return ft.Semantics(exclude_semantics=True, content=box)
+        assert selected is not None, "a + is shown only while a creature is to place"
         return tap_target(
             f"Put {screen.draft.name(selected)} in {self.territory.label}",
             lambda: screen.place(self.territory.id),
@@ -581,7 +584,7 @@ class TallyBar:
         session = screen.session
         order = screen.draft.order
         self.numbers = {player: ft.Text(size=16, weight=ft.FontWeight.BOLD) for player in order}
-        lines = [
+        lines: list[ft.Control] = [
             ft.Row(
                 [
                     player_chip(session.label(player), session.colour(player), size=24),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -113,7 +113,7 @@ class TableScreen:
         else:
             self.app.page.update(*self.render())
 
-    def undo(self, _: ft.ControlEvent) -> None:
+    def undo(self, _: ft.Event[Any]) -> None:
         """Take back the newest record."""
         self.after(self.session.undo(), announce=True)
 
@@ -121,7 +121,7 @@ class TableScreen:
         """Take back the newest record as the tapped drawing (at `revision`) showed it."""
         self.after(self.session.undo(revision), announce=True)
 
-    def redo(self, _: ft.ControlEvent) -> None:
+    def redo(self, _: ft.Event[Any]) -> None:
         """Bring back the newest undone record."""
         self.after(self.session.redo(), announce=True)
 
@@ -158,7 +158,7 @@ class TableScreen:
         """A d6, the attack odds helper and a correction by hand."""
         die = SeededDice()  # unseeded: a die for the table, not the engine's
 
-        def roll(_: ft.ControlEvent) -> None:
+        def roll(_: ft.Event[Any]) -> None:
             face = die()
             self.die.value = f"{DIE_FACES[face - 1]} {face}"
             self.app.page.update()
@@ -177,26 +177,35 @@ class TableScreen:
 
     def odds_helper(self) -> ft.Control:
         """The chance that an attack succeeds, for any attacker and defender (from the engine)."""
-        choice = {"attacker": CreatureKind.TROLL, "defender": CreatureKind.SPRITE, "support": 0}
+        choice = {"attacker": CreatureKind.TROLL, "defender": CreatureKind.SPRITE}
+        support_choice = {"sprites": 0}
         result = ft.Text(size=18, weight=ft.FontWeight.BOLD)
 
         def update(_: object = None) -> None:
-            odds = attack_odds(choice["attacker"], choice["defender"], choice["support"])
+            odds = attack_odds(choice["attacker"], choice["defender"], support_choice["sprites"])
             support_part.visible = choice["defender"] is CreatureKind.SPRITE
             result.value = f"{odds.numerator} in {odds.denominator} · {float(odds):.0%}"
 
         def picker(label: str, key: str) -> ft.Dropdown:
+            def picked(event: ft.Event[ft.Dropdown]) -> None:
+                if event.control.value is not None:  # a selection carries its option's key
+                    choice[key] = CreatureKind(event.control.value)
+                update()
+                self.app.page.update()
+
             return ft.Dropdown(
                 label=label,
                 value=choice[key].value,
                 width=150,
                 options=[ft.DropdownOption(key=k.value, text=k.title) for k in KIND_ORDER],
-                on_select=lambda e: (
-                    choice.__setitem__(key, CreatureKind(e.control.value)),
-                    update(),
-                    self.app.page.update(),
-                ),
+                on_select=picked,
             )
+
+        def supported(event: ft.Event[ft.Dropdown]) -> None:
+            if event.control.value is not None:  # a selection carries its option's key
+                support_choice["sprites"] = int(event.control.value)
+            update()
+            self.app.page.update()
 
         support = ft.Dropdown(
             label="Supporting Sprites",
@@ -206,11 +215,7 @@ class TableScreen:
             options=[
                 ft.DropdownOption(key=str(n)) for n in range(CREATURES[CreatureKind.SPRITE].owned)
             ],
-            on_select=lambda e: (
-                choice.__setitem__("support", int(e.control.value)),
-                update(),
-                self.app.page.update(),
-            ),
+            on_select=supported,
         )
         # The explanation wraps below the field: as the field's helper text it was cut short.
         support_part = ft.Column(
@@ -231,7 +236,7 @@ class TableScreen:
             spacing=8,
         )
 
-    def correction_dialog(self, _: ft.ControlEvent) -> None:
+    def correction_dialog(self, _: ft.Event[Any]) -> None:
         """Fix a player's energy by hand, with a reason that goes in the log.
 
         A refused value keeps the dialog open with what was typed, and says why.
@@ -247,7 +252,7 @@ class TableScreen:
         amount = ft.TextField(label="Change (e.g. 2 or -3)", keyboard_type=ft.KeyboardType.NUMBER)
         reason = ft.TextField(label="Reason (required)", max_length=REASON_LIMIT)
 
-        def save(_: ft.ControlEvent) -> None:
+        def save(_: ft.Event[Any]) -> None:
             amount.error = reason.error = None
             try:
                 delta = int((amount.value or "").strip())
@@ -261,6 +266,7 @@ class TableScreen:
             if amount.error or reason.error:
                 page.update()
                 return
+            assert who.value is not None, "the player field starts filled and cannot be cleared"
             command = Correction(who.value, delta, why)
             refusal = self.session.refusal(command)
             if refusal:

@@ -73,9 +73,11 @@ class TurnCard:
         kind = state.step_kind
         game = f"/game/{self.session.id}"
         if state.phase is Phase.SUMMONING:
+            assert kind is not None, "every Summoning step is of a kind"
             self.where.value = f"Summoning · {kind.plural} step"
             body = self.summoning(state)
         elif state.phase is Phase.ACTIONS:
+            assert kind is not None, "every Actions step is of a kind"
             self.where.value = f"Actions · {kind.plural} step"
             body = self.actions(state)
         elif state.phase is Phase.ENERGY_AND_RESET:
@@ -131,14 +133,15 @@ class TurnCard:
     def summoning(self, state: GameState) -> list[ft.Control]:
         """The summon grid, what the player to decide may do, and who the step passes over."""
         player = state.current_player
-        name = self.session.label(player)
         kind = state.step_kind
+        assert player is not None and kind is not None, "a Summoning step is someone's, of a kind"
+        name = self.session.label(player)
         guide = ft.Text(
             f"{name} decides: summon {kind.plural} ({CREATURES[kind].cost} energy each) or not. "
             "Tap a square when someone summons; whoever is before them in the order is done.",
             size=16,
         )
-        buttons = [
+        buttons: list[ft.Control] = [
             big_button(
                 f"{name}: done with {kind.plural}", self.send([Pass()], player), primary=False
             ),
@@ -159,8 +162,9 @@ class TurnCard:
     def actions(self, state: GameState) -> list[ft.Control]:
         """What the acting player's creatures removed, a Wyrm swap, and moving on."""
         player = state.current_player
-        name = self.session.label(player)
         kind = state.step_kind
+        assert player is not None and kind is not None, "an Actions step is someone's, of a kind"
+        name = self.session.label(player)
         legal = state.legal_commands()
         removals = [c for c in legal if isinstance(c, Removal)]
         guide = ft.Text(
@@ -228,6 +232,7 @@ class TurnCard:
         acting = [
             p for p in (state.game.players[s] for s in state.turn_order) if state.blocker(p) is None
         ]
+        assert state.current_player is not None, "an Actions step is someone's"
         later = acting[acting.index(state.current_player) + 1 :]
         return [
             big_button(
@@ -240,7 +245,7 @@ class TurnCard:
 
     def blocker_lines(self, state: GameState) -> list[ft.Control]:
         """A line for each player this step passes over, saying why."""
-        lines = []
+        lines: list[ft.Control] = []
         for seat in state.turn_order:
             reason = state.blocker(state.game.players[seat])
             if reason:
