@@ -28,12 +28,15 @@ def summary_of(store, game_id):
 def test_a_games_standing_names_its_board_round_and_whose_turn(store):
     saved = store.new_game(TABLE)
     assert standing(store, summary_of(store, saved.id)) == home.Standing(
-        board="Gathering Isle", round="Round 1/6", turn="red's turn"
+        board="Gathering Isle", round="Round 1/6", turn="red's turn", route=f"/game/{saved.id}"
     )
     # Everyone done with every step: nobody's turn, the table tallies.
     while saved.state.phase is not Phase.ENERGY_AND_RESET:
         saved = store.append(saved.id, Pass(), saved.revision)
-    assert standing(store, summary_of(store, saved.id)).turn == "Energy and Reset"
+    waiting = standing(store, summary_of(store, saved.id))
+    assert waiting.turn == "Energy and Reset"
+    # Resume opens the screen the table needs next.
+    assert waiting.route == f"/game/{saved.id}/reset"
 
 
 def test_a_standing_is_read_once_per_revision(store, monkeypatch):

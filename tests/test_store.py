@@ -685,4 +685,16 @@ def test_append_all_records_every_command_of_a_tap_or_none(store, url):
         "green summons a Troll for 3 energy (5 → 2)",
     ]
     assert rows(url, saved.id) == [(1, None), (2, None)]
-    assert store.undo(saved.id, 1).undo_label == saved.log[0].description
+    # One tap, one undo: the skip and the summon it led to go back together, and come again.
+    both = "; ".join(entry.description for entry in saved.log)
+    assert saved.undo_label == both
+    undone = store.undo(saved.id, 1)
+    assert undone.log == () and undone.redo_label == both
+    assert rows(url, saved.id) == [(1, "undone"), (2, "undone")]
+    redone = store.redo(saved.id, 2)
+    assert [entry.seq for entry in redone.log] == [1, 2]
+    assert store.load(saved.id).undo_label == both
+    # A skip recorded on a tap of its own is undone on its own.
+    alone = store.append(saved.id, Skip("summoning"), 3)
+    assert alone.undo_label == alone.log[-1].description
+    assert len(store.undo(saved.id, 4).log) == 2

@@ -65,5 +65,10 @@ def colour_of(colour_id: str) -> PlayerColour:
 
 
 def theme(mode: ft.ThemeMode) -> ft.Theme:
-    """The app theme: large type for arm's length, a warm accent."""
-    return ft.Theme(color_scheme_seed=ACCENT, font_family=FONT)
+    """The app theme: large type for arm's length, a warm accent, 48 px icon buttons."""
+    return ft.Theme(
+        color_scheme_seed=ACCENT,
+        font_family=FONT,
+        # Flutter's icon buttons are 40 px (24 and 8 around it): 12 around makes a full target.
+        icon_button_theme=ft.IconButtonTheme(style=ft.ButtonStyle(padding=12)),
+    )

@@ -44,7 +44,7 @@ from companion.store.errors import (
     StoreError,
 )
 from companion.store.history import History, energy_by_round, summarise
-from models.commands import Command, CommandFormatError, command_from_json, command_to_json
+from models.commands import Command, CommandFormatError, Skip, command_from_json, command_to_json
 from models.game_log import GameLog
 from models.records import CommandRecord, GameRecord, GameStatus, Mark, utc_now
 from models.setup import STORED, GameSetup, PlayerSetup
@@ -131,13 +131,35 @@ class SavedGame:
 
     @property
     def undo_label(self) -> str | None:
-        """What undo would take back, as its log sentence."""
-        return self.log[-1].description if self.log else None
+        """What undo would take back, as its log sentences."""
+        taken = self.log[len(self.log) - tap_size(self.log[::-1]) :]
+        return "; ".join(entry.description for entry in taken) or None
 
     @property
     def redo_label(self) -> str | None:
-        """What redo would bring back, as its log sentence."""
-        return self.undone[0].description if self.undone else None
+        """What redo would bring back, as its log sentences."""
+        brought = self.undone[: tap_size(self.undone)]
+        return "; ".join(entry.description for entry in brought) or None
+
+
+def tap_size(entries: Sequence[LogEntry]) -> int:
+    """How many of `entries` one undo takes back (newest first) or one redo brings back
+    (oldest undone first): a command, with the skip recorded just before it in one write.
+
+    One tap at the table can record a skip to a later player and that player's command
+    ("Bob: Troll" while it is Alice's turn); undoing the tap takes back both. The entries of
+    one write share their time; a skip recorded on its own is a step of its own.
+    """
+    if len(entries) < 2:
+        return len(entries)
+    older, newer = sorted(entries[:2], key=lambda entry: entry.seq)
+    one_tap = (
+        isinstance(older.command, Skip)
+        and not isinstance(newer.command, Skip)
+        and newer.seq == older.seq + 1
+        and newer.created == older.created
+    )
+    return 2 if one_tap else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,11 +316,11 @@ class Store:
         saved = self._at(game_id, revision)
         if not saved.log:
             raise NothingToUndo(f"nothing to undo in game {game_id}")
-        entry = saved.log[-1]
-        log = saved.log[:-1]
+        cut = len(saved.log) - tap_size(saved.log[::-1])
+        taken, log = saved.log[cut:], saved.log[:cut]
         state = _replay(saved.game, game_id, log)
         now = utc_now()
-        self._change(saved, state, now, _mark(game_id, entry.seq, Mark.UNDONE.value))
+        self._change(saved, state, now, _mark(game_id, [e.seq for e in taken], Mark.UNDONE.value))
         return self._remember(
             replace(
                 saved,
@@ -306,7 +328,7 @@ class Store:
                 updated=now,
                 state=state,
                 log=log,
-                undone=(entry, *saved.undone),
+                undone=(*taken, *saved.undone),
             )
         )
 
@@ -315,19 +337,21 @@ class Store:
         saved = self._at(game_id, revision)
         if not saved.undone:
             raise NothingToRedo(f"nothing to redo in game {game_id}")
-        entry = saved.undone[0]
+        count = tap_size(saved.undone)
+        brought = saved.undone[:count]
         state = saved.state.clone()
-        state.apply(entry.command)
+        for entry in brought:
+            state.apply(entry.command)
         now = utc_now()
-        self._change(saved, state, now, _mark(game_id, entry.seq, None))
+        self._change(saved, state, now, _mark(game_id, [e.seq for e in brought], None))
         return self._remember(
             replace(
                 saved,
                 revision=revision + 1,
                 updated=now,
                 state=state,
-                log=(*saved.log, entry),
-                undone=saved.undone[1:],
+                log=(*saved.log, *brought),
+                undone=saved.undone[count:],
             )
         )
 
@@ -532,9 +556,11 @@ def _replay(game: Game, game_id: str, log: tuple[LogEntry, ...]) -> GameState:
         raise LogError(f"game {game_id} cannot be replayed: {error}") from None
 
 
-def _mark(game_id: str, seq: int, mark: str | None) -> Callable[[Connection], Any]:
+def _mark(game_id: str, seqs: Sequence[int], mark: str | None) -> Callable[[Connection], Any]:
     def change(connection: Connection) -> None:
-        connection.execute(_SET_MARK, {"of_game": game_id, "target": seq, "new_mark": mark})
+        connection.execute(
+            _SET_MARK, [{"of_game": game_id, "target": seq, "new_mark": mark} for seq in seqs]
+        )
 
     return change
 

@@ -181,7 +181,7 @@ def test_an_unplaced_creature_is_refused_by_name_until_marked_not_on_the_board(
     )
     assert len(load(server, game_id).log) == len(before.log)
 
-    ui.tap("Not on the board", "Every creature is accounted for")
+    ui.tap("Not on the board (removed)", "Every creature is accounted for")
     ui.wait_for("Sigrid's Sprite: not on the board, tap to place after all")
     ui.tap("Apply", "Round 3/6")
     saved = load(server, game_id)

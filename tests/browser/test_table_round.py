@@ -136,7 +136,7 @@ def test_a_table_round_costs_at_most_four_taps_beyond_its_events(server, browser
         ui.event(f"{name}: summon a {kind.title} ({left} left)", f"{name} summons a {kind.title}")
     ui.shot("round-02-summoned")
     ui.press("Nobody summons more", "Actions · Wyrms step")
-    ui.event("Alice: Wyrm swap (-1)", "Wyrm trades places")
+    ui.event("Alice: Wyrm swap (1 energy)", "Wyrm trades places")
     ui.press("Alice: done with Wyrms", "Cara's Trolls act")
     ui.shot("round-03-actions")
     ui.event("Cara removed Bob's Sprite", "Cara removes Bob's Sprite")

@@ -96,7 +96,7 @@ def test_a_round_at_the_table(server, browser, artifacts):
     ui.tap("Ragna: summon a Sprite (9 left)", "Ragna summons a Sprite")
     ui.tap("Nobody summons more", "Bjorn's Wyrms act")
     ui.tap("Bjorn: done with Wyrms", "Ragna's Wyrms act")
-    ui.tap("Ragna: Wyrm swap (-1)", "Wyrm trades places")
+    ui.tap("Ragna: Wyrm swap (1 energy)", "Wyrm trades places")
     assert saved_game(server).state.energy_of("red") == 1
 
     # Undo and redo, labelled with what they take back (written in the turn card too).

@@ -46,6 +46,8 @@ class Standing:
     board: str
     round: str
     turn: str
+    # Where Resume opens: the table, or straight on to Energy and Reset when it waits for it.
+    route: str
 
 
 # Each game's standing at the revision it was read, per database: Home lists every unfinished
@@ -68,6 +70,7 @@ def standing(store: Store, summary: GameSummary) -> Standing:
         round=f"Round {saved.state.round}/{saved.setup.final_round}",
         # Only Energy and Reset is nobody's turn in a game still being played.
         turn=f"{saved.game.labels[player]}'s turn" if player else "Energy and Reset",
+        route=f"/game/{summary.id}" + ("" if player else "/reset"),
     )
     with _standings_lock:
         _standings[key] = (saved.revision, found)
@@ -127,7 +130,7 @@ def _resume_card(app: App, summary: GameSummary) -> ft.Control:
         expand=True,
         content=ft.Container(
             padding=ft.Padding.only(left=14, top=10, bottom=10),
-            on_click=lambda _: app.go(f"/game/{summary.id}"),
+            on_click=lambda _: app.go(where.route),
             content=ft.Row(
                 [
                     ft.Icon(ft.Icons.PLAY_ARROW, color=ACCENT_TEXT),

@@ -68,7 +68,12 @@ class ResetScreen:
         self.selected: Creature | None = None
         self.tally: Tally | str
         # Applied on another phone: this screen's board is for a round that is over.
-        app.follow(session.id, lambda _revision: app.go(f"/game/{session.id}"))
+        app.follow(
+            session.id,
+            lambda _revision: app.go(
+                f"/game/{session.id}", "Another device recorded in this game; here it is now."
+            ),
+        )
 
     @property
     def _draft_key(self) -> str:
@@ -350,7 +355,7 @@ class Prompt:
         self.question = ft.Text(size=17, weight=ft.FontWeight.BOLD, expand=True)
         self.note = ft.Text(size=13, color=ft.Colors.ON_SURFACE_VARIANT)
         self.gone_button = ft.OutlinedButton(
-            content="Not on the board",
+            content="Not on the board (removed)",
             icon=ft.Icons.CLOSE,
             height=TAP,
             on_click=screen.mark_gone,
@@ -395,7 +400,10 @@ class Prompt:
             count = dict(groups)[selected]
             self.chip.content = creature_face(screen, selected, size=40)
             self.question.value = f"Where is {draft.name(selected)} now?"
-            notes = [f"{counted(draft.left, 'creature')} still to place"]
+            notes = [
+                f"{counted(draft.left, 'creature')} still to place",
+                "not on the board = removed without a record, so no bounty",
+            ]
             if count > 1:
                 notes.insert(0, f"{count} like it")
             if selected in draft.notes:
@@ -404,8 +412,10 @@ class Prompt:
         else:
             self.chip.content = ft.Icon(ft.Icons.CHECK_CIRCLE, color=ACCENT_TEXT, size=32)
             self.question.value = "Every creature is accounted for"
+            # Creatures move during the round without a record: the table checks the board.
             self.note.value = (
-                "Tap a creature on a territory to move it. Check the tally, then Apply."
+                "Creatures stand where they were last seen: tap one that moved (a Wyrm swap "
+                "moves two), then its territory. Check the tally, then Apply."
             )
         self.gone_button.visible = selected is not None
         gone = draft.gone_groups()

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from companion.app.main import App
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+# Below this page height (a phone turned sideways) the turn card leaves out its guide.
+COMPACT_HEIGHT = 500
 
 
 def build(app: App, game_id: str) -> ft.View:
@@ -49,6 +51,7 @@ class TableScreen:
         self.strip = OrderStrip(session)
         self.players = PlayersCard(session)
         self.turn = TurnCard(session, self.record, app.go, self.undo_at)
+        self.turn.compact = (app.page.height or 740) < COMPACT_HEIGHT
         view.appbar = self.bar.control
         app.follow(session.id, self.changed_elsewhere)
         # One column on a phone; two side by side on a tablet or desktop.

@@ -20,7 +20,6 @@ from companion.engine import GameState, IllegalCommand, Phase
 from models.commands import Command, Pass, Removal, Skip, Summon, Swap
 from models.rules import CREATURES, KIND_ORDER, CreatureKind
 
-PHASES = ((Phase.SUMMONING, "Summon"), (Phase.ACTIONS, "Act"), (Phase.ENERGY_AND_RESET, "Reset"))
 ON_ACCENT = "#1B1B1B"
 CELL_WIDTH = 60
 
@@ -50,18 +49,17 @@ class TurnCard:
         self.go = go
         self.undo = undo
         self.where = ft.Text(size=20, weight=ft.FontWeight.BOLD)
-        self.progress = ft.Text(size=14, color=ft.Colors.ON_SURFACE_VARIANT)
         self.body = ft.Column(spacing=10)
         self.stale = ft.Column(visible=False)
         self.revision = -1
+        # A phone turned sideways has a few hundred pixels of height: the guide gives way.
+        self.compact = False
         self.control = ft.Semantics(
             identifier="turn-card",
             content=ft.Card(
                 content=ft.Container(
                     padding=14,
-                    content=ft.Column(
-                        [self.where, self.progress, self.body, self.stale], spacing=10
-                    ),
+                    content=ft.Column([self.where, self.body, self.stale], spacing=10),
                 )
             ),
         )
@@ -69,7 +67,6 @@ class TurnCard:
     def show(self, state: GameState, undo: str | None, revision: int) -> None:
         """Draw the card for a state at `revision`; `undo` says what undo would take back."""
         self.revision = revision
-        self.progress.value = progress_line(state)
         kind = state.step_kind
         game = f"/game/{self.session.id}"
         if state.phase is Phase.SUMMONING:
@@ -102,7 +99,8 @@ class TurnCard:
                 )
             ]
         if undo is not None:
-            body.append(self.undo_row(undo))
+            # Right under the title, so what the last tap recorded is seen without scrolling.
+            body.insert(0, self.undo_row(undo))
         self.stale.controls = self.body.controls
         self.body.controls = body
 
@@ -137,27 +135,40 @@ class TurnCard:
         assert player is not None and kind is not None, "a Summoning step is someone's, of a kind"
         name = self.session.label(player)
         guide = ft.Text(
-            f"{name} decides: summon {kind.plural} ({CREATURES[kind].cost} energy each) or not. "
-            "Tap a square when someone summons; whoever is before them in the order is done.",
-            size=16,
+            f"{name} decides. Tap a square when someone summons: the players before them "
+            "summon no more this step.",
+            size=15,
         )
-        buttons: list[ft.Control] = [
+        return [
+            *([] if self.compact else [guide]),
+            self.summon_grid(state),
+            *self.blocker_lines(state),
             big_button(
                 f"{name}: done with {kind.plural}", self.send([Pass()], player), primary=False
             ),
-            big_button(
-                "Nobody summons more",
-                self.send([Skip("summoning")], None),
-                icon=ft.Icons.SKIP_NEXT,
-                primary=False,
-            ),
+            self.whole_table("Nobody summons more", Skip("summoning")),
         ]
-        return [
-            guide,
-            self.summon_grid(state),
-            *self.blocker_lines(state),
-            ft.Row(buttons, wrap=True, spacing=8, run_spacing=8),
-        ]
+
+    def whole_table(self, text: str, skip: Skip) -> ft.Control:
+        """A tap for everyone at once, set apart from the players' own buttons."""
+        return ft.Column(
+            [
+                ft.Divider(height=1),
+                ft.Row(
+                    [
+                        ft.Text("Whole table:", size=13, expand=True),
+                        ft.TextButton(
+                            text,
+                            icon=ft.Icons.FAST_FORWARD,
+                            height=TAP,
+                            on_click=self.send([skip], None),
+                        ),
+                    ],
+                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                ),
+            ],
+            spacing=4,
+        )
 
     def actions(self, state: GameState) -> list[ft.Control]:
         """What the acting player's creatures removed, a Wyrm swap, and moving on."""
@@ -173,12 +184,12 @@ class TurnCard:
             else f"{name}'s {kind.plural} act on the board; no rival creature is there to remove.",
             size=16,
         )
-        parts: list[ft.Control] = [guide]
+        parts: list[ft.Control] = [] if self.compact else [guide]
         chips = [self.removal_chip(name, player, removal) for removal in removals]
         if Swap() in legal:
             chips.append(
                 big_button(
-                    f"{name}: Wyrm swap (-1)",
+                    f"{name}: Wyrm swap (1 energy)",
                     self.send([Swap()], player),
                     icon=ft.Icons.SWAP_HORIZ,
                     primary=False,
@@ -191,16 +202,9 @@ class TurnCard:
                 f"{name}: done with {kind.plural}", self.send([Pass()], player), primary=False
             ),
             *self.jumps(state, kind),
-            big_button(
-                "Actions over",
-                self.send([Skip("actions")], None),
-                icon=ft.Icons.SKIP_NEXT,
-                primary=False,
-                tooltip="Nobody does anything more this round: go to Energy and Reset",
-            ),
         ]
-        parts.extend(self.blocker_lines(state))
         parts.append(ft.Row(moves, wrap=True, spacing=8, run_spacing=8))
+        parts.append(self.whole_table("Actions over", Skip("actions")))
         return parts
 
     def removal_chip(self, name: str, player: str, removal: Removal) -> ft.Control:
@@ -355,11 +359,3 @@ class TurnCard:
             exclude_semantics=True,
             content=box,
         )
-
-
-def progress_line(state: GameState) -> str:
-    """The round's phases with the current one marked in words, not by colour."""
-    parts = []
-    for phase, label in PHASES:
-        parts.append(f"▶ {label}" if state.phase is phase else label)
-    return " > ".join(parts)
