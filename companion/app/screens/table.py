@@ -11,6 +11,7 @@ from companion.app.game_panels import GameBar, PlayersCard
 from companion.app.order_strip import OrderStrip
 from companion.app.screens.table_turn import TurnCard
 from companion.app.session import GameSession, Outcome
+from companion.app.theme import TAP
 from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
 from companion.dice import SeededDice
 from companion.engine import Phase
@@ -174,7 +175,10 @@ class TableScreen:
             ),
             self.odds_helper(),
             ft.OutlinedButton(
-                "Correct energy by hand", icon=ft.Icons.EDIT, on_click=self.correction_dialog
+                "Correct energy by hand",
+                icon=ft.Icons.EDIT,
+                height=TAP,
+                on_click=self.correction_dialog,
             ),
         )
 
