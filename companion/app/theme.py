@@ -71,7 +71,4 @@ def theme(mode: ft.ThemeMode) -> ft.Theme:
         font_family=FONT,
         # Flutter's icon buttons are 40 px (24 and 8 around it): 12 around makes a full target.
         icon_button_theme=ft.IconButtonTheme(style=ft.ButtonStyle(padding=12)),
-        # Flutter packs controls tighter in a desktop browser (32 px buttons); a phone's
-        # spacing everywhere keeps every target a finger's size.
-        visual_density=ft.VisualDensity.STANDARD,
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from browser_ui import PHONE, TABLET, Screen, box_in_view, seats
+from browser_ui import PHONE, TABLET, Screen, box_in_view, click_until, seats
 
 from companion.engine.table_reset import reset_draft
 from companion.store.store import open_store
@@ -224,12 +224,13 @@ def test_the_screen_fits_phones_and_tablets_in_both_themes(server, browser, arti
             # keeps what was entered.
             ui.page.set_viewport_size(PHONE_TALL)
             ui.page.get_by_label("Back to the table").first.click()
-            ui.wait_for("Energy and Reset")
-            ui.page.get_by_label("Home").first.click()
-            ui.wait_for("New game")
+            ui.wait_for("Every creature has acted")
+            # A click while the table slides in can be lost: click until Home shows.
+            click_until(ui, ui.page.get_by_label("Home").first, "New game")
             ui.page.get_by_label("Light or dark theme").first.click()
+            # Resume opens Energy and Reset itself: the game waits for it.
             ui.page.get_by_role("button", name="Ragna").first.click()
-            ui.tap("Energy and Reset", "Where is Sigrid's Sprite now?")
+            ui.wait_for("Where is Sigrid's Sprite now?")
         for name, viewport in sizes.items():
             ui.page.set_viewport_size(viewport)
             laid_out(ui, wide=viewport["width"] > 800)
