@@ -86,7 +86,8 @@ def test_a_command_without_by_is_the_current_players_as_in_version_1():
     assert state.sign(Skip("summoning")) == Skip("summoning")
 
 
-def test_a_removal_is_made_by_the_player_whose_creatures_act_now():
+def wyrm_and_sprite_acting():
+    """Round 1's Actions phase: Alice's Wyrm and Bob's Sprite on the board, Alice to act."""
     state = new_state()
     for command in (
         Summon(W, by="a"),
@@ -95,6 +96,11 @@ def test_a_removal_is_made_by_the_player_whose_creatures_act_now():
         Skip("summoning"),
     ):
         state.apply(command)
+    return state
+
+
+def test_a_removal_is_made_by_the_player_whose_creatures_act_now():
+    state = wyrm_and_sprite_acting()
     assert where(state) == ("actions", "wyrm", "a")
     refused(state, Removal("a", W, by="b"), "it is Alice's turn, not Bob's")
     state.apply(Removal("b", S, by="a"))
@@ -337,14 +343,7 @@ def test_a_tap_the_round_has_passed_or_the_rules_refuse_is_refused_by_reach():
 
 
 def test_a_swap_reaches_the_wyrms_step_and_a_removal_names_its_step():
-    state = new_state()
-    for command in (
-        Summon(W, by="a"),
-        Skip("summoning", S, "b"),
-        Summon(S, by="b"),
-        Skip("summoning"),
-    ):
-        state.apply(command)
+    state = wyrm_and_sprite_acting()
     assert state.reach(Removal("b", S, by="a"), W) == [Removal("b", S, by="a")]
     # Bob has no Wyrm: the Wyrms step passes him over, so no tap can be his swap.
     with pytest.raises(IllegalCommand, match="Wyrm swaps happen while the Wyrm is activated"):
