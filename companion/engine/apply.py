@@ -39,7 +39,6 @@ from companion.engine.flow import (
 from companion.engine.movement import reachable
 from companion.engine.wording import counted, joined
 from models.commands import (
-    PLAYER_COMMANDS,
     Activate,
     Attack,
     Command,
@@ -67,8 +66,11 @@ def apply_command(state: GameState, command: Command) -> None:
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise IllegalCommand(f"{command!r} is not a command")
-    if isinstance(command, PLAYER_COMMANDS) and command.by is not None:
-        _check_by(state, command.by)
+    # Read without an isinstance test: this runs for every decision of every playout, and
+    # only players' commands have a `by` (records for the whole table name nobody).
+    by = getattr(command, "by", None)
+    if by is not None:
+        _check_by(state, by)
     handler(state, command)
 
 
