@@ -136,9 +136,13 @@ def server(tmp_path: Path) -> Iterator[AppServer]:
     app.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's Chromium, headless, with every host but this machine unreachable."""
+    """Debian's Chromium, headless, with every host but this machine unreachable.
+
+    A fresh one for each test module: a Chromium that has drawn Flutter apps for a whole
+    suite in software has been seen to spin its renderer and stop answering.
+    """
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=CHROMIUM,
