@@ -12,12 +12,12 @@ import pytest
 from sqlalchemy import create_engine, make_url, text
 
 from companion.boards import resolve_board
-from companion.dice import SeededDice
 from companion.engine import Game
 from companion.engine.dice import with_rolls
 from companion.store.store import SavedGame, Store
 from models.commands import Command
 from models.game_log import GameLog
+from models.seeded_dice import SeededDice
 from models.setup import GameSetup
 
 PG_ENV = "SUMMONERS_ISLE_TEST_PG"

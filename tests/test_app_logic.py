@@ -8,8 +8,8 @@ from fontTools.ttLib import TTFont
 
 from companion.app.session import GameSession
 from companion.boards import BoardError
+from companion.boards.user import board_from_counts, save_user_board, user_boards
 from companion.store.store import open_store
-from companion.user_boards import board_from_counts, save_user_board, user_boards
 from models.commands import Declined, EnergyAndReset, Pass, Placement, Removal, Summon
 from models.rules import CreatureKind as K
 from models.setup import GameSetup

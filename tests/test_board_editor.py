@@ -10,7 +10,7 @@ import pytest
 
 from companion.app.screens.board_editor import BoardDraft, BoardEditor, DraftHistory
 from companion.boards import BoardError, shipped_board, shipped_board_ids
-from companion.user_boards import (
+from companion.boards.user import (
     BoardExists,
     board_from_counts,
     boards_dir,

@@ -31,12 +31,12 @@ from companion.app.screens.board import (
 from companion.app.screens.board_editor import BoardDraft
 from companion.app.theme import TAP
 from companion.boards import shipped_board, shipped_board_ids
-from companion.dice import SeededDice
+from companion.boards.user import board_from_counts
 from companion.engine import Game, Phase
 from companion.engine.dice import with_rolls
-from companion.user_boards import board_from_counts
 from models.commands import Activate, Attack, Dominate, EndActivation, Move, Pass, Summon, Swap
 from models.rules import CreatureKind as K
+from models.seeded_dice import SeededDice
 from models.setup import GameSetup, PlayerSetup
 
 DUEL = shipped_board("duel-isle")

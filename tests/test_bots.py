@@ -18,16 +18,16 @@ from companion.bots import BOT_NAMES, GreedyBot, MctsBot, make_bot
 from companion.bots.chance import attack_chances
 from companion.bots.evaluation import Evaluator
 from companion.bots.playout import play
+from companion.bots.simulate import simulate
 from companion.cli import app
-from companion.dice import SeededDice
 from companion.engine import Game
 from companion.engine.constants import SPRITE
 from companion.engine.dice import attack_odds, with_rolls
 from companion.engine.serialize import state_to_json
-from companion.simulate import simulate
 from models.commands import Attack
 from models.opponents import MCTS_LEVELS
 from models.rules import KIND_ORDER
+from models.seeded_dice import SeededDice
 from models.setup import GameSetup
 
 PLAYERS = ["red", "blue", "green", "yellow"]

@@ -12,7 +12,6 @@ import pytest
 
 from companion.bots.playout import play
 from companion.bots.random_bot import RandomBot
-from companion.dice import SeededDice
 from models.commands import command_to_json
 from models.rules import (
     EXTENDED_ROUNDS,
@@ -21,6 +20,7 @@ from models.rules import (
     STANDARD_ROUNDS,
     WINNING_ENERGY,
 )
+from models.seeded_dice import SeededDice
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -346,9 +346,9 @@ def test_the_rounds_option_is_described_from_the_rules_table():
 
 # Modules that print or default to rule numbers; simulate.py also uses 7 as a seed multiplier.
 RULE_NUMBERS = {
-    "companion/store/cli.py": {WINNING_ENERGY, STANDARD_ROUNDS, EXTENDED_ROUNDS},
-    "companion/bench.py": {WINNING_ENERGY, STANDARD_ROUNDS, EXTENDED_ROUNDS},
-    "companion/simulate.py": {WINNING_ENERGY},
+    "companion/cli/game.py": {WINNING_ENERGY, STANDARD_ROUNDS, EXTENDED_ROUNDS},
+    "companion/cli/bench.py": {WINNING_ENERGY, STANDARD_ROUNDS, EXTENDED_ROUNDS},
+    "companion/bots/simulate.py": {WINNING_ENERGY},
 }
 
 

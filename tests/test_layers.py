@@ -31,6 +31,7 @@ FORBIDDEN = {
         "sqlmodel",
         "sqlalchemy",
         "random",
+        "models.seeded_dice",
         "time",
         "datetime",
     },
@@ -77,3 +78,9 @@ def test_the_check_sees_imports_inside_functions(tmp_path):
     assert imported(lazy) == {"companion.bots"}
     assert reaches("companion.bots", FORBIDDEN["models"])
     assert not reaches("companionship", FORBIDDEN["models"])
+
+
+def test_the_package_root_holds_only_the_entry_points():
+    # Every other module sits in a folder that names its layer (README, Layout).
+    loose = sorted(path.name for path in (ROOT / "companion").glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py"]

@@ -13,7 +13,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.boards import shipped_board
-from companion.dice import SeededDice
 from companion.engine import Game, IllegalCommand, Phase
 from companion.engine.dice import with_rolls
 from companion.engine.replay import replay
@@ -29,6 +28,7 @@ from models.commands import (
     command_to_json,
 )
 from models.rules import CREATURES, KIND_ORDER
+from models.seeded_dice import SeededDice
 from models.setup import GameSetup
 
 PLAYERS = ["red", "blue", "green", "yellow"]

@@ -15,8 +15,8 @@ import pytest
 from store_support import DUEL, random_log
 from typer.testing import CliRunner
 
+from companion.cli.game import game_app
 from companion.store import DB_ENV
-from companion.store.cli import game_app
 from companion.store.database import SQLITE_HEADER
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.strict_json import (
+from models.strict_json import (
     MAX_DEPTH,
     MAX_INPUT_BYTES,
     JSONInputError,

@@ -179,8 +179,8 @@ def test_bench_that_cannot_write_its_scratch_file_says_so_in_one_line(tmp_path, 
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("", encoding="utf-8")
     monkeypatch.setattr(tempfile, "tempdir", str(blocked))
-    monkeypatch.setattr("companion.bench.decisions_per_second", lambda seconds: 1.0)
-    monkeypatch.setattr("companion.bench.tally_microseconds", lambda: 1.0)
-    monkeypatch.setattr("companion.bench.replay_milliseconds", lambda: 1.0)
+    monkeypatch.setattr("companion.cli.bench.decisions_per_second", lambda seconds: 1.0)
+    monkeypatch.setattr("companion.cli.bench.tally_microseconds", lambda: 1.0)
+    monkeypatch.setattr("companion.cli.bench.replay_milliseconds", lambda: 1.0)
     line = one_line_error(invoke("bench", "--seconds", "0.1"))
     assert line == "error: cannot run the store benchmark: Not a directory"

@@ -29,7 +29,6 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
 from companion.boards import resolve_board
-from companion.dice import SeededDice
 from companion.engine import Game, GameState, IllegalCommand
 from companion.engine.dice import with_rolls
 from companion.engine.replay import replay
@@ -47,6 +46,7 @@ from companion.store.history import History, energy_by_round, summarise
 from models.commands import Command, CommandFormatError, Skip, command_from_json, command_to_json
 from models.game_log import GameLog
 from models.records import CommandRecord, GameRecord, GameStatus, Mark, utc_now
+from models.seeded_dice import SeededDice
 from models.setup import STORED, GameSetup, PlayerSetup
 
 # Games whose latest state is kept in memory, so an append needs no replay.

@@ -13,12 +13,12 @@ import time
 
 from browser_ui import PHONE, Screen, seats
 
-from companion.dice import SeededDice
 from companion.engine import Phase
 from companion.engine.dice import with_rolls
 from companion.store.store import open_store
 from models.commands import Pass
 from models.game_log import GameLog
+from models.seeded_dice import SeededDice
 from models.setup import GameSetup
 
 SIZES = {

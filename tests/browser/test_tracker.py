@@ -13,10 +13,10 @@ import time
 
 from browser_ui import PHONE, TABLET, Screen, devices, seats
 
-from companion.dice import SeededDice
 from companion.engine.dice import with_rolls
 from companion.store.store import open_store
 from models.game_log import GameLog
+from models.seeded_dice import SeededDice
 from models.setup import GameSetup
 
 

@@ -20,7 +20,7 @@ from companion.app.board_view import IsleCanvas, Point, canvas_height
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import SIZED, big_button, board_options, notify, screen, section
 from companion.boards import BoardError, parse_board, shipped_board, shipped_board_ids
-from companion.user_boards import (
+from companion.boards.user import (
     BoardExists,
     board_name,
     delete_user_board,

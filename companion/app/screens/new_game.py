@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from companion.app.theme import PLAYER_COLOURS, colour_of
 from companion.app.widgets import big_button, board_options, notify, player_chip, screen, section
 from companion.boards import BoardError, shipped_board, shipped_board_ids
-from companion.user_boards import board_from_counts, save_user_board, user_boards
+from companion.boards.user import board_from_counts, save_user_board, user_boards
 from models.board import Board
 from models.rules import (
     DOMINATION_BONUS_RANGE,

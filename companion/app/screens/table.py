@@ -13,11 +13,11 @@ from companion.app.screens.table_turn import TurnCard
 from companion.app.session import GameSession, Outcome
 from companion.app.theme import TAP
 from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
-from companion.dice import SeededDice
 from companion.engine import Phase
 from companion.engine.dice import attack_odds
 from models.commands import REASON_LIMIT, Command, Correction
 from models.rules import CREATURES, KIND_ORDER, MAX_TRACK_ENERGY, CreatureKind
+from models.seeded_dice import SeededDice
 
 if TYPE_CHECKING:
     from companion.app.main import App

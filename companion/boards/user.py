@@ -14,8 +14,8 @@ from pathlib import Path
 import platformdirs
 
 from companion.boards import BoardError, parse_board, shipped_board_ids
-from companion.strict_json import JSONInputError, loads, read_bounded
 from models.board import Board, Territory
+from models.strict_json import JSONInputError, loads, read_bounded
 from models.text import check_typed_text
 
 DATA_ENV = "SUMMONERS_ISLE_DATA"

@@ -23,10 +23,10 @@ from companion.boards import shipped_board
 from companion.bots import make_bot
 from companion.bots.base import Bot
 from companion.bots.playout import play
-from companion.dice import SeededDice
 from companion.engine import Game, GameState
 from models.commands import Command
 from models.rules import EXTENDED_ROUNDS_MIN_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, WINNING_ENERGY
+from models.seeded_dice import SeededDice
 from models.setup import GameSetup, Mode
 
 SEAT_IDS = ("p1", "p2", "p3", "p4")

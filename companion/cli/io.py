@@ -12,7 +12,7 @@ import typer
 from typer._click import exceptions as click_errors
 from typer.core import TyperGroup
 
-from companion.strict_json import JSONInputError, loads, read_bounded
+from models.strict_json import JSONInputError, loads, read_bounded
 from models.text import json_printable, printable
 
 EXIT_BAD_INPUT = 2
@@ -82,7 +82,7 @@ def read_text(source: str) -> str:
 
 
 def parse_json(text: str, what: str) -> Any:
-    """JSON from text, strictly (see companion.strict_json); UserError says what is wrong."""
+    """JSON from text, strictly (see models.strict_json); UserError says what is wrong."""
     try:
         return loads(text, what)
     except JSONInputError as error:

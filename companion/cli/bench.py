@@ -11,13 +11,13 @@ from typing import Any
 
 from companion.boards import shipped_board
 from companion.bots.playout import play
-from companion.dice import SeededDice
 from companion.engine import Game, reset_phase
 from companion.engine.dice import with_rolls
 from companion.engine.replay import replay
 from models.commands import Command, EndActivation, Move, Pass, Swap
 from models.game_log import GameLog
 from models.rules import EXTENDED_ROUNDS, KIND_ORDER, MAX_TRACK_ENERGY, STANDARD_ROUNDS
+from models.seeded_dice import SeededDice
 from models.setup import GameSetup, Mode
 
 BENCH_BOARD = "gathering-isle"

@@ -20,7 +20,7 @@ import typer
 from pydantic import ValidationError
 
 from companion.boards import BoardError, shipped_board, shipped_board_ids
-from companion.cli_io import (
+from companion.cli.io import (
     OneLineErrors,
     UserError,
     echo,

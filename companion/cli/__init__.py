@@ -17,12 +17,12 @@ import typer
 from pydantic import ValidationError
 
 from companion.boards import BoardError, first_error, resolve_board
-from companion.cli_io import OneLineErrors, UserError, fail, print_json, read_json
+from companion.cli.game import game_app
+from companion.cli.io import OneLineErrors, UserError, fail, print_json, read_json
 from companion.engine import Game, reset_phase
 from companion.engine.isle import compile_isle
 from companion.engine.replay import ReplayError, replay
 from companion.engine.serialize import state_to_json
-from companion.store.cli import game_app
 from companion.store.errors import StoreError
 from models.commands import CommandFormatError
 from models.game_log import GameLog
@@ -140,8 +140,8 @@ def simulate(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Play whole games between bots and report how they ended."""
-    from companion.simulate import default_workers
-    from companion.simulate import simulate as run
+    from companion.bots.simulate import default_workers
+    from companion.bots.simulate import simulate as run
 
     names = [name.strip() for name in bots.split(",") if name.strip()]
     try:
@@ -165,7 +165,7 @@ def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Measure the engine (decisions per second, tally, replay) and the store (append, reopen)."""
-    from companion.bench import run_bench
+    from companion.cli.bench import run_bench
 
     # NaN passes a `<= 0` test, and infinity would never end.
     if not math.isfinite(seconds) or not 0 < seconds <= MAX_BENCH_SECONDS:
