@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import AfterValidator, Field, StrictBool, StrictInt, TypeAdapter, ValidationError
 
+from models.problems import problem
 from models.rules import DIE_SIDES, CreatureKind
 from models.text import check_typed_text
 
@@ -236,6 +237,4 @@ def command_from_json(data: Any) -> Command:
     try:
         return _ADAPTERS[name].validate_python(fields)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "command"
-        raise CommandFormatError(f"{name} command: {where}: {first['msg']}") from None
+        raise CommandFormatError(f"{name} command: {problem(error, fields)}") from None

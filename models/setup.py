@@ -5,13 +5,15 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, Self
+from typing import Annotated, Any, Self
 
 from pydantic import (
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
-    ValidationError,
+    StrictInt,
+    Tag,
     ValidationInfo,
     field_validator,
     model_validator,
@@ -111,14 +113,26 @@ class PlayerSetup(BaseModel):
         return self.name or self.id
 
 
+def _board_form(value: Any) -> str:
+    return "shipped" if isinstance(value, str) else "inline"
+
+
+# A shipped board's id, or a whole board written out. Told apart by the value's type, so a
+# mistake in a written-out board is reported as that mistake, not as "should be a string".
+BoardReference = Annotated[
+    Annotated[str, Tag("shipped")] | Annotated[Board, Tag("inline")],
+    Discriminator(_board_form),
+]
+
+
 class GameSetup(BaseModel):
     """Everything fixed before the first round starts."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     players: tuple[PlayerSetup, ...] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
-    board: str | Board
-    final_round: int = STANDARD_ROUNDS
+    board: BoardReference
+    final_round: StrictInt = STANDARD_ROUNDS
     # The first round's order, as player ids; defaults to the order players are listed in.
     turn_order: tuple[str, ...] = ()
     mode: Mode = Mode.TABLE
@@ -174,30 +188,3 @@ def _check_names_differ(players: Sequence[PlayerSetup]) -> None:
                 f"Player {first}'s and Player {later + 1}'s ids differ only in letter case: "
                 "give them names"
             )
-
-
-def setup_problem(error: ValidationError) -> str:
-    """A setup's (or a game log's) first problem as one sentence, naming the player and field."""
-    first = error.errors()[0]
-    where: list[Any] = list(first["loc"])
-    if where[:1] == ["setup"]:
-        where = where[1:]
-    message = first["msg"].removeprefix("Value error, ")
-    if where == ["players"] and first["type"] in ("too_short", "too_long"):
-        count = first.get("ctx", {}).get("actual_length")
-        return f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}"
-    if len(where) >= 3 and where[0] == "players" and isinstance(where[1], int):
-        seat, field = f"Player {where[1] + 1}'s", where[2]
-        if first["type"] == "player_name":
-            return f"{seat} name {first['ctx']['problem']}"
-        if first["type"] == "missing":
-            return f"{seat} {field} is missing"
-        if first["type"] == "extra_forbidden":
-            return f"{seat} entry has a field this app does not know: {field}"
-        if field == "id":
-            return f"{seat} id must be 1 to 24 letters, digits, '-' or '_'"
-        if field == "colour":
-            return f"{seat} colour must be at most 24 characters"
-        return f"{seat} {field}: {message}"
-    place = ".".join(str(part) for part in where)
-    return f"{place}: {message}" if place else message

@@ -94,9 +94,9 @@ def test_a_valid_inline_board():
         ),
         (
             {"territories": [{"id": "north", "bonus": 4, "locations": ["n1", "n2", "s1"]}]},
-            "less than or equal to 3",
+            "bonus of territory 'north' must be at most 3, not 4",
         ),
-        ({"territories": []}, "at least 1 item"),
+        ({"territories": []}, "territories is empty"),
         (
             {
                 "territories": [

@@ -55,11 +55,19 @@ def invoke_app(*args: str):
     return CliRunner().invoke(app, ["app", "--web", *args], terminal_width=200)
 
 
-@pytest.mark.parametrize("port", ["0", "-1", "65536", "70000"])
-def test_a_port_out_of_range_is_refused(served, port):
+@pytest.mark.parametrize(
+    ("port", "says"),
+    [
+        ("0", "at least 1, not 0"),
+        ("-1", "at least 1, not -1"),
+        ("65536", "at most 65535, not 65536"),
+        ("70000", "at most 65535, not 70000"),
+    ],
+)
+def test_a_port_out_of_range_is_refused(served, port, says):
     result = invoke_app("--port", port)
     assert result.exit_code == 2
-    assert "Invalid value for '--port'" in result.stderr
+    assert result.stderr == f"error: '--port' must be {says}\n"
     assert "Traceback" not in result.stderr
     assert served == []
 

@@ -7,6 +7,7 @@ from pydantic import ValidationError
 from test_store_cli import invoke, one_line_error
 
 from companion.store.store import open_store
+from models.problems import problem as sentence
 from models.setup import (
     NAME_MAX_LENGTH,
     SEAT_COLOURS,
@@ -14,14 +15,13 @@ from models.setup import (
     PlayerSetup,
     default_colours,
     name_problem,
-    setup_problem,
 )
 
 
 def problem(*players: dict) -> str:
     with pytest.raises(ValidationError) as caught:
         GameSetup(players=players, board="gathering-isle")
-    return setup_problem(caught.value)
+    return sentence(caught.value, {"players": list(players)})
 
 
 @pytest.mark.parametrize(

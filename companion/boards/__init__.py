@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from models.board import Board
+from models.problems import problem
 
 # Package data: installed with the package, found through importlib.resources wherever it is.
 BOARDS_DIR: Traversable = resources.files("companion") / "data" / "boards"
@@ -46,7 +47,7 @@ def parse_board(data: Any) -> Board:
     try:
         return Board.model_validate(data)
     except ValidationError as error:
-        raise BoardError(f"board: {first_error(error)}") from None
+        raise BoardError(f"board: {problem(error, data)}") from None
 
 
 def resolve_board(reference: str | Board | dict[str, Any]) -> Board:
@@ -56,11 +57,3 @@ def resolve_board(reference: str | Board | dict[str, Any]) -> Board:
     if isinstance(reference, str):
         return shipped_board(reference)
     return parse_board(reference)
-
-
-def first_error(error: ValidationError) -> str:
-    """The first problem pydantic found, as 'where: what'."""
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"])
-    message = first["msg"].removeprefix("Value error, ")
-    return f"{where}: {message}" if where else message

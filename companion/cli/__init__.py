@@ -16,9 +16,9 @@ from typing import Annotated, Any, NoReturn
 import typer
 from pydantic import ValidationError
 
-from companion.boards import BoardError, first_error, resolve_board
+from companion.boards import BoardError, resolve_board
 from companion.cli.game import game_app
-from companion.cli.io import OneLineErrors, UserError, fail, print_json, read_json
+from companion.cli.io import OneLineErrors, UserError, echo, fail, print_json, read_json
 from companion.engine import Game, reset_phase
 from companion.engine.isle import compile_isle
 from companion.engine.replay import ReplayError, replay
@@ -26,7 +26,7 @@ from companion.engine.serialize import state_to_json
 from companion.store.errors import StoreError
 from models.commands import CommandFormatError
 from models.game_log import GameLog
-from models.setup import setup_problem
+from models.problems import problem
 from models.tally_request import TallyRequest
 
 app = typer.Typer(
@@ -56,7 +56,7 @@ def tally(
         try:
             request = TallyRequest.model_validate(data)
         except ValidationError as error:
-            raise UserError(first_error(error)) from None
+            raise UserError(problem(error, data)) from None
         board = resolve_board(request.board)
         request.check_against(board)
     except (UserError, BoardError, ValueError) as error:
@@ -101,6 +101,9 @@ def tally(
 @app.command("replay")
 def replay_command(
     source: Annotated[str, typer.Argument(metavar="FILE", help=INPUT_HELP)],
+    position: Annotated[
+        bool, typer.Option("--position", help="Print the final position as one line of text.")
+    ] = False,
 ) -> None:
     """Replay a game log (docs/game-log.md) and print the final state as JSON."""
     try:
@@ -108,12 +111,15 @@ def replay_command(
         try:
             log = GameLog.model_validate(data)
         except ValidationError as error:
-            raise UserError(f"game log: {setup_problem(error)}") from None
+            raise UserError(f"game log: {problem(error, data)}") from None
         game = Game(log.setup, resolve_board(log.setup.board))
         state = replay(game, log.parsed_commands())
     except (UserError, BoardError, CommandFormatError, ReplayError, ValueError) as error:
         fail(str(error))
-    print_json(state_to_json(state))
+    if position:
+        echo(state.position())
+    else:
+        print_json(state_to_json(state))
 
 
 @app.command()

@@ -41,6 +41,7 @@ from models.commands import (
     command_to_json,
 )
 from models.game_log import GameLog
+from models.problems import problem
 from models.rules import (
     EXTENDED_ROUNDS,
     EXTENDED_ROUNDS_MIN_PLAYERS,
@@ -49,7 +50,7 @@ from models.rules import (
     STANDARD_ROUNDS,
     WINNING_ENERGY,
 )
-from models.setup import GameSetup, default_colours, setup_problem
+from models.setup import GameSetup, default_colours
 from models.text import json_printable, printable
 
 if TYPE_CHECKING:
@@ -220,7 +221,7 @@ def new(
         try:
             setup = GameSetup.model_validate(data)
         except ValidationError as error:
-            raise UserError(setup_problem(error)) from None
+            raise UserError(problem(error, data)) from None
         saved = store.new_game(setup)
     if as_json:
         print_json(
@@ -329,6 +330,7 @@ def show(game_id: GameId, as_json: AsJson = False, db: Db = None) -> None:
                 "updated": saved.updated.isoformat(),
                 "setup": saved.setup.model_dump(mode="json"),
                 "state": state_to_json(saved.state),
+                "position": saved.state.position(),
                 "log": [entry_json(entry) for entry in saved.log],
                 "undone": [entry_json(entry) for entry in saved.undone],
                 "undo": saved.undo_label,
@@ -368,6 +370,7 @@ def show_lines(saved: SavedGame, energy: dict[str, list[int]]) -> list[str]:
     lines.append(
         "energy: " + ", ".join(f"{labels[p]} {state.energy_of(p)}" for p in saved.game.players)
     )
+    lines.append(f"position: {state.position()}")
     if any(energy.values()):
         lines.append("energy at the end of each round:")
         lines.extend(
@@ -508,7 +511,7 @@ def import_command(
         try:
             log = GameLog.model_validate(data)
         except ValidationError as error:
-            raise UserError(f"game log: {setup_problem(error)}") from None
+            raise UserError(f"game log: {problem(error, data)}") from None
         saved = store.import_log(log)
     if as_json:
         print_json({"id": saved.id, "revision": saved.revision, "status": saved.status.value})

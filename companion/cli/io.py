@@ -7,11 +7,13 @@ import sys
 from typing import Any, NoReturn
 
 import typer
+from pydantic import ValidationError
 
 # Typer carries its own copy of Click; its exceptions are only reachable there.
 from typer._click import exceptions as click_errors
 from typer.core import TyperGroup
 
+from models.problems import problem
 from models.strict_json import JSONInputError, loads, read_bounded
 from models.text import json_printable, printable
 
@@ -44,6 +46,12 @@ class OneLineErrors(TyperGroup):
             sys.exit(error.exit_code)
         except click_errors.ClickException as error:
             message = " ".join(error.format_message().split())
+            # Typer checks option values with pydantic: say what is wrong in our words.
+            if isinstance(error, click_errors.BadParameter) and isinstance(
+                error.__cause__, ValidationError
+            ):
+                hint = error.param.get_error_hint() if error.param else ""
+                message = problem(error.__cause__, subject=hint or "the value")
             typer.echo(f"error: {printable(message)}", err=True)
             sys.exit(error.exit_code)
         except typer.Abort:

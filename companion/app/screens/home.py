@@ -18,7 +18,8 @@ from companion.boards import BoardError
 from companion.engine import IllegalCommand
 from companion.store.errors import StoreError
 from models.game_log import GameLog
-from models.setup import Mode, setup_problem
+from models.problems import problem
+from models.setup import Mode
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -85,8 +86,10 @@ def players_of(labels: Sequence[str]) -> str:
 
 def import_log_file(store: Store, data: bytes | None) -> tuple[SavedGame | None, str]:
     """Save a game log file's bytes as a new game: the game and a note, or None and why not."""
+    parsed = None
     try:
-        log = GameLog.model_validate(json.loads((data or b"").decode("utf-8")))
+        parsed = json.loads((data or b"").decode("utf-8"))
+        log = GameLog.model_validate(parsed)
         saved = store.import_log(log)
     except UnicodeDecodeError:
         return None, "Not imported: that file is not a game log (it is not text)."
@@ -96,14 +99,14 @@ def import_log_file(store: Store, data: bytes | None) -> tuple[SavedGame | None,
             f"column {error.colno})."
         )
     except ValidationError as error:
-        return None, f"Not imported: {_log_problem(error)}."
+        return None, f"Not imported: {_log_problem(error, parsed)}."
     except (StoreError, BoardError, IllegalCommand) as error:
         return None, f"Not imported: {error}."
     players = players_of([player.label for player in saved.setup.players])
     return saved, f"Imported {players}'s {'finished ' if saved.state.is_terminal else ''}game."
 
 
-def _log_problem(error: ValidationError) -> str:
+def _log_problem(error: ValidationError, data: object) -> str:
     first = error.errors()[0]
     where = first["loc"]
     # Not an object, another format, no setup or keys a game log never has: some other file.
@@ -115,7 +118,7 @@ def _log_problem(error: ValidationError) -> str:
         return "that file is not a Summoner's Isle game log"
     if where[0] == "version":
         return first["msg"].removeprefix("Value error, ")
-    return f"in this game log, {setup_problem(error)}"
+    return f"in this game log, {problem(error, data)}"
 
 
 def _resume_card(app: App, summary: GameSummary) -> ft.Control:

@@ -14,6 +14,7 @@ from companion.app.widgets import big_button, board_options, notify, player_chip
 from companion.boards import BoardError, shipped_board, shipped_board_ids
 from companion.boards.user import board_from_counts, save_user_board, user_boards
 from models.board import Board
+from models.problems import problem as validation_problem
 from models.rules import (
     DOMINATION_BONUS_RANGE,
     EXTENDED_ROUNDS,
@@ -29,7 +30,6 @@ from models.setup import (
     PlayerSetup,
     name_problem,
     same_name,
-    setup_problem,
 )
 
 if TYPE_CHECKING:
@@ -387,7 +387,7 @@ def _shown_name(draft: Draft, seat: int) -> str:
 
 
 def _setup_problem(error: ValidationError) -> str:
-    message = setup_problem(error)
+    message = validation_problem(error)
     # Seats go by their colour's id in this form.
     if "share one id" in message:
         return "Two players have the same colour: give each player their own."
