@@ -268,6 +268,13 @@ def test_replay_prints_the_final_state():
     assert out["players"]["red"]["energy"] == state.energy_of("red")
 
 
+def test_replay_prints_the_final_position_for_a_bug_report():
+    log, state = played_log()
+    result = run("replay", "-", "--position", stdin=json.dumps(log))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == state.position()
+
+
 def test_replay_names_the_illegal_command():
     log, _ = played_log()
     log["commands"].insert(3, {"type": "move", "to": "nc1"})

@@ -14,7 +14,16 @@
 
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
+from companion.engine.position import PositionError
 from companion.engine.reset_phase import Tally, reset_phase
 from companion.engine.state import Game, GameState
 
-__all__ = ["Game", "GameState", "IllegalCommand", "Phase", "Tally", "reset_phase"]
+__all__ = [
+    "Game",
+    "GameState",
+    "IllegalCommand",
+    "Phase",
+    "PositionError",
+    "Tally",
+    "reset_phase",
+]

@@ -13,6 +13,7 @@ from companion.engine.flow import blocker, occupants_by_id, run_reset, settle
 from companion.engine.isle import Isle, compile_isle
 from companion.engine.legal import legal_commands
 from companion.engine.movement import reachable
+from companion.engine.position import parse_position, position_text
 from companion.engine.reach import reach
 from companion.engine.reset_phase import Tally
 from companion.engine.versions import sign
@@ -267,6 +268,15 @@ class GameState:
     def reset_preview(self) -> Tally:
         """The Energy and Reset this round would bring with the board as it stands now."""
         return run_reset(self, occupants_by_id(self), self.declined)
+
+    def position(self) -> str:
+        """The state as one line of position text that `from_position` reads back (like FEN)."""
+        return position_text(self)
+
+    @classmethod
+    def from_position(cls, game: Game, text: str) -> GameState:
+        """The state a position text describes in `game`; PositionError says what is wrong."""
+        return parse_position(game, text)
 
     def __repr__(self) -> str:
         who = self.current_player or "-"
