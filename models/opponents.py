@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 BOT_NAMES = ("random", "greedy", "mcts")
-# Thinking time per decision of each mcts level offered to players, in milliseconds.
+# Thinking time per turn (a seat's run of decisions) of each mcts level, in milliseconds.
 MCTS_LEVELS = {"easy": 200, "normal": 1000, "hard": 3000}
 
 

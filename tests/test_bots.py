@@ -198,10 +198,12 @@ class WorkClock:
 
 
 def test_mcts_budget_check_stops_before_an_expansion_that_would_not_fit():
-    """With work as the only thing that takes time, every search ends within its budget."""
+    """With work as the only thing that takes time, every search ends within its share.
+
+    A turn's first decision may spend half the turn's budget: 100 ms of 200."""
     for players in (2, 4):
         for state in decisions(players, 4, 8):
-            bot = MctsBot(1, budget_ms=100)
+            bot = MctsBot(1, budget_ms=200)
             bot.clock = WorkClock(bot)
             bot.choose(state)
             assert bot.last_iterations > 0
@@ -214,12 +216,46 @@ def test_mcts_stops_within_its_budget_when_the_work_suddenly_slows():
     than 20% over the budget)."""
     for players in (2, 4):
         for state in decisions(players, 4, 8):
-            bot = MctsBot(1, budget_ms=100)
+            bot = MctsBot(1, budget_ms=200)
             bot.clock = WorkClock(bot, slow_after=40, slow_ms=8)
             command = bot.choose(state)
             assert command in state.legal_commands()
-            # Aimed at 90 ms; one child (two outcomes at most, 8 ms each) may finish after it.
+            # Aimed at 90 ms (a turn's first decision: 90% of half of 200); one child (two
+            # outcomes at most, 8 ms each) may finish after it.
             assert bot.clock.now <= 0.090 + 0.016 + 1e-9, repr(state)
+
+
+def test_mcts_spends_one_budget_per_turn_however_many_decisions_it_takes():
+    """Issue 11: the budget is per turn, so a table waits one budget per computer seat."""
+    game = make_game(2)
+    state = game.new_initial_state()
+    roll = SeededDice(3)
+    bot = MctsBot(1, budget_ms=200)
+    bot.clock = WorkClock(bot)
+    spent_by_turn: dict[tuple, float] = {}
+    while not state.is_terminal and len(spent_by_turn) < 12:
+        turn = (state.round, state.phase, state.step_kind, state.turn_index, state.current_seat)
+        before = bot.clock.now
+        command = bot.choose(state)
+        spent_by_turn[turn] = spent_by_turn.get(turn, 0.0) + bot.clock.now - before
+        state.apply(with_rolls(state, command, roll))
+    assert len(spent_by_turn) == 12
+    # A turn's decisions together keep to its budget (90% aimed, one child's evaluation over).
+    assert max(spent_by_turn.values()) <= 0.200 + 0.002
+    # A new turn gets a whole budget again: some turn spends more than half of one.
+    assert max(spent_by_turn.values()) > 0.100
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
+def test_no_seat_is_ever_asked_a_decision_with_one_legal_choice(seed, players):
+    """Issue 11: a decision with one legal choice costs no thinking time. The engine settles
+    such steps itself (digital flow), so no bot or person is ever asked one."""
+    state, rng, roll = make_game(players).new_initial_state(), random.Random(seed), SeededDice(seed)
+    while not state.is_terminal:
+        legal = state.legal_commands()
+        assert len(legal) > 1, repr(state)
+        state.apply(with_rolls(state, rng.choice(legal), roll))
 
 
 def test_mcts_stops_near_its_budget():

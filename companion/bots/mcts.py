@@ -28,6 +28,8 @@ DEFAULT_BUDGET_MS = MCTS_LEVELS["normal"]
 # The search aims to end by this share of its budget: the rest absorbs what it cannot
 # foresee (the machine busy with other work, freeing the tree) within the 20% allowed over.
 _AIM = 0.9
+# The least share of a turn's budget a decision may spend while the turn has budget left.
+_FLOOR = 0.1
 
 
 # Final: `type(x) is Chance` then tells the two apart for the type checker too.
@@ -66,7 +68,14 @@ class Chance:
 
 
 class MctsBot:
-    """Searches until its budget runs out, then plays the most visited command."""
+    """Searches within its budget per turn, then plays the most visited command.
+
+    The budget is per turn (a seat's run of decisions, e.g. activate, move, attack, end),
+    not per decision, so the people at the table wait for one budget per computer seat,
+    however many decisions its turn takes. Each decision may spend half of what is left of
+    the turn's budget, and at least `_FLOOR` of it: the first decision of a turn, which
+    chooses what the turn is about, searches longest.
+    """
 
     name = "mcts"
 
@@ -97,11 +106,17 @@ class MctsBot:
         self._child_seconds = 0.0
         # The tree just searched, freed when the next decision starts rather than on return.
         self._spent: Node | None = None
+        # The turn being decided (see `_turn_of`) and the seconds already spent on it.
+        self._turn: tuple[object, ...] | None = None
+        self._turn_seconds = 0.0
 
     def choose(self, state: GameState) -> Command:
         """The most visited command after searching from `state`; dice are left to the caller."""
         started = self.clock()
-        deadline = started + self.budget_ms * _AIM / 1000
+        turn = _turn_of(state)
+        if turn != self._turn:
+            self._turn, self._turn_seconds = turn, 0.0
+        deadline = started + self.decision_seconds() * _AIM
         # The tree holds no reference cycles, so reference counting frees it all; pausing the
         # cycle collector keeps its full sweeps over a large tree from overrunning the budget.
         collecting = gc.isenabled()
@@ -120,7 +135,14 @@ class MctsBot:
         finally:
             if collecting:
                 gc.enable()
+            self._turn_seconds += self.clock() - started
         return command
+
+    def decision_seconds(self) -> float:
+        """What the next decision may spend: half the turn's budget left, or the floor."""
+        budget = self.budget_ms / 1000
+        left = max(0.0, budget - self._turn_seconds)
+        return min(left, max(left / 2, budget * _FLOOR))
 
     def _search(self, state: GameState, commands: list[Command], deadline: float) -> Node:
         """Grow the tree from `state` until the deadline or the iteration cap."""
@@ -273,6 +295,11 @@ class MctsBot:
             root.children,
             key=lambda entry: (entry[1].visits, entry[1].totals[mover] / entry[1].visits),
         )
+
+
+def _turn_of(state: GameState) -> tuple[object, ...]:
+    """What stays the same through one seat's turn and changes when another turn begins."""
+    return (state.round, state.phase, state.step_kind, state.turn_index, state.current_seat)
 
 
 # What positions are compared by: everything in play, not the game or the last tally's text.
