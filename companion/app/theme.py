@@ -65,10 +65,22 @@ def colour_of(colour_id: str) -> PlayerColour:
 
 
 def theme(mode: ft.ThemeMode) -> ft.Theme:
-    """The app theme: large type for arm's length, a warm accent, 48 px icon buttons."""
+    """The app theme: large type for arm's length, a warm accent, 48 px buttons of all kinds."""
+    # Flutter's buttons are 40 px tall, and packed to 32 on a desktop browser: the standard
+    # density and room above and below the label make them 48 wherever the app runs. Set
+    # per button kind, not for the whole theme, which would pack lists and fields too.
+    full_size = ft.ButtonStyle(
+        visual_density=ft.VisualDensity.STANDARD,
+        padding=ft.Padding.symmetric(vertical=14, horizontal=20),
+    )
     return ft.Theme(
         color_scheme_seed=ACCENT,
         font_family=FONT,
         # Flutter's icon buttons are 40 px (24 and 8 around it): 12 around makes a full target.
         icon_button_theme=ft.IconButtonTheme(style=ft.ButtonStyle(padding=12)),
+        button_theme=ft.ButtonTheme(style=full_size),
+        filled_button_theme=ft.FilledButtonTheme(style=full_size),
+        outlined_button_theme=ft.OutlinedButtonTheme(style=full_size),
+        text_button_theme=ft.TextButtonTheme(style=full_size),
+        segmented_button_theme=ft.SegmentedButtonTheme(style=full_size),
     )

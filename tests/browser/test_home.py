@@ -204,3 +204,35 @@ def test_every_screen_at_every_size_in_both_themes(server, browser, artifacts):
         ui.page.go_back()
         ui.page.go_back()
         ui.wait_for("Import a game")
+
+
+# Every button's name and height, among those wholly inside the window.
+WHOLE_BUTTONS = """() => [...document.querySelectorAll('flt-semantics[role=button]')]
+    .map(e => [e.innerText || e.getAttribute('aria-label') || '?', e.getBoundingClientRect()])
+    .filter(([, r]) => r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight)
+    .map(([name, r]) => [name, r.height])"""
+
+
+def test_every_button_on_new_game_is_a_full_target_on_a_desktop_and_a_phone(
+    server, browser, artifacts
+):
+    """48 px targets: Flutter packs buttons to 32 px on a desktop browser unless told not to."""
+    for viewport in (SIZES["1280x800"], SIZES["360x740"]):
+        ui = Screen(browser.new_page(viewport=viewport), artifacts)
+        ui.open(f"{server.url}/new", "Start game")
+        # The picker segments ("2", "Table", "6 rounds") and the outlined buttons below them.
+        ui.page.wait_for_function(
+            "document.querySelectorAll('flt-semantics[role=button]').length >= 8"
+        )
+        # A node scrolled partly out of view is clipped: a button counts at its largest.
+        heights: dict[str, float] = {}
+        for _ in range(6):
+            for name, height in ui.page.evaluate(WHOLE_BUTTONS):
+                heights[name] = max(height, heights.get(name, height))
+            ui.page.mouse.move(viewport["width"] / 2, viewport["height"] / 2)
+            ui.page.mouse.wheel(0, 250)
+            time.sleep(0.4)
+        assert {"2 players", "Digital board", "7 rounds", "Start game"} <= set(heights)
+        short = {name: height for name, height in heights.items() if height < 47.5}
+        assert not short, f"{viewport}: {short}"
+        ui.page.close()
