@@ -11,15 +11,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.constants import (
-    ATTACK_BONUS,
     BOUNTY,
     COSTS,
-    DEFENCE,
     KIND_INDEX,
     SPRITE,
     WYRM,
     Phase,
 )
+from companion.engine.dice import attack_strike
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import (
     after_action,
@@ -245,37 +244,6 @@ def _relocate(state: GameState, here: int, to: int) -> None:
     state.active = to
 
 
-def attack_outcome(state: GameState, command: Attack) -> tuple[int, int, bool]:
-    """(attack total, defence, success) of an attack with its dice, from the active creature."""
-    here = state.active
-    assert here is not None, "an attack is made by the active creature"
-    target = state.game.isle.index[command.target]
-    attacker = state.occupant[here]
-    defender = state.occupant[target]
-    assert attacker is not None and defender is not None, "an attack is between two creatures"
-    assert command.attack_roll is not None, "an attack's dice are filled in (with_rolls)"
-    total = command.attack_roll + ATTACK_BONUS[attacker[1]]
-    if defender[1] == SPRITE:
-        assert command.defence_roll is not None, "a Sprite's defence roll is filled in"
-        defence = command.defence_roll + sprite_support(state, target)
-    else:
-        fixed = DEFENCE[defender[1]]
-        assert fixed is not None, "only a Sprite's defence is rolled"
-        defence = fixed
-    return total, defence, total >= defence
-
-
-def sprite_support(state: GameState, location: int) -> int:
-    """How many other Sprites of the same owner share the location's territory (ruling 7)."""
-    isle = state.game.isle
-    token = state.occupant[location]
-    return sum(
-        1
-        for i in isle.territory_members[isle.territory_of[location]]
-        if i != location and state.occupant[i] is token
-    )
-
-
 def _attack(state: GameState, command: Attack) -> None:
     here = _active(state)
     target = _location(state, command.target)
@@ -293,7 +261,7 @@ def _attack(state: GameState, command: Attack) -> None:
         raise IllegalCommand("an attack on a Sprite needs the defender's die roll too")
     if defender[1] != SPRITE and command.defence_roll is not None:
         raise IllegalCommand("only a Sprite rolls to defend")
-    _, _, success = attack_outcome(state, command)
+    success = attack_strike(state, command).success
     state.actions_left -= 1
     if success:
         victim, kind = defender

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.apply import attack_outcome
 from companion.engine.constants import (
-    ATTACK_BONUS,
     BOUNTY,
     COSTS,
     KIND_INDEX,
@@ -15,6 +13,7 @@ from companion.engine.constants import (
     Phase,
     Token,
 )
+from companion.engine.dice import attack_strike
 from companion.engine.flow import next_turn, position, skip_target
 from companion.engine.movement import reachable
 from companion.engine.wording import counted, joined
@@ -137,12 +136,13 @@ def _attack(state: GameState, command: Attack) -> str:
     defender = _token(state, target)
     if defender[1] == SPRITE and command.defence_roll is None:
         raise LookupError("an attack on a Sprite without the defender's roll")
-    total, defence, success = attack_outcome(state, command)
-    rolled = f"{command.attack_roll}+{ATTACK_BONUS[attacker[1]]}={total}"
-    if command.defence_roll is not None and defender[1] == SPRITE:
-        against = f"{command.defence_roll}+{defence - command.defence_roll}={defence}"
+    strike = attack_strike(state, command)
+    success = strike.success
+    rolled = f"{strike.attack_roll}+{strike.attack_bonus}={strike.total}"
+    if strike.defence_roll is None:
+        against = str(strike.defence)
     else:
-        against = str(defence)
+        against = f"{strike.defence_roll}+{strike.defence_bonus}={strike.defence}"
     if not success:
         return f"{head}: {rolled} against {against}, the attack fails"
     bounty = BOUNTY[defender[1]]

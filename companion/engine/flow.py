@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.constants import ACTIONS, ATTACK_BONUS, COSTS, DEFENCE, KINDS, WYRM, Phase
-from companion.engine.dice import attack_odds
+from companion.engine.constants import ACTIONS, COSTS, KINDS, WYRM, Phase
+from companion.engine.dice import chances, strike
 from companion.engine.errors import IllegalCommand
 from companion.engine.reset_phase import (
     Occupant,
@@ -95,11 +95,11 @@ def removal_blocker(state: GameState, seat: int, kind: int) -> str | None:
     remove at most as many creatures in their step as they have actions between them.
     """
     attacker, defender = KIND_ORDER[state.step], KIND_ORDER[kind]
-    if attack_odds(attacker, defender) == 0:
-        best = DIE_SIDES + ATTACK_BONUS[state.step]
+    if chances(state.step, kind).success is None:
+        best = strike(state.step, kind, DIE_SIDES, DIE_SIDES)
         return (
             f"a {attacker.title} cannot remove a {defender.title}: its best roll, "
-            f"{best}, is under the {defender.title}'s defence of {DEFENCE[kind]}"
+            f"{best.total}, is under the {defender.title}'s defence of {best.defence}"
         )
     count = state.on_board[seat][state.step]
     most = count * ACTIONS[state.step]

@@ -6,9 +6,10 @@ thousands of positions a second; pydantic stays at the boundaries.
 
 from __future__ import annotations
 
-from companion.engine.apply import apply_command, attack_outcome, sprite_support
+from companion.engine.apply import apply_command
 from companion.engine.constants import KINDS, OWNED, Phase, Token
 from companion.engine.describe import describe_command
+from companion.engine.dice import attack_chances, attack_strike, sprite_support
 from companion.engine.flow import blocker, occupants_by_id, run_reset, settle
 from companion.engine.isle import Isle, compile_isle
 from companion.engine.legal import legal_commands
@@ -258,7 +259,18 @@ class GameState:
 
     def attack_outcome(self, attack: Attack) -> tuple[int, int, bool]:
         """(attack total, defence, success) of an attack, dice included, by the active creature."""
-        return attack_outcome(self, attack)
+        strike = attack_strike(self, attack)
+        return strike.total, strike.defence, strike.success
+
+    def chance_outcomes(self, command: Command) -> list[tuple[float, Command]]:
+        """What a command can lead to, as (probability, the command with dice giving it).
+
+        Only an attack without its dice branches (OpenSpiel's chance outcomes): into a
+        success and a failure where both can happen, each with dice that produce it.
+        """
+        if type(command) is Attack:
+            return attack_chances(self, command)
+        return [(1.0, command)]
 
     def reachable(self, start: int, budget: int) -> dict[int, int]:
         """Empty locations the creature at `start` reaches within `budget` actions, with costs."""
