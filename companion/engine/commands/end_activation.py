@@ -1,0 +1,42 @@
+"""EndActivation: the active creature turns face-down, giving up the actions it has left."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.engine.commands._common import Declaration, Moment, acting, active_at, creature
+from companion.engine.flow import end_activation
+from models.commands import Command, EndActivation
+
+if TYPE_CHECKING:
+    from companion.engine.state import GameState
+
+_END = EndActivation()
+
+
+def apply(state: GameState, command: EndActivation) -> None:
+    """Flip the active creature face-down; the player goes on with the step."""
+    acting(state)
+    end_activation(state)
+
+
+def describe(state: GameState, command: EndActivation) -> str:
+    """'Ragna's Troll at West 1 ends its activation'."""
+    return f"{creature(state, active_at(state))} ends its activation"
+
+
+def legal(state: GameState, out: list[Command]) -> None:
+    """An activation may always end early (ruling 5: taking 0 actions is allowed)."""
+    out.append(_END)
+
+
+DIGITAL = Declaration(
+    EndActivation,
+    what="ending an activation",
+    apply=apply,
+    describe=describe,
+    legal=legal,
+    moments=(Moment.ACTIVATION,),
+    rank=60,
+)
+TABLE = None
