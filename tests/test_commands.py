@@ -62,7 +62,10 @@ def test_every_declaration_provides_every_part():
             parts = (declaration.apply, declaration.describe, declaration.places)
             assert all(callable(part) for part in (*parts, declaration.space, declaration.chances))
             assert declaration.what
-            if declaration.legal is None:
+            if declaration.always is not None:
+                assert type(declaration.always) is declaration.command
+                assert declaration.legal is None and declaration.moments
+            elif declaration.legal is None:
                 # Only a table record, whose values are the table's to say, is never listed.
                 assert declaration.command not in PLAYER_COMMANDS
                 assert declaration.moments == ()
@@ -142,6 +145,6 @@ def test_table_records_with_free_values_are_never_listed():
         declaration.command
         for rules in RULE_SETS.values()
         for declaration in rules.declarations.values()
-        if declaration.legal is not None
+        if declaration.legal is not None or declaration.always is not None
     }
     assert not {Correction, EnergyAndReset, Skip} & listed

@@ -31,7 +31,7 @@ Rolls = tuple[int, int | None]
 
 
 class Strike(NamedTuple):
-    """One attack's numbers under ruling 7: each side's die and what is added to it."""
+    """One attack's numbers under ruling 7: each side's die, what is added, and the outcome."""
 
     attack_roll: int
     attack_bonus: int
@@ -39,23 +39,10 @@ class Strike(NamedTuple):
     defence_roll: int | None
     # A fixed defence, or the defending Sprite's support.
     defence_bonus: int
-
-    @property
-    def total(self) -> int:
-        """The attacker's total: its roll plus its kind's bonus."""
-        return self.attack_roll + self.attack_bonus
-
-    @property
-    def defence(self) -> int:
-        """The defence the total must reach."""
-        if self.defence_roll is None:
-            return self.defence_bonus
-        return self.defence_roll + self.defence_bonus
-
-    @property
-    def success(self) -> bool:
-        """Whether the attack removes the defender."""
-        return self.total >= self.defence
+    # The attacker's total, the defence it must reach, and whether it does.
+    total: int
+    defence: int
+    success: bool
 
 
 def rolls_defence(defender: int) -> bool:
@@ -67,11 +54,14 @@ def strike(
     attacker: int, defender: int, attack_roll: int, defence_roll: int | None, support: int = 0
 ) -> Strike:
     """An attack's numbers from the two kinds (indices), the dice and the Sprite's support."""
+    bonus = ATTACK_BONUS[attacker]
+    total = attack_roll + bonus
     fixed = DEFENCE[defender]
     if fixed is not None:
-        return Strike(attack_roll, ATTACK_BONUS[attacker], None, fixed)
+        return Strike(attack_roll, bonus, None, fixed, total, fixed, total >= fixed)
     assert defence_roll is not None, "a defending Sprite's roll is filled in"
-    return Strike(attack_roll, ATTACK_BONUS[attacker], defence_roll, support)
+    defence = defence_roll + support
+    return Strike(attack_roll, bonus, defence_roll, support, total, defence, total >= defence)
 
 
 class Chances(NamedTuple):

@@ -31,6 +31,9 @@ from models.setup import Mode
 if TYPE_CHECKING:
     from companion.engine.state import GameState
 
+# A moment's legal commands: the generators to run in order, then the commands always legal.
+Listing = tuple[tuple[Legal, ...], tuple[Command, ...]]
+
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
@@ -40,11 +43,12 @@ class RuleSet:
     declarations: dict[type, Declaration]
     # The other rule set's commands, each with the sentence that refuses it here.
     refusals: dict[type, str]
-    # The legal-command generators of each moment, in listing order.
-    summoning: tuple[Legal, ...]
-    actions: tuple[Legal, ...]
-    activation: tuple[Legal, ...]
-    energy_and_reset: tuple[Legal, ...]
+    # Each moment's legal-command generators in listing order, then the commands always
+    # legal then, which close the list.
+    summoning: Listing
+    actions: Listing
+    activation: Listing
+    energy_and_reset: Listing
     # Whether the player whose turn it is could do anything in the current step.
     has_business: Callable[[GameState], bool]
     # What, beyond the shared reasons, passes a player over in the current step.
@@ -73,16 +77,17 @@ class RuleSet:
         """Every command the rules allow now, in a stable order."""
         phase = state.phase
         if phase is Phase.ACTIONS:
-            generators = self.actions if state.active is None else self.activation
+            generators, closing = self.actions if state.active is None else self.activation
         elif phase is Phase.SUMMONING:
-            generators = self.summoning
+            generators, closing = self.summoning
         elif phase is Phase.ENERGY_AND_RESET:
-            generators = self.energy_and_reset
+            generators, closing = self.energy_and_reset
         else:
             return []
         commands: list[Command] = []
         for generate in generators:
             generate(state, commands)
+        commands.extend(closing)
         return commands
 
     def describe(self, state: GameState, command: Command) -> str:
@@ -200,8 +205,20 @@ def _rule_set(mode: Mode, elsewhere: str, **flow: Any) -> RuleSet:
             refusals[other.command] = f"{other.what} is for {elsewhere}"
     mine.sort(key=lambda declaration: declaration.rank)
 
-    def listed(moment: Moment) -> tuple[Legal, ...]:
-        return tuple(d.legal for d in mine if moment in d.moments and d.legal is not None)
+    def listed(moment: Moment) -> Listing:
+        generators: list[Legal] = []
+        closing: list[Command] = []
+        for declaration in mine:
+            if moment not in declaration.moments:
+                continue
+            if declaration.always is not None:
+                closing.append(declaration.always)
+            elif declaration.legal is not None:
+                if closing:
+                    # Commands always legal are appended after the generators have run.
+                    raise ValueError(f"{declaration.command.__name__} is ranked after {closing}")
+                generators.append(declaration.legal)
+        return tuple(generators), tuple(closing)
 
     return RuleSet(
         mode=mode,

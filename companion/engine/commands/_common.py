@@ -57,8 +57,9 @@ class Declaration:
     """One command type in one rule set, every part of it in one place (a boardgame.io move).
 
     `apply` checks everything before it changes anything, so a refused command leaves the
-    state as it was. `legal` is None for a table record whose values are free (an amount,
-    what was seen on the board): it is checked when applied and never listed.
+    state as it was. Its legal commands come from `legal`, or are `always` the one command
+    whose moments they are (a pass); with neither it is a table record whose values are free
+    (an amount, what was seen on the board), checked when applied and never listed.
     """
 
     command: type[Any]
@@ -67,6 +68,8 @@ class Declaration:
     apply: Callable[[GameState, Any], None]
     describe: Callable[[GameState, Any], str]
     legal: Legal | None
+    # Legal whenever its moments come, with no generator to call (a pass closes each list).
+    always: Command | None = None
     # When its legal commands are listed, and where in the list (lower first).
     moments: tuple[Moment, ...] = ()
     rank: int = 0

@@ -24,7 +24,13 @@ from companion.engine.commands._common import (
     who,
 )
 from companion.engine.constants import BOUNTY, Phase
-from companion.engine.dice import attack_chances, attack_strike, rolls_defence
+from companion.engine.dice import (
+    attack_chances,
+    attack_strike,
+    rolls_defence,
+    sprite_support,
+    strike,
+)
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import after_action, gain
 from models.commands import Attack, Command
@@ -47,15 +53,18 @@ def apply(state: GameState, command: Attack) -> None:
         raise IllegalCommand(f"there is no enemy creature at {place(state, target)}")
     if command.attack_roll is None:
         raise IllegalCommand("an attack needs the attacker's die roll")
-    rolls = rolls_defence(defender[1])
+    victim, kind = defender
+    rolls = rolls_defence(kind)
     if rolls and command.defence_roll is None:
         raise IllegalCommand("an attack on a Sprite needs the defender's die roll too")
     if not rolls and command.defence_roll is not None:
         raise IllegalCommand("only a Sprite rolls to defend")
-    success = attack_strike(state, command).success
+    attacker = state.occupant[here]
+    assert attacker is not None, "the active creature is on the board"
+    support = sprite_support(state, target) if rolls else 0
+    success = strike(attacker[1], kind, command.attack_roll, command.defence_roll, support).success
     state.actions_left -= 1
     if success:
-        victim, kind = defender
         state.on_board[victim][kind] -= 1
         state.returning[victim][kind] += 1
         if not state.face_down[target]:

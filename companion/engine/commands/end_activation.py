@@ -6,11 +6,12 @@ from typing import TYPE_CHECKING
 
 from companion.engine.commands._common import Declaration, Moment, acting, active_at, creature
 from companion.engine.flow import end_activation
-from models.commands import Command, EndActivation
+from models.commands import EndActivation
 
 if TYPE_CHECKING:
     from companion.engine.state import GameState
 
+# An activation may end at any point (ruling 5: taking 0 actions is allowed).
 _END = EndActivation()
 
 
@@ -25,17 +26,13 @@ def describe(state: GameState, command: EndActivation) -> str:
     return f"{creature(state, active_at(state))} ends its activation"
 
 
-def legal(state: GameState, out: list[Command]) -> None:
-    """An activation may always end early (ruling 5: taking 0 actions is allowed)."""
-    out.append(_END)
-
-
 DIGITAL = Declaration(
     EndActivation,
     what="ending an activation",
     apply=apply,
     describe=describe,
-    legal=legal,
+    legal=None,
+    always=_END,
     moments=(Moment.ACTIVATION,),
     rank=60,
 )

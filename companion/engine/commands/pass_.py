@@ -11,13 +11,14 @@ from companion.engine.commands._common import Declaration, Moment, active_at, cr
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import flip_active, next_turn
-from models.commands import Command, Pass
+from models.commands import Pass
 from models.rules import KIND_ORDER
 
 if TYPE_CHECKING:
     from companion.engine.state import GameState
 
-# Commands are immutable: every legal list shares this one.
+# Passing is legal whenever it is someone's turn in a step; commands are immutable, so
+# every legal list shares this one.
 _PASS = Pass()
 
 
@@ -40,17 +41,13 @@ def describe(state: GameState, command: Pass) -> str:
     return f"{who(state)} is done with their {kinds}"
 
 
-def legal(state: GameState, out: list[Command]) -> None:
-    """Passing is always allowed while it is someone's turn in a step."""
-    out.append(_PASS)
-
-
 TABLE = DIGITAL = Declaration(
     Pass,
     what="passing",
     apply=apply,
     describe=describe,
-    legal=legal,
+    legal=None,
+    always=_PASS,
     moments=(Moment.SUMMONING, Moment.ACTIONS, Moment.ACTIVATION),
     rank=90,
 )

@@ -52,20 +52,15 @@ def _pay(state: GameState, command: Summon) -> tuple[int, int]:
     return seat, index
 
 
-def _paid(state: GameState, seat: int, index: int) -> None:
-    """The creature leaves the reserve for the board, paid for; the round moves on."""
-    state.energy[seat] -= COSTS[index]
-    state.reserve[seat][index] -= 1
-    state.on_board[seat][index] += 1
-    settle(state)
-
-
 def apply_table(state: GameState, command: Summon) -> None:
     """Record a summon at the table: the cost, and the creature now on the board."""
     seat, index = _pay(state, command)
     if command.location is not None:
         raise IllegalCommand("table games do not record locations for summons")
-    _paid(state, seat, index)
+    state.energy[seat] -= COSTS[index]
+    state.reserve[seat][index] -= 1
+    state.on_board[seat][index] += 1
+    settle(state)
 
 
 def apply_digital(state: GameState, command: Summon) -> None:
@@ -77,7 +72,10 @@ def apply_digital(state: GameState, command: Summon) -> None:
     state.occupant[where] = state.game.tokens[seat][index]
     state.face_down[where] = False
     state.ready[seat][index] += 1
-    _paid(state, seat, index)
+    state.energy[seat] -= COSTS[index]
+    state.reserve[seat][index] -= 1
+    state.on_board[seat][index] += 1
+    settle(state)
 
 
 def describe(state: GameState, command: Summon) -> str:
