@@ -79,7 +79,8 @@ def removal_blocker(state: GameState, seat: int, kind: int) -> str | None:
     """
     attacker, defender = KIND_ORDER[state.step], KIND_ORDER[kind]
     if chances(state.step, kind).success is None:
-        best = strike(state.step, kind, DIE_SIDES, DIE_SIDES)
+        # No dice win: not even the attacker's best roll against the weakest defence.
+        best = strike(state.step, kind, DIE_SIDES, 1)
         return (
             f"a {attacker.title} cannot remove a {defender.title}: its best roll, "
             f"{best.total}, is under the {defender.title}'s defence of {best.defence}"
