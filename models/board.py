@@ -132,7 +132,7 @@ class Board(BaseModel):
             if a == b:
                 raise ValueError(f"path {a}-{b} joins a location to itself")
         if self.paths:
-            unreachable = _unreachable(list(owner), self.paths)
+            unreachable = _unreachable(self.neighbours)
             if unreachable:
                 raise ValueError(
                     f"the isle is not connected: no path reaches {unreachable[0]!r} "
@@ -171,6 +171,20 @@ class Board(BaseModel):
             for number, name in enumerate(territory.locations, start=1)
         }
 
+    @cached_property
+    def neighbours(self) -> dict[str, tuple[str, ...]]:
+        """Each location's neighbours along the paths, both in board order.
+
+        The one place the paths become adjacency: the isle check above, the engine's
+        compiled isle and every path search read it.
+        """
+        order = {name: i for i, name in enumerate(self.location_ids)}
+        joined: dict[str, set[str]] = {name: set() for name in order}
+        for a, b in self.paths:
+            joined[a].add(b)
+            joined[b].add(a)
+        return {name: tuple(sorted(near, key=order.__getitem__)) for name, near in joined.items()}
+
     @property
     def playable_digitally(self) -> bool:
         """Whether the board has the paths and drawing positions the digital board needs."""
@@ -185,13 +199,9 @@ class Board(BaseModel):
         return {name: t for t in self.territories for name in t.locations}
 
 
-def _unreachable(locations: list[str], paths: tuple[tuple[str, str], ...]) -> list[str]:
+def _unreachable(neighbours: dict[str, tuple[str, ...]]) -> list[str]:
     """Locations that cannot be reached from the first one along the paths."""
-    neighbours: dict[str, set[str]] = {name: set() for name in locations}
-    for a, b in paths:
-        neighbours[a].add(b)
-        neighbours[b].add(a)
-    start = locations[0]
+    start = next(iter(neighbours))
     reached = {start}
     queue = deque([start])
     while queue:
@@ -199,4 +209,4 @@ def _unreachable(locations: list[str], paths: tuple[tuple[str, str], ...]) -> li
             if nxt not in reached:
                 reached.add(nxt)
                 queue.append(nxt)
-    return [name for name in locations if name not in reached]
+    return [name for name in neighbours if name not in reached]

@@ -15,7 +15,6 @@ from typer.testing import CliRunner
 
 from companion.boards import shipped_board
 from companion.bots import BOT_NAMES, GreedyBot, MctsBot, make_bot
-from companion.bots.chance import attack_chances
 from companion.bots.evaluation import Evaluator
 from companion.bots.playout import play
 from companion.bots.simulate import simulate
@@ -114,7 +113,7 @@ def test_attack_chances_follow_the_engines_odds_and_dice():
         defender = state.occupant[target][1]
         support = state.sprite_support(target) if defender == SPRITE else 0
         odds = float(attack_odds(KIND_ORDER[attacker], KIND_ORDER[defender], support))
-        chances = attack_chances(state, command)
+        chances = state.chance_outcomes(command)
         assert abs(sum(p for p, _ in chances) - 1) < 1e-9
         succeeded = 0.0
         for probability, rolled in chances:

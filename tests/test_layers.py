@@ -13,10 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # How the engine applies, settles and checks commands: GameState is the way in.
 ENGINE_WORKINGS = {
-    "companion.engine.apply",
+    "companion.engine.commands",
     "companion.engine.flow",
-    "companion.engine.legal",
     "companion.engine.movement",
+    "companion.engine.rulesets",
 }
 # What each layer must never import: a package, or any module inside it.
 FORBIDDEN = {

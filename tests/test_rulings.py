@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 import pytest
 from pydantic import ValidationError
 
 from companion.engine import Game, IllegalCommand, Phase
 from companion.engine.constants import KIND_INDEX
+from companion.engine.dice import attack_odds
 from companion.engine.flow import settle
 from companion.engine.reset_phase import Pass as TallyPass
 from models.board import Board
@@ -685,6 +687,38 @@ def test_attack_on_a_sprite_needs_the_defenders_roll():
     state = arrange({"m1": ("red", T), "m2": ("blue", S)}, step=T)
     state.apply(Activate("m1"))
     refused(state, Attack("m2", 6), "an attack on a Sprite needs the defender's die roll too")
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "support", "odds"),
+    [
+        (T, T, 0, Fraction(2, 6)),  # 5 or 6, +2, reaches 7
+        (W, W, 0, Fraction(3, 6)),  # 4, 5 or 6, +4, reaches 8
+        (S, W, 0, Fraction(0)),  # 6+1 never reaches 8
+        (W, S, 0, Fraction(35, 36)),  # only 1+4 against a lone Sprite's 6 fails
+        (T, S, 3, Fraction(15, 36)),  # d6+2 against d6+3: the attacker's die must be higher
+    ],
+)
+def test_one_statement_of_the_attack_gives_odds_outcomes_and_sentences(
+    attacker, defender, support, odds
+):
+    """Ruling 7: the odds, the chance outcomes, the applied result and the sentence agree."""
+    assert attack_odds(attacker, defender, support) == odds
+    placed = {"m2": ("red", attacker), "e1": ("blue", defender)}
+    # The defending Sprite's support: its owner's other Sprites in East.
+    placed |= {f"e{2 + i}": ("blue", S) for i in range(support)}
+    state = arrange(placed, step=attacker, energy={"red": 10})
+    state.apply(Activate("m2"))
+    outcomes = state.chance_outcomes(Attack("e1"))
+    assert sum(p for p, _ in outcomes) == pytest.approx(1)
+    assert len(outcomes) == (1 if odds == 0 else 2)
+    for probability, rolled in outcomes:
+        after = state.clone()
+        after.apply(rolled)
+        removed = at(after, "e1") == ("red", attacker)
+        assert probability == pytest.approx(float(odds if removed else 1 - odds))
+        assert state.describe(rolled).endswith("fails") is not removed
+    assert state.chance_outcomes(Move("m1")) == [(1.0, Move("m1"))]
 
 
 # --- Ruling 8: Wyrm swap ------------------------------------------------------------------------

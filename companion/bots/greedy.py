@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from companion.bots.chance import outcomes
 from companion.bots.evaluation import Evaluator, Weights
 from companion.engine import GameState
 from models.commands import Command
@@ -44,7 +43,7 @@ class GreedyBot:
         seat = state.current_seat
         assert seat is not None, "a bot moves only where someone decides"
         expected = 0.0
-        for probability, outcome in outcomes(state, command):
+        for probability, outcome in state.chance_outcomes(command):
             child = state.clone()
             child.apply(outcome)
             scores = self.evaluator.scores(child, state.round)

@@ -18,7 +18,6 @@ from collections import deque
 from collections.abc import Callable
 from typing import final
 
-from companion.bots.chance import outcomes
 from companion.bots.evaluation import Evaluator, Weights
 from companion.engine import GameState
 from models.commands import Command
@@ -248,7 +247,7 @@ class MctsBot:
                     return None
                 break
             chances = []
-            for probability, outcome in outcomes(state, command):
+            for probability, outcome in state.chance_outcomes(command):
                 child = state.clone()
                 child.apply(outcome)
                 chances.append(

@@ -9,16 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.constants import ACTIONS, ATTACK_BONUS, COSTS, DEFENCE, KINDS, WYRM, Phase
-from companion.engine.dice import attack_odds
+from companion.engine.constants import ACTIONS, COSTS, KINDS, WYRM, Phase
+from companion.engine.dice import chances, strike
 from companion.engine.errors import IllegalCommand
-from companion.engine.reset_phase import (
-    Occupant,
-    Pass,
-    Tally,
-    domination_opportunities,
-    reset_phase,
-)
+from companion.engine.reset_phase import Occupant, Tally, reset_phase
 from companion.engine.wording import counted
 from models.commands import Skip
 from models.rules import DIE_SIDES, KIND_ORDER, WINNING_ENERGY, WYRM_SWAP_COST, CreatureKind
@@ -30,6 +24,7 @@ if TYPE_CHECKING:
 def settle(state: GameState) -> None:
     """Advance turns, steps and phases until someone has a decision to make."""
     seats = len(state.turn_order)
+    has_business = state.game.rules.has_business
     while state.phase is Phase.SUMMONING or state.phase is Phase.ACTIONS:
         if state.turn >= seats:
             state.turn = 0
@@ -46,17 +41,10 @@ def settle(state: GameState) -> None:
         state.turn += 1
 
 
-def has_business(state: GameState) -> bool:
-    """Whether the player whose turn it is could do anything in the current step."""
-    seat = state.turn_order[state.turn]
-    kind = state.step
-    if state.phase is Phase.SUMMONING:
-        if state.reserve[seat][kind] == 0 or state.energy[seat] < COSTS[kind]:
-            return False
-        return not state.game.digital or None in state.occupant
-    if not state.game.digital:
-        return state.on_board[seat][kind] > 0
-    return state.active is not None or state.ready[seat][kind] > 0
+def can_summon(state: GameState, seat: int) -> bool:
+    """Whether a player has the step's creature in reserve and the energy to pay for it."""
+    step = state.step
+    return state.reserve[seat][step] > 0 and state.energy[seat] >= COSTS[step]
 
 
 def blocker(state: GameState, seat: int) -> str | None:
@@ -77,14 +65,9 @@ def blocker(state: GameState, seat: int) -> str | None:
             return f"{name} has no {creature.plural} left to summon{later}"
         if state.energy[seat] < COSTS[kind]:
             return f"{name} cannot summon {creature.plural}: {state.energy[seat]} energy"
-        if state.game.digital and None not in state.occupant:
-            return f"{name} cannot summon: every space is taken"
-        return None
-    if state.on_board[seat][kind] == 0:
+    elif state.on_board[seat][kind] == 0:
         return f"{name} has no {creature.plural} on the board"
-    if state.game.digital and state.ready[seat][kind] == 0 and state.active is None:
-        return f"{name}'s {creature.plural} have all acted"
-    return None
+    return state.game.rules.passed_over(state, seat)
 
 
 def removal_blocker(state: GameState, seat: int, kind: int) -> str | None:
@@ -95,11 +78,12 @@ def removal_blocker(state: GameState, seat: int, kind: int) -> str | None:
     remove at most as many creatures in their step as they have actions between them.
     """
     attacker, defender = KIND_ORDER[state.step], KIND_ORDER[kind]
-    if attack_odds(attacker, defender) == 0:
-        best = DIE_SIDES + ATTACK_BONUS[state.step]
+    if chances(state.step, kind).success is None:
+        # No dice win: not even the attacker's best roll against the weakest defence.
+        best = strike(state.step, kind, DIE_SIDES, 1)
         return (
             f"a {attacker.title} cannot remove a {defender.title}: its best roll, "
-            f"{best}, is under the {defender.title}'s defence of {DEFENCE[kind]}"
+            f"{best.total}, is under the {defender.title}'s defence of {best.defence}"
         )
     count = state.on_board[seat][state.step]
     most = count * ACTIONS[state.step]
@@ -229,28 +213,10 @@ def run_reset(state: GameState, occupants: list[Occupant], declined: dict[str, l
 
 
 def begin_reset(state: GameState) -> None:
-    """Enter Energy and Reset: digital games compute it, asking only for domination choices."""
+    """Enter Energy and Reset; the rule set computes it or waits for the table's record."""
     state.phase = Phase.ENERGY_AND_RESET
     state.active = None
-    if not state.game.digital:
-        return  # the table records what it sees with an EnergyAndReset command
-    occupants = occupants_by_id(state)
-    game = state.game
-    order = [game.players[seat] for seat in state.turn_order]
-    choices = domination_opportunities(game.isle, order, occupants)
-    if choices:
-        # Nobody is asked to choose when the game will end before the domination pass.
-        preview = run_reset(state, occupants, {})
-        if preview.decided_in in (Pass.MODIFIERS, Pass.SPRITES):
-            finish_round(state, preview)
-            return
-        state.pending = [
-            (game.seat[player], game.isle.territory_index[territory])
-            for player, territory in choices
-        ]
-        state.declined = {}
-        return
-    finish_round(state, run_reset(state, occupants, {}))
+    state.game.rules.enter_reset(state)
 
 
 def finish_round(state: GameState, tally: Tally) -> None:

@@ -41,10 +41,7 @@ def compile_isle(board: Board) -> Isle:
         members.append(tuple(index[name] for name in territory.locations))
         for name in territory.locations:
             territory_of[index[name]] = t
-    neighbours: list[set[int]] = [set() for _ in location_ids]
-    for a, b in board.paths:
-        neighbours[index[a]].add(index[b])
-        neighbours[index[b]].add(index[a])
+    adjacent = board.neighbours
     names = board.location_names
     return Isle(
         board=board,
@@ -55,5 +52,5 @@ def compile_isle(board: Board) -> Isle:
         territory_ids=tuple(t.id for t in board.territories),
         territory_members=tuple(members),
         territory_index={t.id: i for i, t in enumerate(board.territories)},
-        neighbours=tuple(tuple(sorted(n)) for n in neighbours),
+        neighbours=tuple(tuple(index[n] for n in adjacent[name]) for name in location_ids),
     )

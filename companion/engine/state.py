@@ -6,16 +6,15 @@ thousands of positions a second; pydantic stays at the boundaries.
 
 from __future__ import annotations
 
-from companion.engine.apply import apply_command, attack_outcome, sprite_support
 from companion.engine.constants import KINDS, OWNED, Phase, Token
-from companion.engine.describe import describe_command
+from companion.engine.dice import attack_strike, sprite_support
 from companion.engine.flow import blocker, occupants_by_id, run_reset, settle
 from companion.engine.isle import Isle, compile_isle
-from companion.engine.legal import legal_commands
 from companion.engine.movement import reachable
 from companion.engine.position import parse_position, position_text
 from companion.engine.reach import reach
 from companion.engine.reset_phase import Tally
+from companion.engine.rulesets import RULE_SETS, RuleSet
 from companion.engine.versions import sign
 from models.board import Board
 from models.commands import Activate, Attack, Command, Move, Summon, Swap
@@ -24,7 +23,7 @@ from models.setup import GameSetup, Mode
 
 
 class Game:
-    """What never changes during a game: players, board, rounds, mode."""
+    """What never changes during a game: players, board, rounds, mode and its rule set."""
 
     __slots__ = (
         "activations",
@@ -37,6 +36,7 @@ class Game:
         "mode",
         "moves",
         "players",
+        "rules",
         "seat",
         "setup",
         "summons",
@@ -50,6 +50,7 @@ class Game:
         self.isle: Isle = compile_isle(board)
         self.mode = setup.mode
         self.digital = setup.mode is Mode.DIGITAL
+        self.rules: RuleSet = RULE_SETS[setup.mode]
         self.final_round = setup.final_round
         self.players: tuple[str, ...] = tuple(player.id for player in setup.players)
         self.seat = {player: i for i, player in enumerate(self.players)}
@@ -64,7 +65,7 @@ class Game:
         self.moves = tuple(Move(i) for i in ids)
         self.attacks = tuple(Attack(i) for i in ids)
         self.swaps = tuple(Swap(i) for i in ids)
-        if self.digital and not board.paths:
+        if self.rules.needs_paths and not board.paths:
             raise ValueError(f"board {board.id!r} has no paths, so it cannot be played digitally")
         if not board.min_players <= len(self.players) <= board.max_players:
             raise ValueError(
@@ -234,15 +235,15 @@ class GameState:
 
     def legal_commands(self) -> list[Command]:
         """Every command the rules allow now (table-only records with free values excepted)."""
-        return legal_commands(self)
+        return self.game.rules.legal_commands(self)
 
     def apply(self, command: Command) -> None:
         """Apply a command in place; raises IllegalCommand, leaving the state untouched."""
-        apply_command(self, command)
+        self.game.rules.apply(self, command)
 
     def describe(self, command: Command) -> str:
         """The command as one human sentence, as it would play out from this state."""
-        return describe_command(self, command)
+        return self.game.rules.describe(self, command)
 
     def sign(self, command: Command) -> Command:
         """The command made by the player whose decision it is (`by` filled in when empty)."""
@@ -264,7 +265,24 @@ class GameState:
 
     def attack_outcome(self, attack: Attack) -> tuple[int, int, bool]:
         """(attack total, defence, success) of an attack, dice included, by the active creature."""
-        return attack_outcome(self, attack)
+        strike = attack_strike(self, attack)
+        return strike.total, strike.defence, strike.success
+
+    def chance_outcomes(self, command: Command) -> list[tuple[float, Command]]:
+        """What a command can lead to, as (probability, the command with dice giving it).
+
+        Only an attack without its dice branches (OpenSpiel's chance outcomes): into a
+        success and a failure where both can happen, each with dice that produce it.
+        """
+        return self.game.rules.chance_outcomes(self, command)
+
+    def places(self, command: Command) -> tuple[str, ...]:
+        """The board spaces a command is about (location ids), to point them out."""
+        return self.game.rules.places(self, command)
+
+    def space_of(self, command: Command) -> str | None:
+        """The board space (location id) a tap picks the command by, if one does."""
+        return self.game.rules.space(self, command)
 
     def reachable(self, start: int, budget: int) -> dict[int, int]:
         """Empty locations the creature at `start` reaches within `budget` actions, with costs."""

@@ -1,0 +1,208 @@
+"""What every command module shares: the shape of a declaration, and the checks and words
+most commands use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from companion.engine.constants import KIND_INDEX, Phase, Token
+from companion.engine.errors import IllegalCommand
+from models.commands import Command
+from models.rules import KIND_ORDER
+
+if TYPE_CHECKING:
+    from companion.engine.state import GameState
+
+# A legal-command generator adds the commands of its type that the rules allow now to
+# `out`: one shared list per call of legal_commands, so no generator makes one of its own.
+Legal = Callable[["GameState", list[Command]], None]
+
+
+class Moment(Enum):
+    """When a command type's legal commands are listed.
+
+    The Actions phase counts twice: choosing which creature to activate, and activating
+    one; a generator listed for one never has to ask which it is.
+    """
+
+    SUMMONING = "summoning"
+    ACTIONS = "actions"
+    ACTIVATION = "activation"
+    ENERGY_AND_RESET = "energy_and_reset"
+
+
+def certain(state: GameState, command: Any) -> list[tuple[float, Command]]:
+    """A command without dice: one outcome, for sure."""
+    return [(1.0, command)]
+
+
+def active_places(state: GameState, command: Any) -> tuple[str, ...]:
+    """The active creature's space, if one is being activated: what most commands are about."""
+    if state.active is None:
+        return ()
+    return (state.game.isle.location_ids[state.active],)
+
+
+def no_space(state: GameState, command: Any) -> str | None:
+    """No space on the board stands for this command: it is chosen off the board."""
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """One command type in one rule set, every part of it in one place (a boardgame.io move).
+
+    `apply` checks everything before it changes anything, so a refused command leaves the
+    state as it was. Its legal commands come from `legal`, or are `always` the one command
+    whose moments they are (a pass); with neither it is a table record whose values are free
+    (an amount, what was seen on the board), checked when applied and never listed.
+    """
+
+    command: type[Any]
+    # The activity as a refusal names it: 'recording a removal is for table games'.
+    what: str
+    apply: Callable[[GameState, Any], None]
+    describe: Callable[[GameState, Any], str]
+    legal: Legal | None
+    # Legal whenever its moments come, with no generator to call (a pass closes each list).
+    always: Command | None = None
+    # When its legal commands are listed, and where in the list (lower first).
+    moments: tuple[Moment, ...] = ()
+    rank: int = 0
+    # For the board view: the spaces it is about (pointed out while a bot plays it), and
+    # the space a tap picks it by.
+    places: Callable[[GameState, Any], tuple[str, ...]] = active_places
+    space: Callable[[GameState, Any], str | None] = no_space
+    # Its chance outcomes: (probability, the command with dice giving the outcome).
+    chances: Callable[[GameState, Any], list[tuple[float, Command]]] = certain
+
+
+# --- checks: each raises IllegalCommand with a sentence a player can read --------------------
+
+
+def name(state: GameState, seat: int) -> str:
+    """A seat's player as the table calls them."""
+    return state.game.labels[state.game.players[seat]]
+
+
+def where(state: GameState) -> str:
+    """Where the round is, for a refusal: 'the actions phase, Trolls step, Bjorn's turn'."""
+    if state.phase in (Phase.SUMMONING, Phase.ACTIONS):
+        kind = KIND_ORDER[state.step].plural
+        who = name(state, state.turn_order[state.turn])
+        return f"the {state.phase.value} phase, {kind} step, {who}'s turn"
+    return f"the {state.phase.value.replace('_', ' ')} phase"
+
+
+def current(state: GameState, phase: Phase, what: str) -> int:
+    """The seat whose turn it is, after checking the game is in the phase `what` needs."""
+    if state.phase is not phase:
+        raise IllegalCommand(f"{what} belongs to the {phase.value} phase; it is {where(state)}")
+    return state.turn_order[state.turn]
+
+
+def location(state: GameState, location_id: str | None) -> int:
+    """A location's index on the isle."""
+    if location_id is None:
+        raise IllegalCommand("the digital board needs a location")
+    index = state.game.isle.index.get(location_id)
+    if index is None:
+        raise IllegalCommand(f"there is no location {location_id!r} on this board")
+    return index
+
+
+def place(state: GameState, index: int) -> str:
+    """A location as players call it, e.g. 'North Cliffs 4'."""
+    return state.game.isle.location_names[index]
+
+
+def kind(value: object) -> int:
+    """A creature kind's index."""
+    index = KIND_INDEX.get(value) if isinstance(value, str) else None
+    if index is None:
+        raise IllegalCommand(f"there is no creature kind {value!r}")
+    return index
+
+
+def seat_of(state: GameState, player: str) -> int:
+    """A player's seat."""
+    seat = state.game.seat.get(player)
+    if seat is None:
+        raise IllegalCommand(f"there is no player {player!r} in this game")
+    return seat
+
+
+def acting(state: GameState) -> int:
+    """The location of the creature being activated."""
+    if state.phase is not Phase.ACTIONS or state.active is None:
+        raise IllegalCommand("no creature is being activated")
+    return state.active
+
+
+def owner(state: GameState, index: int) -> int:
+    """The seat owning the creature at a location that holds one (the active creature's)."""
+    token = state.occupant[index]
+    assert token is not None, "the active creature is on the board"
+    return token[0]
+
+
+def relocate(state: GameState, here: int, to: int) -> None:
+    """Move the active creature from `here` to the empty location `to`."""
+    state.occupant[to] = state.occupant[here]
+    state.face_down[to] = state.face_down[here]
+    state.occupant[here] = None
+    state.face_down[here] = False
+    state.active = to
+
+
+# --- words: a sentence is written only for a command that names what is there ----------------
+# An illegal command can name what is not there: these raise LookupError, and describing
+# falls back to the plain form of the command.
+
+
+def who(state: GameState, seat: int | None = None) -> str:
+    """The name of a seat's player, by default the one whose decision it is."""
+    return name(state, deciding(state) if seat is None else seat)
+
+
+def deciding(state: GameState) -> int:
+    """The seat whose decision it is."""
+    seat = state.current_seat
+    if seat is None:
+        raise LookupError("it is nobody's decision")
+    return seat
+
+
+def active_at(state: GameState) -> int:
+    """The location of the creature being activated."""
+    if state.active is None:
+        raise LookupError("no creature is being activated")
+    return state.active
+
+
+def token_at(state: GameState, index: int) -> Token:
+    """The creature at a location."""
+    token = state.occupant[index]
+    if token is None:
+        raise LookupError(f"no creature at location {index}")
+    return token
+
+
+def creature(state: GameState, index: int) -> str:
+    """The creature at a location in words: 'Ragna's Troll at North Cliffs 4'."""
+    seat, kind_index = token_at(state, index)
+    return f"{who(state, seat)}'s {KIND_ORDER[kind_index].title} at {place(state, index)}"
+
+
+def place_named(state: GameState, location_id: str) -> str:
+    """A location id as players call it."""
+    return place(state, state.game.isle.index[location_id])
+
+
+def change(before: int, amount: int) -> str:
+    """An energy change in words: '(5 → 0)'."""
+    return f"({before} → {before + amount})"

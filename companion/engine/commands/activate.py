@@ -1,0 +1,89 @@
+"""Activate: start one of the player's face-up creatures of the step's kind (ruling 5)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.engine.commands._common import (
+    Declaration,
+    Moment,
+    current,
+    location,
+    name,
+    place,
+    place_named,
+    who,
+)
+from companion.engine.constants import Phase
+from companion.engine.errors import IllegalCommand
+from companion.engine.flow import begin_activation
+from models.commands import Activate, Command
+from models.rules import KIND_ORDER
+
+if TYPE_CHECKING:
+    from companion.engine.state import GameState
+
+
+def apply(state: GameState, command: Activate) -> None:
+    """Make the player's creature at the location the active one, with its full actions."""
+    seat = current(state, Phase.ACTIONS, "activating a creature")
+    if state.active is not None:
+        here = place(state, state.active)
+        raise IllegalCommand(f"finish the creature at {here} before activating another")
+    where = location(state, command.location)
+    token = state.occupant[where]
+    kind = KIND_ORDER[state.step]
+    if token is None or token[0] != seat or token[1] != state.step:
+        raise IllegalCommand(f"{name(state, seat)} has no {kind.title} at {place(state, where)}")
+    if state.face_down[where]:
+        raise IllegalCommand(
+            f"the {kind.title} at {place(state, where)} has already acted this round"
+        )
+    begin_activation(state, where)
+
+
+def describe(state: GameState, command: Activate) -> str:
+    """'Ragna activates the Troll at North Cliffs 4'."""
+    kind = KIND_ORDER[state.step].title
+    return f"{who(state)} activates the {kind} at {place_named(state, command.location)}"
+
+
+def legal(state: GameState, out: list[Command]) -> None:
+    """Each face-up creature of the step's kind the player has on the board."""
+    game = state.game
+    seat = state.turn_order[state.turn]
+    mine = game.tokens[seat][state.step]
+    occupant = state.occupant
+    face_down = state.face_down
+    activations = game.activations
+    # The board holds exactly on_board of the player's creatures of this kind: a search in C
+    # finds each one without looking at every location in Python.
+    i = -1
+    for _ in range(state.on_board[seat][state.step]):
+        i = occupant.index(mine, i + 1)
+        if not face_down[i]:
+            out.append(activations[i])
+
+
+def places(state: GameState, command: Activate) -> tuple[str, ...]:
+    """The creature's location."""
+    return (command.location,)
+
+
+def space(state: GameState, command: Activate) -> str | None:
+    """A tap on the creature activates it."""
+    return command.location
+
+
+DIGITAL = Declaration(
+    Activate,
+    what="activating a creature",
+    apply=apply,
+    describe=describe,
+    legal=legal,
+    moments=(Moment.ACTIONS,),
+    rank=20,
+    places=places,
+    space=space,
+)
+TABLE = None

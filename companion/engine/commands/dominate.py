@@ -1,0 +1,78 @@
+"""Dominate: take or decline the bonus of a territory the player holds whole (ruling 10).
+
+The digital board asks each player in turn order about each territory they qualify for;
+a table game records refusals inside its EnergyAndReset, so it never has one to decide.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.engine.commands._common import Declaration, Moment, name, where, who
+from companion.engine.constants import Phase
+from companion.engine.errors import IllegalCommand
+from companion.engine.flow import finish_round, occupants_by_id, run_reset
+from models.commands import Command, Dominate
+
+if TYPE_CHECKING:
+    from companion.engine.state import GameState
+
+
+def apply(state: GameState, command: Dominate) -> None:
+    """Settle the bonus now in question; the round ends with the last one, or with a win."""
+    if state.phase is not Phase.ENERGY_AND_RESET or not state.pending:
+        raise IllegalCommand(f"there is no domination bonus to decide in {where(state)}")
+    seat, territory = state.pending[0]
+    expected = state.game.isle.territory_ids[territory]
+    if command.territory != expected:
+        raise IllegalCommand(f"the decision now is {name(state, seat)}'s bonus for {expected}")
+    if not command.take:
+        state.declined.setdefault(state.game.players[seat], []).append(expected)
+    state.pending.pop(0)
+    occupants = occupants_by_id(state)
+    if not state.pending:
+        finish_round(state, run_reset(state, occupants, state.declined))
+        return
+    # Ruling 11: once the choices made so far reach 36 the game ends, whatever comes next.
+    # Counting the open choices as declined cannot change a win that comes before them.
+    undecided = {player: refused[:] for player, refused in state.declined.items()}
+    for open_seat, open_territory in state.pending:
+        player = state.game.players[open_seat]
+        undecided.setdefault(player, []).append(state.game.isle.territory_ids[open_territory])
+    preview = run_reset(state, occupants, undecided)
+    if preview.summoner:
+        finish_round(state, preview)
+
+
+def describe(state: GameState, command: Dominate) -> str:
+    """'Ragna takes the 2-energy bonus for holding North Cliffs'."""
+    territory = state.game.board.territories[state.game.isle.territory_index[command.territory]]
+    verb = "takes" if command.take else "declines"
+    return f"{who(state)} {verb} the {territory.bonus}-energy bonus for holding {territory.label}"
+
+
+def legal(state: GameState, out: list[Command]) -> None:
+    """Take or decline the bonus now in question, if one is."""
+    if state.pending:
+        territory = state.game.isle.territory_ids[state.pending[0][1]]
+        out.append(Dominate(territory, True))
+        out.append(Dominate(territory, False))
+
+
+def places(state: GameState, command: Dominate) -> tuple[str, ...]:
+    """Every location of the territory."""
+    isle = state.game.isle
+    members = isle.territory_members[isle.territory_index[command.territory]]
+    return tuple(isle.location_ids[i] for i in members)
+
+
+TABLE = DIGITAL = Declaration(
+    Dominate,
+    what="deciding a domination bonus",
+    apply=apply,
+    describe=describe,
+    legal=legal,
+    moments=(Moment.ENERGY_AND_RESET,),
+    rank=10,
+    places=places,
+)

@@ -1,0 +1,55 @@
+"""Skip: at the table, everyone is done up to a point of the round, in one record.
+
+At a real table nobody says "pass": when Bjorn summons a Troll, everyone before him in
+the Trolls step chose not to. The point is a phase's step and the first player still to
+decide there (flow.skip_target).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.engine.commands._common import Declaration, where, who
+from companion.engine.constants import Phase
+from companion.engine.errors import IllegalCommand
+from companion.engine.flow import next_turn, position, skip_target
+from companion.engine.wording import joined
+from models.commands import Skip
+from models.rules import KIND_ORDER
+
+if TYPE_CHECKING:
+    from companion.engine.state import GameState
+
+
+def apply(state: GameState, command: Skip) -> None:
+    """Pass every turn before the point the skip names."""
+    target = skip_target(state, command)
+    if state.phase not in (Phase.SUMMONING, Phase.ACTIONS) or position(state) >= target:
+        raise IllegalCommand(f"there is nothing to skip: it is {where(state)}")
+    while state.phase in (Phase.SUMMONING, Phase.ACTIONS) and position(state) < target:
+        next_turn(state)
+
+
+def describe(state: GameState, command: Skip) -> str:
+    """Who the skip passes over, step by step, as the round would go."""
+    trial = state.clone()
+    target = skip_target(trial, command)
+    done: dict[tuple[Phase, int], list[str]] = {}
+    while trial.phase in (Phase.SUMMONING, Phase.ACTIONS) and position(trial) < target:
+        done.setdefault((trial.phase, trial.step), []).append(who(trial))
+        next_turn(trial)
+    parts = []
+    for (phase, step), names in done.items():
+        verb = "summoning" if phase is Phase.SUMMONING else "with their"
+        parts.append(
+            f"{joined(names)} {'is' if len(names) == 1 else 'are'} done {verb} "
+            f"{KIND_ORDER[step].plural}"
+        )
+    if not parts:
+        return "Nothing to skip"
+    return "; ".join(parts)
+
+
+# Where it skips to is the table's to say (GameState.reach): skips are not listed.
+TABLE = Declaration(Skip, what="skipping ahead", apply=apply, describe=describe, legal=None)
+DIGITAL = None

@@ -1,0 +1,149 @@
+"""Swap: a Wyrm trades places with a creature of its owner for 1 energy (ruling 8).
+
+On the digital board the active Wyrm swaps with an adjacent creature of its own, any
+number of times, without spending actions. At the table the swap records the payment.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.engine.commands._common import (
+    Declaration,
+    Moment,
+    acting,
+    active_at,
+    change,
+    creature,
+    current,
+    deciding,
+    location,
+    name,
+    owner,
+    place,
+    who,
+)
+from companion.engine.constants import WYRM, Phase
+from companion.engine.errors import IllegalCommand
+from companion.engine.flow import after_action, can_swap
+from models.commands import Command, Swap
+from models.rules import WYRM_SWAP_COST
+
+if TYPE_CHECKING:
+    from companion.engine.state import GameState
+
+_TABLE_SWAP = Swap()
+
+
+def apply_digital(state: GameState, command: Swap) -> None:
+    """Trade the active Wyrm's place with its neighbour's, paying 1 energy."""
+    here = acting(state)
+    if state.step != WYRM:
+        raise IllegalCommand("only a Wyrm can swap places")
+    seat = owner(state, here)
+    if state.energy[seat] < WYRM_SWAP_COST:
+        raise IllegalCommand(
+            f"a Wyrm swap costs {WYRM_SWAP_COST} energy and {name(state, seat)} has none"
+        )
+    there = location(state, command.with_location)
+    token = state.occupant[there]
+    if there not in state.game.isle.neighbours[here] or token is None or token[0] != seat:
+        raise IllegalCommand(
+            f"the Wyrm has no creature of its own to swap with at {place(state, there)}"
+        )
+    state.occupant[here], state.occupant[there] = token, state.occupant[here]
+    state.face_down[here], state.face_down[there] = state.face_down[there], state.face_down[here]
+    state.active = there
+    state.energy[seat] -= WYRM_SWAP_COST
+    after_action(state)
+
+
+def apply_table(state: GameState, command: Swap) -> None:
+    """Record a Wyrm swap's payment, if the player's Wyrm has someone to swap with."""
+    seat = current(state, Phase.ACTIONS, "a Wyrm swap")
+    player = name(state, seat)
+    if state.step != WYRM:
+        raise IllegalCommand("Wyrm swaps happen while the Wyrm is activated, in the Wyrms step")
+    if command.with_location is not None:
+        raise IllegalCommand("table games do not record locations for swaps")
+    if state.on_board[seat][WYRM] == 0:
+        raise IllegalCommand(f"{player} has no Wyrm on the board")
+    if sum(state.on_board[seat]) - state.on_board[seat][WYRM] == 0:
+        raise IllegalCommand(f"{player} has no other creature on the board to swap with")
+    if state.energy[seat] < WYRM_SWAP_COST:
+        raise IllegalCommand(f"a Wyrm swap costs {WYRM_SWAP_COST} energy and {player} has none")
+    state.energy[seat] -= WYRM_SWAP_COST
+
+
+def describe(state: GameState, command: Swap) -> str:
+    """'Ragna's Wyrm at … trades places with Ragna's Troll at … for 1 energy (5 → 4)'."""
+    paid = f"for {WYRM_SWAP_COST} energy {change(state.energy[deciding(state)], -WYRM_SWAP_COST)}"
+    if command.with_location is None:
+        return f"{who(state)}'s Wyrm trades places with another of their creatures {paid}"
+    other = creature(state, state.game.isle.index[command.with_location])
+    return f"{creature(state, active_at(state))} trades places with {other} {paid}"
+
+
+def legal_digital(state: GameState, out: list[Command]) -> None:
+    """A swap with each of the active Wyrm's own neighbours, if its player can pay."""
+    if can_swap(state):
+        here = state.active
+        assert here is not None, "can_swap holds only while a creature is active"
+        seat = state.turn_order[state.turn]
+        occupant = state.occupant
+        swaps = state.game.swaps
+        out.extend(
+            [
+                swaps[there]
+                for there in state.game.isle.neighbours[here]
+                if (token := occupant[there]) is not None and token[0] == seat
+            ]
+        )
+
+
+def legal_table(state: GameState, out: list[Command]) -> None:
+    """A swap in the Wyrms step, for a player with a Wyrm, another creature and the energy."""
+    seat = state.turn_order[state.turn]
+    on_board = state.on_board[seat]
+    if (
+        state.step == WYRM
+        and on_board[WYRM]
+        and sum(on_board) - on_board[WYRM]
+        and state.energy[seat] >= WYRM_SWAP_COST
+    ):
+        out.append(_TABLE_SWAP)
+
+
+def places(state: GameState, command: Swap) -> tuple[str, ...]:
+    """The Wyrm's location and its partner's (none at the table)."""
+    here = () if state.active is None else (state.game.isle.location_ids[state.active],)
+    return (*here, command.with_location) if command.with_location else here
+
+
+def space(state: GameState, command: Swap) -> str | None:
+    """A tap on the Wyrm's own neighbour swaps with it."""
+    return command.with_location
+
+
+DIGITAL = Declaration(
+    Swap,
+    what="swapping a Wyrm on the board",
+    apply=apply_digital,
+    describe=describe,
+    legal=legal_digital,
+    moments=(Moment.ACTIVATION,),
+    rank=50,
+    places=places,
+    space=space,
+)
+TABLE = Declaration(
+    Swap,
+    what="a Wyrm swap",
+    apply=apply_table,
+    describe=describe,
+    legal=legal_table,
+    moments=(Moment.ACTIONS,),
+    rank=50,
+    places=places,
+    space=space,
+)

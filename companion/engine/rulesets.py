@@ -1,0 +1,251 @@
+"""Table play and digital play: two rule sets over one core, chosen once from the setup's mode.
+
+The core (flow.py, the command modules) is the same game. What differs is held here, in
+one `RuleSet` per mode: which commands exist (each declared in `engine/commands/`), and
+the few places where the round runs differently at a real table and on the digital board:
+whether a player has anything to decide, what else passes them over, and how Energy and
+Reset begins (the table records what it sees; the digital board computes it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from companion.engine.commands import MODULES, Declaration, Legal, Moment
+from companion.engine.constants import Phase
+from companion.engine.errors import IllegalCommand
+from companion.engine.flow import (
+    can_summon,
+    finish_round,
+    occupants_by_id,
+    run_reset,
+)
+from companion.engine.reset_phase import Pass as TallyPass
+from companion.engine.reset_phase import domination_opportunities
+from models.commands import Command
+from models.rules import KIND_ORDER
+from models.setup import Mode
+
+if TYPE_CHECKING:
+    from companion.engine.state import GameState
+
+# A moment's legal commands: the generators to run in order, then the commands always legal.
+Listing = tuple[tuple[Legal, ...], tuple[Command, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """One way to play the game: its commands and the flow that is its own."""
+
+    mode: Mode
+    declarations: dict[type, Declaration]
+    # The other rule set's commands, each with the sentence that refuses it here.
+    refusals: dict[type, str]
+    # Each moment's legal-command generators in listing order, then the commands always
+    # legal then, which close the list.
+    summoning: Listing
+    actions: Listing
+    activation: Listing
+    energy_and_reset: Listing
+    # Whether the player whose turn it is could do anything in the current step.
+    has_business: Callable[[GameState], bool]
+    # What, beyond the shared reasons, passes a player over in the current step.
+    passed_over: Callable[[GameState, int], str | None]
+    # Energy and Reset has begun: compute it, or wait for the table's record.
+    enter_reset: Callable[[GameState], None]
+    # Creatures move along paths, so the board must have them.
+    needs_paths: bool
+
+    def apply(self, state: GameState, command: Command) -> None:
+        """Apply one command in place, or raise IllegalCommand saying why not."""
+        if state.phase is Phase.GAME_OVER:
+            raise IllegalCommand("the game is over")
+        declaration = self.declarations.get(type(command))
+        if declaration is None:
+            refusal = self.refusals.get(type(command))
+            raise IllegalCommand(refusal or f"{command!r} is not a command")
+        # Read without an isinstance test: this runs for every decision of every playout, and
+        # only players' commands have a `by` (records for the whole table name nobody).
+        by = getattr(command, "by", None)
+        if by is not None:
+            _check_by(state, by)
+        declaration.apply(state, command)
+
+    def legal_commands(self, state: GameState) -> list[Command]:
+        """Every command the rules allow now, in a stable order."""
+        phase = state.phase
+        if phase is Phase.ACTIONS:
+            generators, closing = self.actions if state.active is None else self.activation
+        elif phase is Phase.SUMMONING:
+            generators, closing = self.summoning
+        elif phase is Phase.ENERGY_AND_RESET:
+            generators, closing = self.energy_and_reset
+        else:
+            return []
+        commands: list[Command] = []
+        for generate in generators:
+            generate(state, commands)
+        commands.extend(closing)
+        return commands
+
+    def describe(self, state: GameState, command: Command) -> str:
+        """One sentence saying what the command does from this state."""
+        declaration = self.declarations.get(type(command))
+        if declaration is not None:
+            try:
+                return declaration.describe(state, command)
+            except (LookupError, TypeError, AttributeError):
+                pass  # an illegal command still gets a readable, if plainer, description
+        return f"{type(command).__name__} {command_fields(command)}"
+
+    def places(self, state: GameState, command: Command) -> tuple[str, ...]:
+        """The board spaces a command is about, to point them out while it is played."""
+        declaration = self.declarations.get(type(command))
+        return () if declaration is None else declaration.places(state, command)
+
+    def space(self, state: GameState, command: Command) -> str | None:
+        """The board space a tap picks the command by, if one does."""
+        declaration = self.declarations.get(type(command))
+        return None if declaration is None else declaration.space(state, command)
+
+    def chance_outcomes(self, state: GameState, command: Command) -> list[tuple[float, Command]]:
+        """What the command can lead to, as (probability, the command with dice giving it)."""
+        declaration = self.declarations.get(type(command))
+        if declaration is None:
+            return [(1.0, command)]
+        return declaration.chances(state, command)
+
+
+def command_fields(command: Command) -> str:
+    """The command's set fields as 'name=value' text."""
+    return " ".join(f"{k}={v}" for k, v in command._asdict().items() if v is not None)
+
+
+def _check_by(state: GameState, by: str) -> None:
+    """Refuse a player's command made for someone whose decision it is not."""
+    seat = state.game.seat.get(by)
+    if seat is None:
+        raise IllegalCommand(f"there is no player {by!r} in this game")
+    current = state.current_seat
+    if current is not None and current != seat:
+        labels, players = state.game.labels, state.game.players
+        raise IllegalCommand(
+            f"it is {labels[players[current]]}'s turn, not {labels[players[seat]]}'s"
+        )
+
+
+# --- the flow of each mode --------------------------------------------------------------------
+
+
+def _table_business(state: GameState) -> bool:
+    seat = state.turn_order[state.turn]
+    if state.phase is Phase.SUMMONING:
+        return can_summon(state, seat)
+    return state.on_board[seat][state.step] > 0
+
+
+def _digital_business(state: GameState) -> bool:
+    seat = state.turn_order[state.turn]
+    if state.phase is Phase.SUMMONING:
+        return can_summon(state, seat) and None in state.occupant
+    return state.active is not None or state.ready[seat][state.step] > 0
+
+
+def _table_passed_over(state: GameState, seat: int) -> str | None:
+    return None
+
+
+def _digital_passed_over(state: GameState, seat: int) -> str | None:
+    name = state.game.labels[state.game.players[seat]]
+    if state.phase is Phase.SUMMONING:
+        return None if None in state.occupant else f"{name} cannot summon: every space is taken"
+    if state.ready[seat][state.step] == 0 and state.active is None:
+        return f"{name}'s {KIND_ORDER[state.step].plural} have all acted"
+    return None
+
+
+def _table_reset(state: GameState) -> None:
+    """The table records what it sees with an EnergyAndReset command."""
+
+
+def _digital_reset(state: GameState) -> None:
+    """Compute Energy and Reset, asking only for the domination choices players have."""
+    occupants = occupants_by_id(state)
+    game = state.game
+    order = [game.players[seat] for seat in state.turn_order]
+    choices = domination_opportunities(game.isle, order, occupants)
+    if choices:
+        # Nobody is asked to choose when the game will end before the domination pass.
+        preview = run_reset(state, occupants, {})
+        if preview.decided_in in (TallyPass.MODIFIERS, TallyPass.SPRITES):
+            finish_round(state, preview)
+            return
+        state.pending = [
+            (game.seat[player], game.isle.territory_index[territory])
+            for player, territory in choices
+        ]
+        state.declined = {}
+        return
+    finish_round(state, run_reset(state, occupants, {}))
+
+
+def _rule_set(mode: Mode, elsewhere: str, **flow: Any) -> RuleSet:
+    """Gather a mode's declarations from every command module; refuse the other mode's."""
+    mine: list[Declaration] = []
+    refusals: dict[type, str] = {}
+    for module in MODULES:
+        own, other = (
+            (module.TABLE, module.DIGITAL) if mode is Mode.TABLE else (module.DIGITAL, module.TABLE)
+        )
+        if own is not None:
+            mine.append(own)
+        else:
+            refusals[other.command] = f"{other.what} is for {elsewhere}"
+    mine.sort(key=lambda declaration: declaration.rank)
+
+    def listed(moment: Moment) -> Listing:
+        generators: list[Legal] = []
+        closing: list[Command] = []
+        for declaration in mine:
+            if moment not in declaration.moments:
+                continue
+            if declaration.always is not None:
+                closing.append(declaration.always)
+            elif declaration.legal is not None:
+                if closing:
+                    # Commands always legal are appended after the generators have run.
+                    raise ValueError(f"{declaration.command.__name__} is ranked after {closing}")
+                generators.append(declaration.legal)
+        return tuple(generators), tuple(closing)
+
+    return RuleSet(
+        mode=mode,
+        declarations={declaration.command: declaration for declaration in mine},
+        refusals=refusals,
+        summoning=listed(Moment.SUMMONING),
+        actions=listed(Moment.ACTIONS),
+        activation=listed(Moment.ACTIVATION),
+        energy_and_reset=listed(Moment.ENERGY_AND_RESET),
+        **flow,
+    )
+
+
+TABLE_PLAY = _rule_set(
+    Mode.TABLE,
+    "the digital board; at the table record removals and swaps",
+    has_business=_table_business,
+    passed_over=_table_passed_over,
+    enter_reset=_table_reset,
+    needs_paths=False,
+)
+DIGITAL_PLAY = _rule_set(
+    Mode.DIGITAL,
+    "table games; the digital board enforces every rule itself",
+    has_business=_digital_business,
+    passed_over=_digital_passed_over,
+    enter_reset=_digital_reset,
+    needs_paths=True,
+)
+RULE_SETS = {Mode.TABLE: TABLE_PLAY, Mode.DIGITAL: DIGITAL_PLAY}
