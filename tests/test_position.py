@@ -7,10 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.boards import shipped_board
-from companion.engine import Game, GameState, Phase, PositionError
+from companion.engine import Game, GameState, IllegalCommand, Phase, PositionError
 from companion.engine.dice import with_rolls
 from companion.engine.serialize import state_to_json
-from models.commands import EnergyAndReset, command_type
+from models.commands import EnergyAndReset, Move, command_type
 from models.seeded_dice import SeededDice
 from models.setup import GameSetup
 
@@ -110,3 +110,22 @@ def test_a_wrong_position_text_says_which_field_is_wrong(change, says):
     with pytest.raises(PositionError, match=None) as caught:
         GameState.from_position(game, change(BLANK))
     assert says in str(caught.value)
+
+
+def test_a_move_onto_a_taken_location_says_it_is_taken():
+    """Ruling 6: a creature moves only onto empty locations; the refusal says whose is there."""
+    game = make_game(2, "digital")
+    # Actions, Troll step, Red's turn: Red's Troll at nc1 is active with 2 actions; Blue's
+    # Sprite stands on nc2, next to it.
+    text = "aTbS22 2/6 actions:1:0 ab 4,7 129/010/000/000,138/001/000/001 0:2 - - 0 -"
+    state = GameState.from_position(game, text)
+    with pytest.raises(IllegalCommand) as caught:
+        state.apply(Move("nc2", by="red"))
+    assert str(caught.value) == (
+        "North Cliffs 2 is taken by blue's Sprite: a creature moves only onto an empty location"
+    )
+    with pytest.raises(IllegalCommand, match="the creature is already at North Cliffs 1"):
+        state.apply(Move("nc1", by="red"))
+    assert state.position() == text
+    state.apply(Move("nc3", by="red"))
+    assert state.position().startswith("1bSaT21 ")

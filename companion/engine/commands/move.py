@@ -18,12 +18,15 @@ from companion.engine.commands._common import (
     place,
     place_named,
     relocate,
+    token_at,
+    who,
 )
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import after_action
 from companion.engine.movement import reachable
 from companion.engine.wording import counted
 from models.commands import Command, Move
+from models.rules import KIND_ORDER
 
 if TYPE_CHECKING:
     from companion.engine.state import GameState
@@ -35,6 +38,14 @@ def apply(state: GameState, command: Move) -> None:
     to = location(state, command.to)
     cost = reachable(state, here, state.actions_left).get(to)
     if cost is None:
+        if to == here:
+            raise IllegalCommand(f"the creature is already at {place(state, to)}")
+        if state.occupant[to] is not None:
+            seat, kind = token_at(state, to)
+            raise IllegalCommand(
+                f"{place(state, to)} is taken by {who(state, seat)}'s {KIND_ORDER[kind].title}: "
+                "a creature moves only onto an empty location"
+            )
         raise IllegalCommand(
             f"the creature at {place(state, here)} cannot reach {place(state, to)} "
             f"with {counted(state.actions_left, 'action')} left"
