@@ -535,7 +535,9 @@ def test_move_must_end_on_an_empty_location():
     """Ruling 6: a move may not end on a friend."""
     state = arrange({"w1": ("red", T), "w2": ("red", S)}, step=T)
     state.apply(Activate("w1"))
-    refused(state, Move("w2"), "cannot reach West 2 with 3 actions left")
+    refused(
+        state, Move("w2"), "West 2 is taken by red's Sprite: a creature moves only onto an empty"
+    )
 
 
 def test_move_never_through_a_rival():

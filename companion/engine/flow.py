@@ -199,17 +199,39 @@ def occupants_by_id(state: GameState) -> list[Occupant]:
 
 
 def run_reset(state: GameState, occupants: list[Occupant], declined: dict[str, list[str]]) -> Tally:
-    """Compute Energy and Reset for this round from a board."""
+    """Compute Energy and Reset for this round from a board, from the energies it began with."""
     game = state.game
+    start = state.energy if state.reset_from is None else state.reset_from
     return reset_phase(
         game.isle,
         [game.players[seat] for seat in state.turn_order],
-        dict(zip(game.players, state.energy, strict=True)),
+        dict(zip(game.players, start, strict=True)),
         occupants,
         declined,
         final_round=state.round >= game.final_round,
         labels=game.labels,
     )
+
+
+def show_passes(state: GameState, occupants: list[Occupant]) -> Tally:
+    """While domination choices wait: energies as the passes run so far leave them.
+
+    The passes run one after another in turn order (ruling 10), so when a player decides on
+    a bonus the modifier and Sprite passes, and every bonus decided before theirs, have
+    already moved the counters: `energy` shows that, and the phase's starting energies are
+    kept in `reset_from` for the tally. The choices still open count as declined, which
+    cannot change anything that comes before them. Returns that partial tally.
+    """
+    game = state.game
+    if state.reset_from is None:
+        state.reset_from = tuple(state.energy)
+    undecided = {player: refused[:] for player, refused in state.declined.items()}
+    for seat, territory in state.pending:
+        undecided.setdefault(game.players[seat], []).append(game.isle.territory_ids[territory])
+    partial = run_reset(state, occupants, undecided)
+    for line in partial.players:
+        state.energy[game.seat[line.player]] = line.after
+    return partial
 
 
 def begin_reset(state: GameState) -> None:
@@ -223,6 +245,7 @@ def finish_round(state: GameState, tally: Tally) -> None:
     """Apply a tally: new energy, creatures face-up, removed ones back, next round or game end."""
     game = state.game
     state.last_tally = tally
+    state.reset_from = None
     for line in tally.players:
         state.energy[game.seat[line.player]] = line.after
     state.pending = []

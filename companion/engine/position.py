@@ -16,7 +16,9 @@ Eleven fields, separated by single spaces (docs/engine.md, "Position text"):
 - round: `2/6`, this round of the final one.
 - phase: the phase, its step index and the turn within the order: `actions:1:0`.
 - order: the seats' letters in turn order: `ba`.
-- energy: each seat's energy in setup order: `5,3`.
+- energy: each seat's energy in setup order: `5,3`; while domination choices wait in a
+  digital Energy and Reset, followed by `@` and the energies the phase began with:
+  `9,3@5,3`.
 - creatures: per seat in setup order, four counts by kind (Wyrm, Troll, Sprite) for
   reserve/on board/returning/ready: `035/100/000/100,024/011/000/011`.
 - active: the active creature's location index and actions left, or `-` and actions left:
@@ -78,7 +80,7 @@ def position_text(state: GameState) -> str:
         f"{state.round}/{game.final_round}",
         f"{state.phase.value}:{state.step}:{state.turn}",
         "".join(SEATS[seat] for seat in state.turn_order),
-        ",".join(str(energy) for energy in state.energy),
+        _energy_text(state),
         ",".join(_counts_text(state, seat) for seat in range(len(game.players))),
         f"{'-' if state.active is None else state.active}:{state.actions_left}",
         pending or "-",
@@ -87,6 +89,13 @@ def position_text(state: GameState) -> str:
         result + ("!" if state.summoner else ""),
     )
     return " ".join(fields)
+
+
+def _energy_text(state: GameState) -> str:
+    now = ",".join(str(energy) for energy in state.energy)
+    if state.reset_from is None:
+        return now
+    return now + "@" + ",".join(str(energy) for energy in state.reset_from)
 
 
 def _board_text(state: GameState) -> str:
@@ -128,12 +137,16 @@ def parse_position(game: Game, text: str) -> GameState:
     state.round = _parse_round(game, field["round"])
     state.phase, state.step, state.turn = _parse_phase(field["phase"], seats)
     state.turn_order = _parse_order(field["order"], seats)
-    state.energy = _numbers(field["energy"], "energy", seats)
+    now, at, start = field["energy"].partition("@")
+    state.energy = _numbers(now, "energy", seats)
+    state.reset_from = tuple(_numbers(start, "energy", seats)) if at else None
     state.reserve, state.on_board, state.returning, state.ready = _parse_creatures(
         field["creatures"], seats
     )
     state.active, state.actions_left = _parse_active(game, field["active"])
     state.pending = _decisions(game, field["pending"], "pending")
+    if at and not (state.phase is Phase.ENERGY_AND_RESET and state.pending):
+        raise PositionError("energy: '@' only while domination choices wait at Energy and Reset")
     state.declined = {}
     for seat, territory in _decisions(game, field["declined"], "declined"):
         state.declined.setdefault(game.players[seat], []).append(game.isle.territory_ids[territory])

@@ -21,6 +21,7 @@ from companion.engine.flow import (
     finish_round,
     occupants_by_id,
     run_reset,
+    show_passes,
 )
 from companion.engine.reset_phase import Pass as TallyPass
 from companion.engine.reset_phase import domination_opportunities
@@ -187,6 +188,7 @@ def _digital_reset(state: GameState) -> None:
             for player, territory in choices
         ]
         state.declined = {}
+        show_passes(state, occupants)
         return
     finish_round(state, run_reset(state, occupants, {}))
 

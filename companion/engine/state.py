@@ -95,6 +95,7 @@ class GameState:
         "phase",
         "ready",
         "reserve",
+        "reset_from",
         "returning",
         "round",
         "step",
@@ -129,6 +130,9 @@ class GameState:
     declined: dict[str, list[str]]
     winner: int | None
     summoner: bool
+    # Digital Energy and Reset while domination choices wait: each seat's energy when the
+    # phase began. `energy` then shows the passes run so far (issue 11); None otherwise.
+    reset_from: tuple[int, ...] | None
     last_tally: Tally | None
 
     @classmethod
@@ -157,6 +161,7 @@ class GameState:
         state.winner = None
         state.summoner = False
         state.last_tally = None
+        state.reset_from = None
         settle(state)
         return state
 
@@ -184,6 +189,7 @@ class GameState:
         other.winner = self.winner
         other.summoner = self.summoner
         other.last_tally = self.last_tally
+        other.reset_from = self.reset_from
         return other
 
     # --- queries -----------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from companion.engine.commands._common import Declaration, Moment, name, where, who
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
-from companion.engine.flow import finish_round, occupants_by_id, run_reset
+from companion.engine.flow import finish_round, occupants_by_id, run_reset, show_passes
 from models.commands import Command, Dominate
 
 if TYPE_CHECKING:
@@ -34,14 +34,9 @@ def apply(state: GameState, command: Dominate) -> None:
         finish_round(state, run_reset(state, occupants, state.declined))
         return
     # Ruling 11: once the choices made so far reach 36 the game ends, whatever comes next.
-    # Counting the open choices as declined cannot change a win that comes before them.
-    undecided = {player: refused[:] for player, refused in state.declined.items()}
-    for open_seat, open_territory in state.pending:
-        player = state.game.players[open_seat]
-        undecided.setdefault(player, []).append(state.game.isle.territory_ids[open_territory])
-    preview = run_reset(state, occupants, undecided)
-    if preview.summoner:
-        finish_round(state, preview)
+    partial = show_passes(state, occupants)
+    if partial.summoner:
+        finish_round(state, partial)
 
 
 def describe(state: GameState, command: Dominate) -> str:
