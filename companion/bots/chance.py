@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.dice import FACES, attack_odds, needs_defence_roll
+from companion.engine.queries import search_view
 from models.commands import Attack, Command
 from models.rules import KIND_ORDER
 
@@ -30,11 +31,12 @@ def outcomes(state: GameState, command: Command) -> list[tuple[float, Command]]:
 
 def attack_chances(state: GameState, attack: Attack) -> list[tuple[float, Command]]:
     """The attack's possible outcomes as (probability, the attack with dice giving it)."""
-    here = state.active
+    view = search_view(state)
+    here = view.active
     assert here is not None, "an attack is made by the active creature"
     target = state.game.isle.index[attack.target]
-    attacker = state.occupant[here]
-    defender = state.occupant[target]
+    attacker = view.occupant[here]
+    defender = view.occupant[target]
     assert attacker is not None and defender is not None, "an attack is between two creatures"
     sprite = needs_defence_roll(state, attack)
     support = state.sprite_support(target) if sprite else 0

@@ -506,13 +506,14 @@ class TerritoryCard:
         draft = screen.draft
         creatures = tuple(draft.placed[self.territory.id])
         size = len(self.territory.locations)
-        self.info.value = f"{len(creatures)}/{size} places · bonus +{self.territory.bonus}"
+        free = draft.free(self.territory.id)
+        self.info.value = f"{size - free}/{size} places · bonus +{self.territory.bonus}"
         changed: list[ft.Control] = [self.info]
         key = (creatures, screen.selected)
         if self.slots.data != key:
             self.slots.data = key
             self.slots.controls = [self.creature(c) for c in creatures] + [
-                self.empty(first=i == 0) for i in range(size - len(creatures))
+                self.empty(first=i == 0) for i in range(free)
             ]
             changed.append(self.slots)
         if self.holder.data != held:
