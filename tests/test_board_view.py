@@ -18,7 +18,7 @@ from companion.app.board_geometry import (
 )
 from companion.app.board_guide import step_guide
 from companion.app.board_taps import Mark, describe_board, tap_command, targets
-from companion.app.theme import TAP
+from companion.app.sizes import TAP
 from companion.app.turns import bot_seats
 from companion.boards import shipped_board, shipped_board_ids
 from companion.boards.user import board_from_counts

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 
-from companion.app.theme import TAP
+from companion.app.sizes import TAP
 from models.board import Board, Territory
 
 Point = tuple[float, float]

@@ -7,15 +7,8 @@ from typing import Any
 
 import flet as ft
 
-from companion.app.theme import (
-    ACCENT_TEXT,
-    BAND_TINT,
-    CREATURE_MARK,
-    FONT,
-    ON_TINT,
-    TAP,
-    colour_of,
-)
+from companion.app.sizes import TAP
+from companion.app.theme import ACCENT_TEXT, BAND_TINT, CREATURE_MARK, FONT, ON_TINT, colour_of
 from companion.engine.queries import Holdings
 from models.board import Board
 from models.rules import ENERGY_BANDS, KIND_ORDER, MAX_TRACK_ENERGY, WINNING_ENERGY, band_for

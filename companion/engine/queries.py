@@ -132,7 +132,6 @@ class SearchView(NamedTuple):
     face_down: list[bool]
     energy: list[int]
     on_board: list[list[int]]
-    turn_order: list[int]
     active: int | None
     actions_left: int
     winner: int | None
@@ -357,7 +356,6 @@ def search_view(state: GameState) -> SearchView:
         state.face_down,
         state.energy,
         state.on_board,
-        state.turn_order,
         state.active,
         state.actions_left,
         state.winner,

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app.screens.board_motion import DIE_FACES, die_face, tumble
-from companion.app.theme import ACCENT, ACCENT_TEXT, TAP
+from companion.app.sizes import TAP
+from companion.app.theme import ACCENT, ACCENT_TEXT
 from companion.app.widgets import notify
 from models.commands import Attack
 from models.rules import DIE_SIDES

@@ -17,7 +17,8 @@ import flet as ft
 
 from companion.app.game_panels import tally_lines
 from companion.app.session import GameSession
-from companion.app.theme import ACCENT_TEXT, CREATURE_MARK, TAP, colour_of
+from companion.app.sizes import TAP
+from companion.app.theme import ACCENT_TEXT, CREATURE_MARK, colour_of
 from companion.app.widgets import WIDE, big_button, notify, player_chip
 from companion.engine import Phase, Tally
 from companion.engine.table_reset import Creature, ResetDraft, reset_draft

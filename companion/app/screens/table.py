@@ -11,7 +11,7 @@ from companion.app.game_panels import GameBar, PlayersCard
 from companion.app.order_strip import OrderStrip
 from companion.app.screens.table_turn import TurnCard
 from companion.app.session import GameSession, Outcome
-from companion.app.theme import TAP
+from companion.app.sizes import TAP
 from companion.app.turns import Turns
 from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
 from companion.engine import Phase

@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 import flet as ft
 
 from companion.app.session import GameSession
-from companion.app.theme import ACCENT, ACCENT_TEXT, CREATURE_MARK, FONT, TAP
+from companion.app.sizes import TAP
+from companion.app.theme import ACCENT, ACCENT_TEXT, CREATURE_MARK, FONT
 from companion.app.widgets import big_button, player_chip
 from companion.engine import GameState, IllegalCommand, Phase
 from models.commands import Command, Pass, Removal, Skip, Summon, Swap
