@@ -8,7 +8,8 @@ from unittest.mock import MagicMock
 import flet as ft
 import pytest
 
-from companion.app.screens.board_editor import BoardDraft, BoardEditor, DraftHistory
+from companion.app.board_draft import BoardDraft, DraftHistory
+from companion.app.screens.board_editor import BoardEditor
 from companion.boards import BoardError, shipped_board, shipped_board_ids
 from companion.boards.user import (
     BoardExists,

@@ -7,33 +7,24 @@ from itertools import pairwise
 import pytest
 from pydantic import ValidationError
 
-from companion.app.board_view import (
+from companion.app.board_draft import BoardDraft
+from companion.app.board_geometry import (
     INSCRIBED,
     Layout,
-    Mark,
     along,
     canvas_height,
     convex_hull,
-    describe_board,
     label_places,
-    pieces,
-    route,
-    tap_command,
-    targets,
 )
-from companion.app.screens.board import (
-    bot_seats,
-    command_places,
-    domination_preview,
-    step_guide,
-    undo_depth,
-)
-from companion.app.screens.board_editor import BoardDraft
-from companion.app.theme import TAP
+from companion.app.board_guide import step_guide
+from companion.app.board_taps import Mark, describe_board, tap_command, targets
+from companion.app.sizes import TAP
+from companion.app.turns import bot_seats
 from companion.boards import shipped_board, shipped_board_ids
 from companion.boards.user import board_from_counts
 from companion.engine import Game, Phase
 from companion.engine.dice import with_rolls
+from companion.engine.queries import undo_depth
 from models.commands import Activate, Attack, Dominate, EndActivation, Move, Pass, Summon, Swap
 from models.rules import CreatureKind as K
 from models.seeded_dice import SeededDice
@@ -158,15 +149,19 @@ def test_a_wyrm_next_to_its_own_creature_can_swap_for_energy():
 
 
 def test_undo_takes_back_a_persons_last_command_and_the_bots_after_it():
-    game = duel()
-    commands = [Summon(K.WYRM, "rh1"), Pass(), Pass(), Summon(K.SPRITE, "rh2"), Pass()]
-    # Ragna (a person) summoned; then Bjorn (the bot) made four commands.
-    assert undo_depth(game, commands, {"blue"}) == 5
-    assert undo_depth(game, commands[:1], {"blue"}) == 1
-    assert undo_depth(game, [*commands, Activate("rh1")], {"blue"}) == 1
-    assert undo_depth(game, commands, set()) == 1
-    assert undo_depth(game, [], {"blue"}) == 0
-    assert undo_depth(game, commands, {"red", "blue"}) == 0
+    state = duel().new_initial_state()
+    commands = []
+    # Ragna (a person) summoned; then Bjorn (the bot) made four commands; the log says who.
+    for command in [Summon(K.WYRM, "rh1"), Pass(), Pass(), Summon(K.SPRITE, "rh2"), Pass()]:
+        commands.append(state.sign(command))
+        state.apply(commands[-1])
+    assert [command.by for command in commands] == ["red", "blue", "blue", "blue", "blue"]
+    assert undo_depth(commands, {"blue"}) == 5
+    assert undo_depth(commands[:1], {"blue"}) == 1
+    assert undo_depth([*commands, Activate("rh1", by="red")], {"blue"}) == 1
+    assert undo_depth(commands, set()) == 1
+    assert undo_depth([], {"blue"}) == 0
+    assert undo_depth(commands, {"red", "blue"}) == 0
 
 
 def test_bot_seats_come_from_the_setup_and_unknown_bots_are_refused():
@@ -180,24 +175,22 @@ def test_bot_seats_come_from_the_setup_and_unknown_bots_are_refused():
         GameSetup(players=[{"id": "a", "bot": "greedy"}, {"id": "b"}], board="duel-isle")
 
 
-def test_a_bots_move_is_drawn_along_paths_through_empty_spaces_as_long_as_its_cost():
+def test_a_move_is_drawn_along_the_way_the_engine_charges_for():
     """The way drawn enters as many spaces as the engine charges actions (ruling 6)."""
     state = duel().new_initial_state()
     for command in [Summon(K.WYRM, "rh1"), Pass(), Pass(), Summon(K.SPRITE, "rh2"), Pass()]:
         state.apply(command)
     state.apply(Activate("rh1"))
-    occupied = set(pieces(state))
-    empty = set(DUEL.location_ids) - occupied
+    occupied = set(state.creatures())
     joined = {frozenset(path) for path in DUEL.paths}
-    costs = state.reachable(state.active, state.actions_left)
+    costs = state.move_costs()
     assert costs
-    for index, cost in costs.items():
-        goal = DUEL.location_ids[index]
-        spaces = route(DUEL, empty, "rh1", goal)
+    for goal, cost in costs.items():
+        spaces = state.move_path(goal)
         assert spaces[0] == "rh1" and spaces[-1] == goal
         assert len(spaces) == cost + 1
         assert all(frozenset(step) in joined for step in pairwise(spaces))
-        assert set(spaces[1:]) <= empty
+        assert not set(spaces[1:]) & occupied
 
 
 def test_a_gliding_creature_follows_the_line_by_length():
@@ -210,15 +203,15 @@ def test_a_gliding_creature_follows_the_line_by_length():
 
 def test_a_bots_command_points_out_the_spaces_it_is_about():
     state = duel().new_initial_state()
-    assert command_places(state, Summon(K.WYRM, "rh1")) == ("rh1",)
-    assert command_places(state, Pass()) == ()
+    assert state.places(Summon(K.WYRM, "rh1")) == ("rh1",)
+    assert state.places(Pass()) == ()
     for command in [Summon(K.WYRM, "rh1"), Pass(), Pass(), Summon(K.SPRITE, "rh2"), Pass()]:
         state.apply(command)
     state.apply(Activate("rh1"))
-    assert command_places(state, Move("nc4")) == ("rh1", "nc4")
-    assert command_places(state, Attack("rh2")) == ("rh1", "rh2")
-    assert command_places(state, EndActivation()) == ("rh1",)
-    assert command_places(state, Dominate("skalds-strand", True)) == ("ss1", "ss2")
+    assert state.places(Move("nc4")) == ("rh1", "nc4")
+    assert state.places(Attack("rh2")) == ("rh1", "rh2")
+    assert state.places(EndActivation()) == ("rh1",)
+    assert state.places(Dominate("skalds-strand", True)) == ("ss1", "ss2")
 
 
 def domination_state():
@@ -246,8 +239,8 @@ def test_the_domination_preview_is_the_engines_tally_on_a_copy():
     player = state.game.players[seat]
     bonus = state.game.board.territories[territory].bonus
     before = (state.round, state.phase, list(state.pending), list(state.energy))
-    take = domination_preview(state, True)
-    decline = domination_preview(state, False)
+    take = state.domination_preview(True)
+    decline = state.domination_preview(False)
     assert (state.round, state.phase, list(state.pending), list(state.energy)) == before
     if not take.game_over:
         assert take.player(player).after - decline.player(player).after == bonus
@@ -277,7 +270,7 @@ def test_the_board_in_words_names_creatures_and_what_a_tap_does():
     state = duel().new_initial_state()
     state.apply(Summon(K.WYRM, "rh1"))
     text = describe_board(
-        pieces(state), state.game.labels, targets(state), state.game.board.location_names
+        state.creatures(), state.game.labels, targets(state), state.game.board.location_names
     )
     # Spaces go by what players call them (Board.location_names), not by their ids.
     assert text.startswith("The isle: Ragna's Wyrm at Rune Hollow 1.")

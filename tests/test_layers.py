@@ -5,6 +5,8 @@ cannot reach up even lazily.
 """
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -84,3 +86,31 @@ def test_the_package_root_holds_only_the_entry_points():
     # Every other module sits in a folder that names its layer (README, Layout).
     loose = sorted(path.name for path in (ROOT / "companion").glob("*.py"))
     assert loose == ["__init__.py", "__main__.py"]
+
+
+# The app's logic under the screens: plain Python, tested without a browser (and without Flet).
+APP_LOGIC = [
+    "companion.app.board_draft",
+    "companion.app.board_geometry",
+    "companion.app.board_guide",
+    "companion.app.board_taps",
+    "companion.app.session",
+    "companion.app.sizes",
+    "companion.app.turns",
+]
+
+
+def test_the_apps_logic_loads_without_flet():
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys\nfor name in {APP_LOGIC!r}: __import__(name)\n"
+            "print(sorted(m for m in sys.modules if m == 'flet' or m.startswith('flet.')))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    assert loaded.stdout.strip() == "[]"

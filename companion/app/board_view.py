@@ -1,50 +1,36 @@
-"""The isle drawn from its board data on a flet canvas: territories, paths, spaces, creatures.
+"""The isle drawn on a flet canvas: territories, paths, spaces, creatures, marks; taps back as ids.
 
-Below the drawing is plain Python, tested without a browser: where each location falls
-on a canvas of any size (`Layout`), which space a tap hits, what a tap on each space would
-do now (`targets`, from the engine's legal commands) and which command a tap means
-(`tap_command`). `IsleCanvas` only turns these into shapes and taps into location ids.
+Geometry (where spaces fall, which one a tap hits) is `board_geometry`, what a tap means
+is `board_taps`; `IsleCanvas` only turns them into shapes, and taps into location ids.
 """
 
 from __future__ import annotations
 
-import math
-from collections import deque
-from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass
-from enum import StrEnum
-from itertools import pairwise
+from collections.abc import Callable, Mapping
 
 import flet as ft
 import flet.canvas as cv
 
-from companion.app.theme import ACCENT, CREATURE_MARK, FONT, TAP, PlayerColour
-from companion.engine import GameState, Phase
+from companion.app.board_geometry import (
+    LABEL_SIZE,
+    LAND_MARGIN,
+    Box,
+    Layout,
+    Point,
+    convex_hull,
+    label_places,
+    label_text,
+)
+from companion.app.board_taps import Mark, Target, describe_board
+from companion.app.theme import ACCENT, CREATURE_MARK, FONT, PlayerColour
+from companion.engine.queries import Creature
 from models.board import Board, Territory
-from models.commands import Activate, Attack, Command, Move, Summon, Swap
-from models.rules import KIND_ORDER, CreatureKind
+from models.rules import CreatureKind
 
-Point = tuple[float, float]
-
-# A space's radius is this share of the shortest distance between two spaces, within limits.
-SPACE_SHARE = 0.34
-MIN_RADIUS = 13.0
-# In the editor spaces are drawn as if this many board units apart.
-FRAME_SPACING = 10.0
-MAX_RADIUS = 30.0
 # Creatures differ in size as well as in letter, so kinds read apart at a glance.
 TOKEN_SCALE = {CreatureKind.WYRM: 1.0, CreatureKind.TROLL: 0.88, CreatureKind.SPRITE: 0.74}
-# Land reaches this many radii beyond its outermost spaces.
-LAND_MARGIN = 1.6
-LABEL_SIZE = 12.0
 # Spaces at least this large show their number in the territory when empty.
 NUMBER_RADIUS = 18.0
-# Half the side of the square inside a circle, as a share of its radius (1/sqrt 2).
-INSCRIBED = 0.71
-# A bold label's average glyph width, as a share of its size.
-LABEL_WIDTH = 0.62
-# A canvas never grows taller than this share of its width (tall boards scroll instead).
-MAX_ASPECT = 1.4
 # While a space is dragged, its new place is sent at most this often.
 DRAG_INTERVAL_MS = 40
 
@@ -57,282 +43,6 @@ MOVE_COLOUR = "#4ADE80"
 ATTACK_COLOUR = "#FF5A5A"
 SWAP_COLOUR = "#6CB8FF"
 FLASH_COLOUR = "#FFFFFF"
-
-
-class Mark(StrEnum):
-    """What a tap on a space would do now."""
-
-    SUMMON = "summon"
-    ACTIVATE = "activate"
-    MOVE = "move"
-    ATTACK = "attack"
-    SWAP = "swap"
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """A legal command reached by tapping one space, and what to mark the space with."""
-
-    command: Command
-    mark: Mark
-    # Actions a move takes (ruling 6); 0 for everything else.
-    cost: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """A creature on the board as the drawing needs it."""
-
-    player: str
-    kind: CreatureKind
-    face_down: bool
-    active: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """Where the board's spaces fall on a canvas of one size, in logical pixels."""
-
-    width: float
-    height: float
-    radius: float
-    points: dict[str, Point]
-    # Pixels per board unit, and where the board point `corner` falls, for mapping back.
-    scale: float = 1.0
-    origin: Point = (0.0, 0.0)
-    corner: Point = (0.0, 0.0)
-
-    @classmethod
-    def fit(cls, board: Board, width: float, height: float, *, frame: bool = False) -> Layout:
-        """Scale and centre the board's drawing positions on a width x height canvas.
-
-        With `frame`, the whole 0-100 square is shown, whatever the board's extent: spaces
-        then stay put while one of them is dragged in the editor.
-        """
-        if frame:
-            low_x, low_y, span_x, span_y = 0.0, 0.0, 100.0, 100.0
-        else:
-            xs = [location.x for location in board.locations]
-            ys = [location.y for location in board.locations]
-            low_x, low_y = min(xs), min(ys)
-            span_x = max(max(xs) - low_x, 1.0)
-            span_y = max(max(ys) - low_y, 1.0)
-        # The radius depends on the scale and the margins on the radius: two rounds settle it.
-        radius = MIN_RADIUS
-        scale = 1.0
-        for _ in range(2):
-            side, top = _margins(radius)
-            scale = min((width - 2 * side) / span_x, (height - top - side) / span_y)
-            scale = max(scale, 0.1)
-            # Editing, the spaces keep one size: they would jump about as the closest pair changes.
-            radius = _clamp(scale * FRAME_SPACING * SPACE_SHARE) if frame else _radius(board, scale)
-        side, top = _margins(radius)
-        left = (width - span_x * scale) / 2
-        upper = top + (height - top - side - span_y * scale) / 2
-        points = {
-            location.id: (left + (location.x - low_x) * scale, upper + (location.y - low_y) * scale)
-            for location in board.locations
-        }
-        return cls(width, height, radius, points, scale, (left, upper), (low_x, low_y))
-
-    def to_board(self, x: float, y: float) -> Point:
-        """The board position (0-100 on each axis) under a canvas point."""
-        bx = self.corner[0] + (x - self.origin[0]) / self.scale
-        by = self.corner[1] + (y - self.origin[1]) / self.scale
-        return (round(min(max(bx, 0.0), 100.0), 1), round(min(max(by, 0.0), 100.0), 1))
-
-    @property
-    def reach(self) -> float:
-        """How far from a space's centre a tap still hits it: never under half a tap target."""
-        return max(TAP / 2, self.radius * 1.2)
-
-    def location_at(self, x: float, y: float) -> str | None:
-        """The location whose space a tap at (x, y) hits: the nearest one within reach."""
-        best: str | None = None
-        best_distance = self.reach
-        for location, (px, py) in self.points.items():
-            distance = math.hypot(px - x, py - y)
-            if distance <= best_distance:
-                best, best_distance = location, distance
-        return best
-
-
-def _margins(radius: float) -> tuple[float, float]:
-    """(sides and bottom, top) margins in pixels: the land around spaces, and room for labels."""
-    side = radius * LAND_MARGIN + 4
-    return side, side + LABEL_SIZE + 8
-
-
-def _radius(board: Board, scale: float) -> float:
-    points = [(location.x, location.y) for location in board.locations]
-    closest = min(
-        (
-            math.dist(a, b)
-            for i, a in enumerate(points)
-            for b in points[i + 1 :]
-            if math.dist(a, b) > 0
-        ),
-        default=20.0,
-    )
-    return _clamp(closest * scale * SPACE_SHARE)
-
-
-def _clamp(radius: float) -> float:
-    return min(MAX_RADIUS, max(MIN_RADIUS, radius))
-
-
-def canvas_height(board: Board, width: float, max_height: float | None = None) -> float:
-    """The canvas height that shows the whole board at a width, at most `max_height`."""
-    xs = [location.x for location in board.locations]
-    ys = [location.y for location in board.locations]
-    aspect = max(max(ys) - min(ys), 1.0) / max(max(xs) - min(xs), 1.0)
-    height = width * min(aspect, MAX_ASPECT) + LABEL_SIZE + 8
-    return min(height, max_height) if max_height else height
-
-
-def convex_hull(points: Iterable[Point]) -> list[Point]:
-    """The corners of the smallest convex shape around the points, anticlockwise."""
-    unique = sorted(set(points))
-    if len(unique) < 3:
-        return unique
-
-    def turn(o: Point, a: Point, b: Point) -> float:
-        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-
-    lower: list[Point] = []
-    for p in unique:
-        while len(lower) >= 2 and turn(lower[-2], lower[-1], p) <= 0:
-            lower.pop()
-        lower.append(p)
-    upper: list[Point] = []
-    for p in reversed(unique):
-        while len(upper) >= 2 and turn(upper[-2], upper[-1], p) <= 0:
-            upper.pop()
-        upper.append(p)
-    return lower[:-1] + upper[:-1]
-
-
-# --- what a tap does -----------------------------------------------------------------------
-
-
-def targets(state: GameState) -> dict[str, Target]:
-    """What a tap on each space would do now: the engine's legal commands that name a place."""
-    found: dict[str, Target] = {}
-    costs: dict[int, int] = {}
-    if state.active is not None:
-        costs = state.reachable(state.active, state.actions_left)
-    index = state.game.isle.index
-    for command in state.legal_commands():
-        if isinstance(command, Summon) and command.location is not None:
-            found[command.location] = Target(command, Mark.SUMMON)
-        elif isinstance(command, Activate):
-            found[command.location] = Target(command, Mark.ACTIVATE)
-        elif isinstance(command, Move):
-            found[command.to] = Target(command, Mark.MOVE, costs[index[command.to]])
-        elif isinstance(command, Attack):
-            found[command.target] = Target(command, Mark.ATTACK)
-        elif isinstance(command, Swap) and command.with_location is not None:
-            found[command.with_location] = Target(command, Mark.SWAP)
-    return found
-
-
-def tap_command(state: GameState, location: str) -> Command | None:
-    """The command a tap on a space asks for, legal or not; None where a tap means nothing.
-
-    A refused one is still worth asking for: the engine's refusal tells the player why.
-    """
-    kind = state.step_kind
-    if state.phase is Phase.SUMMONING:
-        assert kind is not None, "every Summoning step is of a kind"
-        return Summon(kind, location)
-    if state.phase is not Phase.ACTIONS:
-        return None
-    if state.active is None:
-        return Activate(location)
-    token = state.occupant[state.game.isle.index[location]]
-    if token is None:
-        return Move(location)
-    if token[0] != state.current_seat:
-        return Attack(location)
-    if kind is CreatureKind.WYRM and location != state.game.isle.location_ids[state.active]:
-        return Swap(location)
-    return Activate(location)
-
-
-def route(board: Board, empty: Collection[str], start: str, goal: str) -> list[str]:
-    """The spaces a moving creature passes, start to goal along paths through empty spaces.
-
-    Only for drawing a move the engine has allowed (the shortest way, breadth first);
-    without one, straight from start to goal.
-    """
-    neighbours: dict[str, list[str]] = {}
-    for a, b in board.paths:
-        neighbours.setdefault(a, []).append(b)
-        neighbours.setdefault(b, []).append(a)
-    came_from: dict[str, str | None] = {start: None}
-    frontier = deque([start])
-    while frontier:
-        here = frontier.popleft()
-        if here == goal:
-            spaces = [goal]
-            while (before := came_from[spaces[-1]]) is not None:
-                spaces.append(before)
-            return spaces[::-1]
-        for there in neighbours.get(here, ()):
-            if there not in came_from and (there in empty or there == goal):
-                came_from[there] = here
-                frontier.append(there)
-    return [start, goal]
-
-
-def along(points: list[Point], fraction: float) -> Point:
-    """The point `fraction` (0-1) of the way along a line through `points`, by length."""
-    remaining = max(0.0, min(1.0, fraction)) * sum(math.dist(a, b) for a, b in pairwise(points))
-    for a, b in pairwise(points):
-        length = math.dist(a, b)
-        if remaining <= length and length > 0:
-            share = remaining / length
-            return (a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share)
-        remaining -= length
-    return points[-1]
-
-
-def pieces(state: GameState) -> dict[str, Piece]:
-    """Every creature on the board by location."""
-    game = state.game
-    return {
-        game.isle.location_ids[i]: Piece(
-            game.players[token[0]], KIND_ORDER[token[1]], state.face_down[i], i == state.active
-        )
-        for i, token in enumerate(state.occupant)
-        if token is not None
-    }
-
-
-def describe_board(
-    on_board: Mapping[str, Piece],
-    labels: Mapping[str, str],
-    marks: Mapping[str, Target],
-    names: Mapping[str, str],
-) -> str:
-    """The board in words, for screen readers: each creature and each space a tap would use.
-
-    `names` are what players call the spaces (`Board.location_names`).
-    """
-    parts = []
-    for location, piece in sorted(on_board.items()):
-        state = " active" if piece.active else " face-down" if piece.face_down else ""
-        parts.append(f"{labels[piece.player]}'s{state} {piece.kind.title} at {names[location]}")
-    creatures = "; ".join(parts) if parts else "no creatures"
-    text = f"The isle: {creatures}."
-    for mark in Mark:
-        places = sorted(names[at] for at, target in marks.items() if target.mark is mark)
-        if places:
-            text += f" Tap to {mark.value}: {', '.join(places)}."
-    return text
-
-
-# --- drawing --------------------------------------------------------------------------------
 
 
 class IsleCanvas:
@@ -360,11 +70,11 @@ class IsleCanvas:
         self.frame = on_drag is not None
         self.dragging: str | None = None
         self.layout = Layout.fit(board, width, height, frame=self.frame)
-        self.on_board: dict[str, Piece] = {}
+        self.on_board: dict[str, Creature] = {}
         self.marks: dict[str, Target] = {}
         self.flash: tuple[str, ...] = ()
         # A creature on its way between spaces, drawn at a canvas point.
-        self.gliding: tuple[Piece, Point] | None = None
+        self.gliding: tuple[Creature, Point] | None = None
         self.canvas = cv.Canvas(
             height=height, on_resize=self._resized, resize_interval=150, expand=False
         )
@@ -390,11 +100,11 @@ class IsleCanvas:
 
     def show(
         self,
-        on_board: dict[str, Piece],
+        on_board: dict[str, Creature],
         marks: dict[str, Target],
         labels: Mapping[str, str],
         flash: tuple[str, ...] = (),
-        gliding: tuple[Piece, Point] | None = None,
+        gliding: tuple[Creature, Point] | None = None,
     ) -> None:
         """Draw this position: creatures, the spaces a tap would use, spaces to point out, and
         a creature `gliding` between spaces (at a canvas point) while a move is shown."""
@@ -485,7 +195,7 @@ class IsleCanvas:
             shapes.extend(self._token(piece, x, y))
         return shapes
 
-    def _token(self, piece: Piece, x: float, y: float) -> list[cv.Shape]:
+    def _token(self, piece: Creature, x: float, y: float) -> list[cv.Shape]:
         colour = self.colours[piece.player]
         size = self.layout.radius * TOKEN_SCALE[piece.kind]
         if piece.face_down:
@@ -563,70 +273,6 @@ def _land(points: list[Point], radius: float, colour: str) -> list[cv.Shape]:
     if len(hull) > 2:
         shapes.append(cv.Path(elements, paint=_fill(colour)))
     return shapes
-
-
-Box = tuple[float, float, float, float]  # left, top, right, bottom
-
-
-def label_text(territory: Territory) -> str:
-    """What a territory's label says: its name and its domination bonus."""
-    return f"{territory.label} ◆{territory.bonus}"
-
-
-def label_places(board: Board, layout: Layout) -> dict[str, Box]:
-    """Where each territory's label goes: above its land, else below it, else nudged sideways.
-
-    The first place that overlaps no label placed before and no space wins; failing that,
-    the one that overlaps labels least, then spaces. Every place is kept inside the canvas.
-    """
-    r = layout.radius
-    # A space as the square inside its disc: a label may graze a ring, not cover a space.
-    core = r * INSCRIBED
-    spaces = [(x - core, y - core, x + core, y + core) for x, y in layout.points.values()]
-    placed: dict[str, Box] = {}
-    for territory in board.territories:
-        if not territory.locations:
-            continue
-        points = [layout.points[location] for location in territory.locations]
-        width = len(label_text(territory)) * LABEL_SIZE * LABEL_WIDTH
-        height = LABEL_SIZE + 4
-        centre = sum(p[0] for p in points) / len(points)
-        above = min(p[1] for p in points) - r * LAND_MARGIN + 2 - height
-        below = max(p[1] for p in points) + r * LAND_MARGIN - 2
-        candidates = [
-            _inside(centre + shift * width - width / 2, top, width, height, layout)
-            for shift in (0.0, -0.34, 0.34, -0.67, 0.67)
-            for top in (above, below)
-        ]
-        # Beside the land, level with its middle, where above and below are taken.
-        middle = sum(p[1] for p in points) / len(points) - height / 2
-        left = min(p[0] for p in points) - r * LAND_MARGIN - width
-        right = max(p[0] for p in points) + r * LAND_MARGIN
-        candidates += [_inside(x, middle, width, height, layout) for x in (left, right)]
-        labels = list(placed.values())
-        # Two labels over each other cannot be read: that counts before covering a space.
-        placed[territory.id] = min(
-            candidates,
-            key=lambda box: (
-                sum(_overlap(box, other) for other in labels),
-                sum(_overlap(box, space) for space in spaces),
-            ),
-        )
-    return placed
-
-
-def _inside(left: float, top: float, width: float, height: float, layout: Layout) -> Box:
-    """A box moved, if need be, to lie within the canvas."""
-    left = min(max(left, 2.0), layout.width - width - 2)
-    top = min(max(top, 0.0), layout.height - height)
-    return left, top, left + width, top + height
-
-
-def _overlap(a: Box, b: Box) -> float:
-    """The area two boxes share."""
-    width = min(a[2], b[2]) - max(a[0], b[0])
-    height = min(a[3], b[3]) - max(a[1], b[1])
-    return width * height if width > 0 and height > 0 else 0.0
 
 
 def _territory_label(territory: Territory, box: Box) -> cv.Text:

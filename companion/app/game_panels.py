@@ -107,15 +107,13 @@ class PlayersCard:
 
     def show(self, state: GameState) -> None:
         """Put the rows in turn order and fill in each player's numbers."""
-        order = [state.game.players[seat] for seat in state.turn_order]
+        order = state.order()
         for position, player in enumerate(order, start=1):
-            seat = state.game.seat[player]
+            mine = state.holdings(player)
             row = self.rows[player]
             row.position.value = str(position)
-            row.creatures.value = reserve_line(
-                state.reserve[seat], state.on_board[seat], state.returning[seat]
-            )
-            row.energy.value = str(state.energy[seat])
+            row.creatures.value = reserve_line(mine)
+            row.energy.value = str(mine.energy)
             row.control.border = CURRENT_BORDER if player == state.current_player else NO_BORDER
         self.column.controls = [self.rows[player].control for player in order]
 

@@ -58,7 +58,7 @@ class OrderStrip:
 
     def show(self, state: GameState) -> None:
         """Order the slots by this round's turn order and fill in each energy."""
-        order = [state.game.players[seat] for seat in state.turn_order]
+        order = state.order()
         for position, player in enumerate(order, start=1):
             slot = self.slots[player]
             now = player == state.current_player

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from companion.engine import GameState, IllegalCommand, Tally
+from companion.engine.queries import tally_after
 from companion.store.errors import GameMovedOn, StoreError
 from companion.store.store import SavedGame, Store
 from models.commands import PLAYER_COMMANDS, Command, EnergyAndReset
@@ -117,13 +118,10 @@ class GameSession:
 
     def reset_preview(self, command: EnergyAndReset) -> Tally | str:
         """The engine's tally for a reset record, without recording it; a string if refused."""
-        trial = self.state.clone()
         try:
-            trial.apply(command)
+            return tally_after(self.state, command)
         except IllegalCommand as error:
             return _sentence(str(error))
-        assert trial.last_tally is not None  # every reset leaves its tally
-        return trial.last_tally
 
     def energy_by_round(self) -> dict[str, list[int]]:
         """Every player's energy at the end of each round, for the chart."""

@@ -12,7 +12,6 @@ from models.setup import SEAT_COLOURS
 FONT = "Isle Sans"
 # One face: Flutter draws bold from it, so a bold file would be one more download unused.
 FONTS = {FONT: "fonts/DejaVuSans.ttf"}
-TAP = 48  # the smallest tap target, in logical pixels
 ACCENT = "#F2B53A"  # spirit energy gold, for fills, rings and borders
 # Gold text: the theme's primary colour, grown from ACCENT, light on the dark theme and dark
 # on the light one (ACCENT itself on cream is too faint to read).

@@ -7,15 +7,9 @@ from typing import Any
 
 import flet as ft
 
-from companion.app.theme import (
-    ACCENT_TEXT,
-    BAND_TINT,
-    CREATURE_MARK,
-    FONT,
-    ON_TINT,
-    TAP,
-    colour_of,
-)
+from companion.app.sizes import TAP
+from companion.app.theme import ACCENT_TEXT, BAND_TINT, CREATURE_MARK, FONT, ON_TINT, colour_of
+from companion.engine.queries import Holdings
 from models.board import Board
 from models.rules import ENERGY_BANDS, KIND_ORDER, MAX_TRACK_ENERGY, WINNING_ENERGY, band_for
 
@@ -136,13 +130,16 @@ class EnergyTrack:
         return changed
 
 
-def reserve_line(reserve: Sequence[int], on_board: Sequence[int], returning: Sequence[int]) -> str:
+def reserve_line(holdings: Holdings) -> str:
     """A player's creatures as text: in reserve / on the board / back next round, per kind."""
     parts = []
     # No-break spaces inside a kind's group: a narrow card wraps between groups, not in one.
-    for k, kind in enumerate(KIND_ORDER):
-        back = f"\u00a0+{returning[k]}↺" if returning[k] else ""
-        parts.append(f"{CREATURE_MARK[kind]}\u00a0{reserve[k]}·{on_board[k]}{back}")
+    for kind in KIND_ORDER:
+        back = holdings.returning[kind]
+        coming = f"\u00a0+{back}↺" if back else ""
+        parts.append(
+            f"{CREATURE_MARK[kind]}\u00a0{holdings.reserve[kind]}·{holdings.on_board[kind]}{coming}"
+        )
     return "   ".join(parts)
 
 

@@ -24,6 +24,7 @@ from companion.engine import GameState, Phase
 from companion.engine.constants import ACTIONS, BOUNTY, COSTS, OWNED, SPRITE
 from companion.engine.dice import attack_odds
 from companion.engine.isle import Isle
+from companion.engine.queries import SearchView, position_key, reset_key, search_view
 from models.rules import KIND_ORDER
 
 # Added to the winner's energy once the game is over: no position outscores a won game.
@@ -78,22 +79,12 @@ class Evaluator:
     def scores(self, state: GameState, horizon: int) -> list[float]:
         """Each seat's expected energy, judged at the end of round `horizon`."""
         if state.is_terminal:
+            view = search_view(state)
             return [
-                energy + (_DECIDED if seat == state.winner else 0.0)
-                for seat, energy in enumerate(state.energy)
+                energy + (_DECIDED if seat == view.winner else 0.0)
+                for seat, energy in enumerate(view.energy)
             ]
-        key = (
-            tuple(state.occupant),
-            tuple(state.face_down),
-            tuple(state.energy),
-            state.phase,
-            state.active,
-            state.actions_left,
-            state.round,
-            tuple(state.turn_order),
-            tuple((player, tuple(refused)) for player, refused in state.declined.items()),
-            horizon,
-        )
+        key = (position_key(state), horizon)
         known = self._scores.get(key)
         if known is None:
             known = self._scores[key] = self._score(state, horizon)
@@ -111,21 +102,23 @@ class Evaluator:
         worth[SPRITE] += 1.0
         scores = [0.0] * len(game.players)
         before_horizon = state.round <= horizon
+        view = search_view(state)
         for seat, (energy, income) in enumerate(after):
-            banked = energy if before_horizon else state.energy[seat]
+            banked = energy if before_horizon else view.energy[seat]
             scores[seat] = banked + income * weights.income * rounds_after
         if before_horizon and summoner is not None:
             scores[summoner] += weights.win_bonus
-        for seat, counts in enumerate(state.on_board):
+        for seat, counts in enumerate(view.on_board):
             scores[seat] += sum(count * value for count, value in zip(counts, worth, strict=True))
-        self._add_reach(state, worth, scores)
+        self._add_reach(state, view, worth, scores)
         return scores
 
     def values(self, state: GameState, horizon: int) -> list[float]:
         """Each seat's chance of winning, from the scores (exact once the game is over)."""
         seats = len(state.game.players)
         if state.is_terminal:
-            return [1.0 if seat == state.winner else 0.0 for seat in range(seats)]
+            winner = search_view(state).winner
+            return [1.0 if seat == winner else 0.0 for seat in range(seats)]
         scores = self.scores(state, horizon)
         rounds_after = max(0, state.game.final_round - horizon)
         temperature = (
@@ -143,36 +136,32 @@ class Evaluator:
 
     def _preview(self, state: GameState) -> tuple[tuple[tuple[int, int], ...], int | None]:
         """The engine's Energy and Reset on the board as it stands, cached by board and energy."""
-        key = (
-            tuple(state.occupant),
-            tuple(state.energy),
-            tuple(state.turn_order),
-            state.round,
-            tuple((player, tuple(refused)) for player, refused in state.declined.items()),
-        )
+        key = reset_key(state)
         preview = self._previews.get(key)
         if preview is None:
             tally = state.reset_preview()
             seat = state.game.seat
-            after = [(0, 0)] * len(state.energy)
+            after = [(0, 0)] * len(seat)
             for line in tally.players:
                 after[seat[line.player]] = (line.after, line.sprites + line.domination)
             summoner = seat[tally.winner] if tally.summoner and tally.winner is not None else None
             preview = self._previews[key] = (tuple(after), summoner)
         return preview
 
-    def _add_reach(self, state: GameState, worth: list[float], scores: list[float]) -> None:
+    def _add_reach(
+        self, state: GameState, view: SearchView, worth: list[float], scores: list[float]
+    ) -> None:
         """Expected bounties and losses from every attack some creature could make."""
         weights = self.weights
         odds = self._odds
-        occupant = state.occupant
+        occupant = view.occupant
         isle = state.game.isle
         if isle is not self._isle:
             self._isle, self._within = isle, _within(isle.neighbours, max(ACTIONS))
         in_reach = self._within
-        face_down = state.face_down
-        active = state.active if state.phase is Phase.ACTIONS else None
-        rivals: list[set[int]] = [set() for _ in state.energy]
+        face_down = view.face_down
+        active = view.active if state.phase is Phase.ACTIONS else None
+        rivals: list[set[int]] = [set() for _ in view.energy]
         for here, token in enumerate(occupant):
             if token is not None:
                 for seat, locations in enumerate(rivals):
@@ -191,7 +180,7 @@ class Evaluator:
             if here == active:
                 # The creature being activated: exactly where its actions left can take it.
                 likelihood = weights.reach_active
-                actions = state.actions_left
+                actions = view.actions_left
                 if actions < 1:
                     continue
                 near = set(isle.neighbours[here])

@@ -207,8 +207,9 @@ def _play_table(table: _Table) -> _Outcome:
         )
         return outcome
     state = played.state
-    assert state.winner is not None, "a game played to the end has a winner"
-    outcome.winner_seat = state.winner
+    winner = state.winner_id
+    assert winner is not None, "a game played to the end has a winner"
+    outcome.winner_seat = state.game.seat[winner]
     outcome.summoner = state.summoner
     outcome.rounds = state.round
     outcome.decisions = len(played.commands)

@@ -13,6 +13,7 @@ from companion.boards import shipped_board
 from companion.bots.playout import play
 from companion.engine import Game, reset_phase
 from companion.engine.dice import with_rolls
+from companion.engine.queries import search_view
 from companion.engine.replay import replay
 from models.commands import Command, EndActivation, Move, Pass, Swap
 from models.game_log import GameLog
@@ -78,13 +79,14 @@ class _BusyBot:
         self._random = random.Random(seed)
 
     def choose(self, state: Any) -> Command:
-        neighbours = state.game.isle.neighbours
         index = state.game.isle.index
+        active = search_view(state).active
+        near = () if active is None else state.game.isle.neighbours[active]
         options = [
             c
             for c in state.legal_commands()
             if type(c) not in (Pass, EndActivation, Swap)
-            and not (type(c) is Move and index[c.to] not in neighbours[state.active])
+            and not (type(c) is Move and index[c.to] not in near)
         ]
         return self._random.choice(options or state.legal_commands())
 

@@ -6,6 +6,7 @@ thousands of positions a second; pydantic stays at the boundaries.
 
 from __future__ import annotations
 
+from companion.engine import queries
 from companion.engine.constants import KINDS, OWNED, Phase, Token
 from companion.engine.dice import attack_strike, sprite_support
 from companion.engine.flow import blocker, occupants_by_id, run_reset, settle
@@ -306,6 +307,44 @@ class GameState:
     def from_position(cls, game: Game, text: str) -> GameState:
         """The state a position text describes in `game`; PositionError says what is wrong."""
         return parse_position(game, text)
+
+    # --- the query surface for views (companion/engine/queries.py), by player and location ids
+
+    def decision(self) -> queries.Decision | None:
+        """Whose decision it is and what they may do; None when nobody's."""
+        return queries.decision(self)
+
+    def order(self) -> tuple[str, ...]:
+        """This round's turn order, as player ids."""
+        return queries.turn_order(self)
+
+    def holdings(self, player: str) -> queries.Holdings:
+        """A player's energy, creatures per kind (reserve, board, coming back) and costs."""
+        return queries.holdings(self, player)
+
+    def creatures(self) -> dict[str, queries.Creature]:
+        """Every creature on the board, by location id."""
+        return queries.creatures(self)
+
+    def space_commands(self) -> dict[str, Command]:
+        """Each space's legal command now: the one a tap there makes."""
+        return queries.space_commands(self)
+
+    def move_costs(self) -> dict[str, int]:
+        """The actions a move of the active creature takes, per space it can reach."""
+        return queries.move_costs(self)
+
+    def move_path(self, to: str) -> tuple[str, ...]:
+        """The spaces the active creature passes moving to `to` (the way the engine charges)."""
+        return queries.move_path(self, to)
+
+    def attack_view(self, attack: Attack) -> queries.AttackView:
+        """An attack by the active creature, broken down as ruling 7 settles it, with its chance."""
+        return queries.attack_view(self, attack)
+
+    def domination_preview(self, take: bool) -> Tally:
+        """The Energy and Reset if the bonus in question is taken or declined (on a copy)."""
+        return queries.domination_preview(self, take)
 
     def __repr__(self) -> str:
         who = self.current_player or "-"

@@ -24,9 +24,12 @@ def energy_by_round(game: Game, commands: Iterable[Command]) -> dict[str, list[i
         before = state.round
         state.apply(command)
         # The round counter moves on right after Energy and Reset; the last round just ends.
-        ends.extend(state.energy[:] for _ in range(before, state.round))
+        if state.round == before and not state.is_terminal:
+            continue
+        energy = [state.energy_of(player) for player in game.players]
+        ends.extend(energy for _ in range(before, state.round))
         if state.is_terminal:
-            ends.append(state.energy[:])
+            ends.append(energy)
     return {player: [energy[seat] for energy in ends] for seat, player in enumerate(game.players)}
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Locator, Page
 
-from companion.app.board_view import Layout
-from companion.app.screens.board import BOTTOM_BAR
+from companion.app.board_geometry import Layout
+from companion.app.screens.board_cards import BOTTOM_BAR
 
 PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1280, "height": 800}

@@ -24,9 +24,10 @@ from browser_ui import (
     tap_location,
 )
 
-from companion.app.board_view import Layout, describe_board, pieces, targets
-from companion.app.screens.board import DIE_FACES, domination_preview
-from companion.app.screens.board_editor import BoardDraft
+from companion.app.board_draft import BoardDraft
+from companion.app.board_geometry import Layout
+from companion.app.board_taps import describe_board, targets
+from companion.app.screens.board_motion import die_face
 from companion.boards import shipped_board
 from companion.engine import Phase
 from companion.engine.dice import attack_odds
@@ -60,7 +61,7 @@ def board_label(page) -> str:
 def expected_label(state) -> str:
     """The description the board must show for a position where the person decides."""
     return describe_board(
-        pieces(state), state.game.labels, targets(state), state.game.board.location_names
+        state.creatures(), state.game.labels, targets(state), state.game.board.location_names
     )
 
 
@@ -267,7 +268,7 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     assert isinstance(rolled.command, Attack) and rolled.command.defence_roll is not None
     # The dice land on the faces the store rolled and logged, and the sentence says the rest.
     ui.wait_for(rolled.description)
-    ui.wait_for(f"{DIE_FACES[rolled.command.attack_roll - 1]} {rolled.command.attack_roll}")
+    ui.wait_for(die_face(rolled.command.attack_roll))
     ui.shot("phone-29-attack-dice", tall=740)
     ui.button("Continue").click()
     after = saved_game(server, saved.id)
@@ -296,7 +297,7 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     state = saved.state
     assert state.phase is Phase.ENERGY_AND_RESET and state.current_player == "red"
     ui.open(f"{server.url}/game/{saved.id}", "You hold every space of Skald's Strand")
-    take, decline = (domination_preview(state, choice) for choice in (True, False))
+    take, decline = (state.domination_preview(choice) for choice in (True, False))
     ui.wait_for(f"Ragna: 1 → {take.player('red').after}")
     ui.wait_for(f"Ragna: 1 → {decline.player('red').after}")
     ui.wait_for(decline.player("red").explain("Ragna"))

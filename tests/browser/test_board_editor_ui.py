@@ -10,8 +10,8 @@ import time
 
 from browser_ui import BOARD, PHONE, Screen, click_until, scroll_to, tap_location
 
-from companion.app.board_view import Layout
-from companion.app.screens.board_editor import BoardDraft
+from companion.app.board_draft import BoardDraft
+from companion.app.board_geometry import Layout
 from companion.boards import shipped_board
 from models.board import Board
 

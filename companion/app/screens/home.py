@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 from pydantic import ValidationError
 
-from companion.app.theme import ACCENT_TEXT, TAP
+from companion.app.sizes import TAP
+from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, notify, screen, section
 from companion.boards import BoardError
 from companion.engine import IllegalCommand

@@ -17,7 +17,8 @@ import flet as ft
 
 from companion.app.game_panels import tally_lines
 from companion.app.session import GameSession
-from companion.app.theme import ACCENT_TEXT, CREATURE_MARK, TAP, colour_of
+from companion.app.sizes import TAP
+from companion.app.theme import ACCENT_TEXT, CREATURE_MARK, colour_of
 from companion.app.widgets import WIDE, big_button, notify, player_chip
 from companion.engine import Phase, Tally
 from companion.engine.table_reset import Creature, ResetDraft, reset_draft
@@ -506,13 +507,14 @@ class TerritoryCard:
         draft = screen.draft
         creatures = tuple(draft.placed[self.territory.id])
         size = len(self.territory.locations)
-        self.info.value = f"{len(creatures)}/{size} places · bonus +{self.territory.bonus}"
+        free = draft.free(self.territory.id)
+        self.info.value = f"{size - free}/{size} places · bonus +{self.territory.bonus}"
         changed: list[ft.Control] = [self.info]
         key = (creatures, screen.selected)
         if self.slots.data != key:
             self.slots.data = key
             self.slots.controls = [self.creature(c) for c in creatures] + [
-                self.empty(first=i == 0) for i in range(size - len(creatures))
+                self.empty(first=i == 0) for i in range(free)
             ]
             changed.append(self.slots)
         if self.holder.data != held:

@@ -11,7 +11,8 @@ from companion.app.game_panels import GameBar, PlayersCard
 from companion.app.order_strip import OrderStrip
 from companion.app.screens.table_turn import TurnCard
 from companion.app.session import GameSession, Outcome
-from companion.app.theme import TAP
+from companion.app.sizes import TAP
+from companion.app.turns import Turns
 from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
 from companion.engine import Phase
 from companion.engine.dice import attack_odds
@@ -46,6 +47,8 @@ class TableScreen:
         self.app = app
         self.session = session
         self.view = view
+        # Turn driving shared with the digital board: records, undo, other devices.
+        self.turns = Turns(session, lambda revision: app.announce(session.id, revision))
         self.die = ft.Text("", size=40)
         self.bar = GameBar(app.go, session.id, self.undo, self.redo)
         self.track = EnergyTrack(())
@@ -78,14 +81,13 @@ class TableScreen:
     ) -> None:
         """Send what a tap says through the store, for the player and revision it showed."""
         phase = self.session.state.phase
-        outcome = self.session.do_all(commands, by, revision)
+        outcome = self.turns.record(commands, by, revision)
         entered_reset = (
             phase is not Phase.ENERGY_AND_RESET
             and self.session.state.phase is Phase.ENERGY_AND_RESET
         )
         if outcome.ok and entered_reset:
             # The round's last creature has acted: the next thing to do is the tally.
-            self.app.announce(self.session.id, self.session.saved.revision)
             self.app.go(f"/game/{self.session.id}/reset")
             return
         self.after(outcome)
@@ -96,8 +98,6 @@ class TableScreen:
         What was recorded shows in the turn card's last line, so a plain record needs no
         message sliding in over the screen.
         """
-        if outcome.ok:
-            self.app.announce(self.session.id, self.session.saved.revision)
         if outcome.ok and self.session.state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
             return
@@ -109,9 +109,8 @@ class TableScreen:
 
     def changed_elsewhere(self, revision: int) -> None:
         """Another phone recorded something in this game: show the game as it is now."""
-        if revision == self.session.saved.revision:
+        if not self.turns.changed_elsewhere(revision):
             return
-        self.session.refresh()
         if self.session.state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
         else:
@@ -119,15 +118,15 @@ class TableScreen:
 
     def undo(self, _: ft.Event[Any]) -> None:
         """Take back the newest record."""
-        self.after(self.session.undo(), announce=True)
+        self.after(self.turns.undo(), announce=True)
 
     def undo_at(self, revision: int) -> None:
         """Take back the newest record as the tapped drawing (at `revision`) showed it."""
-        self.after(self.session.undo(revision), announce=True)
+        self.after(self.turns.undo(revision), announce=True)
 
     def redo(self, _: ft.Event[Any]) -> None:
         """Bring back the newest undone record."""
-        self.after(self.session.redo(), announce=True)
+        self.after(self.turns.redo(), announce=True)
 
     # --- drawing --------------------------------------------------------------------------
 
@@ -135,7 +134,7 @@ class TableScreen:
         """Set every panel from the saved game's state; the controls that may have changed."""
         state = self.session.state
         saved = self.session.saved
-        self.bar.show(state, saved.undo_label, saved.redo_label)
+        self.bar.show(state, self.turns.undo_text(), saved.redo_label)
         self.strip.show(state)
         self.turn.show(state, saved.undo_label, saved.revision)
         self.players.show(state)
@@ -153,7 +152,7 @@ class TableScreen:
         state = self.session.state
         return [
             (self.session.label(player), self.session.colour(player), state.energy_of(player))
-            for player in (state.game.players[seat] for seat in state.turn_order)
+            for player in state.order()
         ]
 
     # --- table tools ----------------------------------------------------------------------

@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 import flet as ft
 
 from companion.app.session import GameSession
-from companion.app.theme import ACCENT, ACCENT_TEXT, CREATURE_MARK, FONT, TAP
+from companion.app.sizes import TAP
+from companion.app.theme import ACCENT, ACCENT_TEXT, CREATURE_MARK, FONT
 from companion.app.widgets import big_button, player_chip
 from companion.engine import GameState, IllegalCommand, Phase
 from models.commands import Command, Pass, Removal, Skip, Summon, Swap
@@ -233,9 +234,7 @@ class TurnCard:
 
     def jumps(self, state: GameState, kind: CreatureKind) -> list[ft.Control]:
         """A button per later player in this step: everyone before them is done."""
-        acting = [
-            p for p in (state.game.players[s] for s in state.turn_order) if state.blocker(p) is None
-        ]
+        acting = [p for p in state.order() if state.blocker(p) is None]
         assert state.current_player is not None, "an Actions step is someone's"
         later = acting[acting.index(state.current_player) + 1 :]
         return [
@@ -250,8 +249,8 @@ class TurnCard:
     def blocker_lines(self, state: GameState) -> list[ft.Control]:
         """A line for each player this step passes over, saying why."""
         lines: list[ft.Control] = []
-        for seat in state.turn_order:
-            reason = state.blocker(state.game.players[seat])
+        for player in state.order():
+            reason = state.blocker(player)
             if reason:
                 lines.append(ft.Text(f"{reason}.", size=14, color=ft.Colors.ON_SURFACE_VARIANT))
         return lines
@@ -272,7 +271,7 @@ class TurnCard:
                 )
             )
         rows: list[ft.Control] = [ft.Row([ft.Container(expand=True), *heads], spacing=4)]
-        for player in (state.game.players[seat] for seat in state.turn_order):
+        for player in state.order():
             now = player == state.current_player
             name = self.session.label(player)
             cells = [

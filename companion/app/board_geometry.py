@@ -1,0 +1,233 @@
+"""Where a board's spaces fall on a canvas of any size, and where its labels go: plain Python.
+
+`Layout` scales the board's 0-100 drawing positions onto a canvas and finds the space a
+tap hits; `label_places` puts each territory's name where it covers no other label and
+no space; `along` is a point part of the way along a line of spaces (a creature gliding).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import pairwise
+
+from companion.app.sizes import TAP
+from models.board import Board, Territory
+
+Point = tuple[float, float]
+
+# A space's radius is this share of the shortest distance between two spaces, within limits.
+SPACE_SHARE = 0.34
+MIN_RADIUS = 13.0
+# In the editor spaces are drawn as if this many board units apart.
+FRAME_SPACING = 10.0
+MAX_RADIUS = 30.0
+# Land reaches this many radii beyond its outermost spaces.
+LAND_MARGIN = 1.6
+LABEL_SIZE = 12.0
+# Half the side of the square inside a circle, as a share of its radius (1/sqrt 2).
+INSCRIBED = 0.71
+# A bold label's average glyph width, as a share of its size.
+LABEL_WIDTH = 0.62
+# A canvas never grows taller than this share of its width (tall boards scroll instead).
+MAX_ASPECT = 1.4
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where the board's spaces fall on a canvas of one size, in logical pixels."""
+
+    width: float
+    height: float
+    radius: float
+    points: dict[str, Point]
+    # Pixels per board unit, and where the board point `corner` falls, for mapping back.
+    scale: float = 1.0
+    origin: Point = (0.0, 0.0)
+    corner: Point = (0.0, 0.0)
+
+    @classmethod
+    def fit(cls, board: Board, width: float, height: float, *, frame: bool = False) -> Layout:
+        """Scale and centre the board's drawing positions on a width x height canvas.
+
+        With `frame`, the whole 0-100 square is shown, whatever the board's extent: spaces
+        then stay put while one of them is dragged in the editor.
+        """
+        if frame:
+            low_x, low_y, span_x, span_y = 0.0, 0.0, 100.0, 100.0
+        else:
+            xs = [location.x for location in board.locations]
+            ys = [location.y for location in board.locations]
+            low_x, low_y = min(xs), min(ys)
+            span_x = max(max(xs) - low_x, 1.0)
+            span_y = max(max(ys) - low_y, 1.0)
+        # The radius depends on the scale and the margins on the radius: two rounds settle it.
+        radius = MIN_RADIUS
+        scale = 1.0
+        for _ in range(2):
+            side, top = _margins(radius)
+            scale = min((width - 2 * side) / span_x, (height - top - side) / span_y)
+            scale = max(scale, 0.1)
+            # Editing, the spaces keep one size: they would jump about as the closest pair changes.
+            radius = _clamp(scale * FRAME_SPACING * SPACE_SHARE) if frame else _radius(board, scale)
+        side, top = _margins(radius)
+        left = (width - span_x * scale) / 2
+        upper = top + (height - top - side - span_y * scale) / 2
+        points = {
+            location.id: (left + (location.x - low_x) * scale, upper + (location.y - low_y) * scale)
+            for location in board.locations
+        }
+        return cls(width, height, radius, points, scale, (left, upper), (low_x, low_y))
+
+    def to_board(self, x: float, y: float) -> Point:
+        """The board position (0-100 on each axis) under a canvas point."""
+        bx = self.corner[0] + (x - self.origin[0]) / self.scale
+        by = self.corner[1] + (y - self.origin[1]) / self.scale
+        return (round(min(max(bx, 0.0), 100.0), 1), round(min(max(by, 0.0), 100.0), 1))
+
+    @property
+    def reach(self) -> float:
+        """How far from a space's centre a tap still hits it: never under half a tap target."""
+        return max(TAP / 2, self.radius * 1.2)
+
+    def location_at(self, x: float, y: float) -> str | None:
+        """The location whose space a tap at (x, y) hits: the nearest one within reach."""
+        best: str | None = None
+        best_distance = self.reach
+        for location, (px, py) in self.points.items():
+            distance = math.hypot(px - x, py - y)
+            if distance <= best_distance:
+                best, best_distance = location, distance
+        return best
+
+
+def _margins(radius: float) -> tuple[float, float]:
+    """(sides and bottom, top) margins in pixels: the land around spaces, and room for labels."""
+    side = radius * LAND_MARGIN + 4
+    return side, side + LABEL_SIZE + 8
+
+
+def _radius(board: Board, scale: float) -> float:
+    points = [(location.x, location.y) for location in board.locations]
+    closest = min(
+        (
+            math.dist(a, b)
+            for i, a in enumerate(points)
+            for b in points[i + 1 :]
+            if math.dist(a, b) > 0
+        ),
+        default=20.0,
+    )
+    return _clamp(closest * scale * SPACE_SHARE)
+
+
+def _clamp(radius: float) -> float:
+    return min(MAX_RADIUS, max(MIN_RADIUS, radius))
+
+
+def canvas_height(board: Board, width: float, max_height: float | None = None) -> float:
+    """The canvas height that shows the whole board at a width, at most `max_height`."""
+    xs = [location.x for location in board.locations]
+    ys = [location.y for location in board.locations]
+    aspect = max(max(ys) - min(ys), 1.0) / max(max(xs) - min(xs), 1.0)
+    height = width * min(aspect, MAX_ASPECT) + LABEL_SIZE + 8
+    return min(height, max_height) if max_height else height
+
+
+def convex_hull(points: Iterable[Point]) -> list[Point]:
+    """The corners of the smallest convex shape around the points, anticlockwise."""
+    unique = sorted(set(points))
+    if len(unique) < 3:
+        return unique
+
+    def turn(o: Point, a: Point, b: Point) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[Point] = []
+    for p in unique:
+        while len(lower) >= 2 and turn(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list[Point] = []
+    for p in reversed(unique):
+        while len(upper) >= 2 and turn(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def along(points: list[Point], fraction: float) -> Point:
+    """The point `fraction` (0-1) of the way along a line through `points`, by length."""
+    remaining = max(0.0, min(1.0, fraction)) * sum(math.dist(a, b) for a, b in pairwise(points))
+    for a, b in pairwise(points):
+        length = math.dist(a, b)
+        if remaining <= length and length > 0:
+            share = remaining / length
+            return (a[0] + (b[0] - a[0]) * share, a[1] + (b[1] - a[1]) * share)
+        remaining -= length
+    return points[-1]
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def label_text(territory: Territory) -> str:
+    """What a territory's label says: its name and its domination bonus."""
+    return f"{territory.label} ◆{territory.bonus}"
+
+
+def label_places(board: Board, layout: Layout) -> dict[str, Box]:
+    """Where each territory's label goes: above its land, else below it, else nudged sideways.
+
+    The first place that overlaps no label placed before and no space wins; failing that,
+    the one that overlaps labels least, then spaces. Every place is kept inside the canvas.
+    """
+    r = layout.radius
+    # A space as the square inside its disc: a label may graze a ring, not cover a space.
+    core = r * INSCRIBED
+    spaces = [(x - core, y - core, x + core, y + core) for x, y in layout.points.values()]
+    placed: dict[str, Box] = {}
+    for territory in board.territories:
+        if not territory.locations:
+            continue
+        points = [layout.points[location] for location in territory.locations]
+        width = len(label_text(territory)) * LABEL_SIZE * LABEL_WIDTH
+        height = LABEL_SIZE + 4
+        centre = sum(p[0] for p in points) / len(points)
+        above = min(p[1] for p in points) - r * LAND_MARGIN + 2 - height
+        below = max(p[1] for p in points) + r * LAND_MARGIN - 2
+        candidates = [
+            _inside(centre + shift * width - width / 2, top, width, height, layout)
+            for shift in (0.0, -0.34, 0.34, -0.67, 0.67)
+            for top in (above, below)
+        ]
+        # Beside the land, level with its middle, where above and below are taken.
+        middle = sum(p[1] for p in points) / len(points) - height / 2
+        left = min(p[0] for p in points) - r * LAND_MARGIN - width
+        right = max(p[0] for p in points) + r * LAND_MARGIN
+        candidates += [_inside(x, middle, width, height, layout) for x in (left, right)]
+        labels = list(placed.values())
+        # Two labels over each other cannot be read: that counts before covering a space.
+        placed[territory.id] = min(
+            candidates,
+            key=lambda box: (
+                sum(_overlap(box, other) for other in labels),
+                sum(_overlap(box, space) for space in spaces),
+            ),
+        )
+    return placed
+
+
+def _inside(left: float, top: float, width: float, height: float, layout: Layout) -> Box:
+    """A box moved, if need be, to lie within the canvas."""
+    left = min(max(left, 2.0), layout.width - width - 2)
+    top = min(max(top, 0.0), layout.height - height)
+    return left, top, left + width, top + height
+
+
+def _overlap(a: Box, b: Box) -> float:
+    """The area two boxes share."""
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    return width * height if width > 0 and height > 0 else 0.0

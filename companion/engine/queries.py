@@ -1,0 +1,355 @@
+"""What views and bots may ask of a position, keyed by player and location ids, read-only.
+
+GameState keeps its numbers in seat- and kind-indexed arrays so that search is fast; these
+queries are the way in for everything outside the engine. They never change the state
+(previews run on a copy), and they answer in the words the log uses: player ids, location
+ids, territory ids, creature kinds.
+
+>>> from companion.boards import shipped_board
+>>> from companion.engine import Game
+>>> from models.setup import GameSetup
+>>> game = Game(GameSetup(players=[{"id": "red"}, {"id": "blue"}], board="duel-isle",
+...                       mode="digital"), shipped_board("duel-isle"))
+>>> state = game.new_initial_state()
+>>> turn = decision(state)
+>>> turn.player, turn.phase.value, turn.kind.value
+('red', 'summoning', 'wyrm')
+>>> holdings(state, "red").reserve["wyrm"], holdings(state, "red").costs["wyrm"]
+(1, 5)
+>>> space_commands(state)["rh1"]
+Summon(kind=<CreatureKind.WYRM: 'wyrm'>, location='rh1', by=None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, NamedTuple
+
+from companion.engine.constants import COSTS, SPRITE, Phase, Token
+from companion.engine.dice import attack_odds
+from companion.engine.errors import IllegalCommand
+from companion.engine.reset_phase import Tally
+from companion.engine.wording import counted
+from models.commands import (
+    PLAYER_COMMANDS,
+    Attack,
+    Command,
+    Dominate,
+)
+from models.rules import CREATURES, KIND_ORDER, CreatureKind
+
+if TYPE_CHECKING:
+    from companion.engine.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Creature:
+    """A creature on the board: whose, what kind, face-down (has acted), being activated."""
+
+    player: str
+    kind: CreatureKind
+    face_down: bool
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Whose decision it is now and what it is about; `commands` are the legal ones."""
+
+    player: str
+    phase: Phase
+    # The kind of the Summoning or Actions step; None at Energy and Reset.
+    kind: CreatureKind | None
+    # The location of the creature being activated, and the actions it has left.
+    active: str | None
+    actions_left: int
+    # At a digital Energy and Reset: the territory whose bonus is in question, and how many
+    # such choices are still to make (this one included).
+    territory: str | None
+    bonuses_left: int
+    commands: tuple[Command, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Holdings:
+    """One player's energy and creatures per kind, and what summoning each kind costs."""
+
+    player: str
+    energy: int
+    reserve: dict[CreatureKind, int]
+    on_board: dict[CreatureKind, int]
+    # Removed this round: back in reserve next round (ruling 4).
+    returning: dict[CreatureKind, int]
+    costs: dict[CreatureKind, int]
+
+
+@dataclass(frozen=True, slots=True)
+class AttackView:
+    """An attack broken down as ruling 7 settles it, with the engine's chance of success."""
+
+    attacker: str
+    attacker_kind: CreatureKind
+    defender: str
+    defender_kind: CreatureKind
+    # d6 + bonus against a fixed defence, or (a defending Sprite) against d6 + support.
+    bonus: int
+    defence: int | None
+    support: int
+    bounty: int
+    chance: Fraction
+
+    @property
+    def defence_roll(self) -> bool:
+        """Whether the defender rolls a die too (it is a Sprite)."""
+        return self.defence is None
+
+    def explain(self) -> str:
+        """The attack in a sentence, from the attacker's side."""
+        if self.defence is None:
+            others = f"{counted(self.support, 'other Sprite')} of its owner there"
+            against = f"the Sprite rolls a d6 + {self.support} ({others})"
+        else:
+            against = f"the {self.defender_kind.title}'s defence is {self.defence}"
+        return (
+            f"Your {self.attacker_kind.title} rolls a d6 + {self.bonus}; {against}. "
+            f"Success removes it and gains {self.bounty} energy."
+        )
+
+
+class SearchView(NamedTuple):
+    """The seat- and location-indexed arrays search reads, as the state holds them (not copied).
+
+    For bots only, where a copy per evaluated position would cost: never change them.
+    """
+
+    occupant: list[Token | None]
+    face_down: list[bool]
+    energy: list[int]
+    on_board: list[list[int]]
+    active: int | None
+    actions_left: int
+    winner: int | None
+
+
+def decision(state: GameState) -> Decision | None:
+    """Whose decision it is and what they may do; None when nobody's (game over, table tally)."""
+    player = state.current_player
+    if player is None:
+        return None
+    ids = state.game.isle.location_ids
+    territory = None
+    if state.phase is Phase.ENERGY_AND_RESET and state.pending:
+        territory = state.game.board.territories[state.pending[0][1]].id
+    return Decision(
+        player=player,
+        phase=state.phase,
+        kind=state.step_kind,
+        active=None if state.active is None else ids[state.active],
+        actions_left=state.actions_left if state.active is not None else 0,
+        territory=territory,
+        bonuses_left=len(state.pending) if state.phase is Phase.ENERGY_AND_RESET else 0,
+        commands=tuple(state.legal_commands()),
+    )
+
+
+def turn_order(state: GameState) -> tuple[str, ...]:
+    """This round's turn order, as player ids."""
+    players = state.game.players
+    return tuple(players[seat] for seat in state.turn_order)
+
+
+def holdings(state: GameState, player: str) -> Holdings:
+    """A player's energy, reserves, creatures on the board and coming back, and costs."""
+    seat = state.game.seat[player]
+    return Holdings(
+        player=player,
+        energy=state.energy[seat],
+        reserve=dict(zip(KIND_ORDER, state.reserve[seat], strict=True)),
+        on_board=dict(zip(KIND_ORDER, state.on_board[seat], strict=True)),
+        returning=dict(zip(KIND_ORDER, state.returning[seat], strict=True)),
+        costs=dict(zip(KIND_ORDER, COSTS, strict=True)),
+    )
+
+
+def creatures(state: GameState) -> dict[str, Creature]:
+    """Every creature on the board, by location id."""
+    game = state.game
+    ids = game.isle.location_ids
+    return {
+        ids[i]: Creature(
+            game.players[token[0]], KIND_ORDER[token[1]], state.face_down[i], i == state.active
+        )
+        for i, token in enumerate(state.occupant)
+        if token is not None
+    }
+
+
+def space_commands(state: GameState) -> dict[str, Command]:
+    """Each space's legal command now: the one a tap there makes (spaces with none left out)."""
+    found: dict[str, Command] = {}
+    for command in state.legal_commands():
+        place = state.space_of(command)
+        if place is not None:
+            found[place] = command
+    return found
+
+
+def move_costs(state: GameState) -> dict[str, int]:
+    """The actions a move of the creature being activated takes, per space it can reach."""
+    if state.active is None:
+        return {}
+    ids = state.game.isle.location_ids
+    reach = state.reachable(state.active, state.actions_left)
+    return {ids[i]: cost for i, cost in reach.items()}
+
+
+def move_path(state: GameState, to: str) -> tuple[str, ...]:
+    """The spaces the active creature passes moving to `to`, start and end included.
+
+    The shortest way the engine charges for (ruling 6): through empty spaces and its
+    owner's creatures, never a rival's. Raises IllegalCommand if there is none.
+    """
+    start = state.active
+    if start is None:
+        raise IllegalCommand("no creature is being activated")
+    isle = state.game.isle
+    goal = isle.index[to]
+    mover = state.occupant[start]
+    assert mover is not None, "the active location holds the creature being activated"
+    seat = mover[0]
+    came_from: dict[int, int] = {start: start}
+    frontier = [start]
+    while frontier and goal not in came_from:
+        following = []
+        for here in frontier:
+            for there in isle.neighbours[here]:
+                if there in came_from:
+                    continue
+                token = state.occupant[there]
+                if token is not None and (token[0] != seat or there == goal):
+                    continue
+                came_from[there] = here
+                following.append(there)
+        frontier = following
+    if goal not in came_from or goal == start:
+        raise IllegalCommand(f"{isle.location_names[goal]} cannot be reached")
+    path = [goal]
+    while path[-1] != start:
+        path.append(came_from[path[-1]])
+    return tuple(isle.location_ids[i] for i in reversed(path))
+
+
+def attack_view(state: GameState, attack: Attack) -> AttackView:
+    """The attack's breakdown and chance, made by the creature being activated (ruling 7)."""
+    if state.active is None:
+        raise IllegalCommand("no creature is being activated")
+    game = state.game
+    target = game.isle.index[attack.target]
+    attacking, defending = state.occupant[state.active], state.occupant[target]
+    if attacking is None or defending is None:
+        raise IllegalCommand(f"there is no creature at {game.isle.location_names[target]}")
+    attacker, defender = KIND_ORDER[attacking[1]], KIND_ORDER[defending[1]]
+    support = state.sprite_support(target) if defending[1] == SPRITE else 0
+    return AttackView(
+        attacker=game.players[attacking[0]],
+        attacker_kind=attacker,
+        defender=game.players[defending[0]],
+        defender_kind=defender,
+        bonus=CREATURES[attacker].attack_bonus,
+        defence=CREATURES[defender].defence,
+        support=support,
+        bounty=CREATURES[defender].bounty,
+        chance=attack_odds(attacker, defender, support),
+    )
+
+
+def domination_preview(state: GameState, take: bool) -> Tally:
+    """The Energy and Reset if the bonus now in question is taken (or declined), on a copy.
+
+    The choices still to come after this one are counted as taken.
+    """
+    trial = state.clone()
+    wanted = take
+    while trial.phase is Phase.ENERGY_AND_RESET and trial.pending:
+        trial.apply(
+            next(c for c in trial.legal_commands() if isinstance(c, Dominate) and c.take is wanted)
+        )
+        wanted = True
+    assert trial.last_tally is not None, "the last choice always runs the tally"
+    return trial.last_tally
+
+
+def tally_after(state: GameState, command: Command) -> Tally:
+    """The tally a command that ends the round (a table's Energy and Reset) would bring, on a copy.
+
+    Raises IllegalCommand, with the engine's reason, if the command is refused.
+    """
+    trial = state.clone()
+    trial.apply(command)
+    if trial.last_tally is None or trial.last_tally is state.last_tally:
+        raise IllegalCommand("that command does not end the round")
+    return trial.last_tally
+
+
+def undo_depth(commands: Sequence[Command], computers: Collection[str]) -> int:
+    """How many of the newest commands to take back so a person decides again.
+
+    From the log's `by`: the newest command made by someone not in `computers`, and every
+    computer's command after it. 0 when only computers have played (undoing them alone
+    would let them play the same again). A command naming nobody (a table record, or a
+    version 1 log's) counts as a person's.
+    """
+    for depth, command in enumerate(reversed(commands), start=1):
+        if made_by(command) not in computers:
+            return depth
+    return 0
+
+
+def made_by(command: Command) -> str | None:
+    """The player a command was made by, as the log records it; None for table records."""
+    if isinstance(command, PLAYER_COMMANDS):
+        return command.by
+    return None
+
+
+def search_view(state: GameState) -> SearchView:
+    """The arrays search reads, for bots' evaluation (not copied: never change them)."""
+    return SearchView(
+        state.occupant,
+        state.face_down,
+        state.energy,
+        state.on_board,
+        state.active,
+        state.actions_left,
+        state.winner,
+    )
+
+
+def position_key(state: GameState) -> tuple[object, ...]:
+    """The position as a hashable key, for search's tables: equal positions, equal keys."""
+    return (
+        tuple(state.occupant),
+        tuple(state.face_down),
+        tuple(state.energy),
+        state.phase,
+        state.active,
+        state.actions_left,
+        state.round,
+        tuple(state.turn_order),
+        tuple((player, tuple(refused)) for player, refused in state.declined.items()),
+        state.reset_from,
+    )
+
+
+def reset_key(state: GameState) -> tuple[object, ...]:
+    """What the Energy and Reset preview depends on, as a hashable key."""
+    return (
+        tuple(state.occupant),
+        tuple(state.energy),
+        tuple(state.turn_order),
+        state.round,
+        tuple((player, tuple(refused)) for player, refused in state.declined.items()),
+        state.reset_from,
+    )
