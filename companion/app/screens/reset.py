@@ -19,6 +19,7 @@ from companion.app.game_panels import tally_lines
 from companion.app.session import GameSession
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT, CREATURE_MARK, colour_of
+from companion.app.turns import Turns
 from companion.app.widgets import WIDE, big_button, notify, player_chip
 from companion.engine import Phase, Tally
 from companion.engine.table_reset import Creature, ResetDraft, reset_draft
@@ -56,6 +57,8 @@ class ResetScreen:
         self.app = app
         self.session = session
         self.view = view
+        # Records go through the turn controller the table screen shares.
+        self.turns = Turns(session, lambda revision: app.announce(session.id, revision))
         self.view.appbar = ft.AppBar(
             title=ft.Text("Energy and Reset"),
             leading=ft.IconButton(
@@ -223,7 +226,7 @@ class ResetScreen:
 
     def apply(self, _: ft.Event[Any]) -> None:
         """Record the Energy and Reset and go on to the next round (or the result)."""
-        outcome = self.session.do(self.draft.command())
+        outcome = self.turns.record([self.draft.command()], None)
         if not outcome.ok:
             # The engine names what is not accounted for: the fix is on this screen.
             notify(self.app.page, outcome.message, error=True)
@@ -231,7 +234,6 @@ class ResetScreen:
         kept = self.app.page.session.store
         if kept.contains_key(self._draft_key):
             kept.remove(self._draft_key)
-        self.app.announce(self.session.id, self.session.saved.revision)
         if self.session.state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
         else:
