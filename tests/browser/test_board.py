@@ -371,7 +371,7 @@ def test_board_editor_adds_joins_drags_and_saves_a_layout(server, browser, artif
 
     ui.open(f"{server.url}/new", "Start game")
     click_until(ui, ui.button("Digital board"), "any seat can be the computer")
-    click_until(ui, ui.button("Board", exact=False).last, "My Duel Isle")
+    click_until(ui, scroll_to(page, ui.button("Board", exact=False).last), "My Duel Isle")
 
 
 def test_two_devices_on_one_digital_game_follow_each_other(server, browser, artifacts):
