@@ -22,6 +22,7 @@ from companion.cli import app
 from companion.engine import Game
 from companion.engine.constants import SPRITE
 from companion.engine.dice import attack_odds, with_rolls
+from companion.engine.queries import turn_key
 from companion.engine.serialize import state_to_json
 from models.commands import Attack
 from models.opponents import MCTS_LEVELS
@@ -233,7 +234,7 @@ def test_mcts_spends_one_budget_per_turn_however_many_decisions_it_takes():
     bot.clock = WorkClock(bot)
     spent_by_turn: dict[tuple, float] = {}
     while not state.is_terminal and len(spent_by_turn) < 12:
-        turn = (state.round, state.phase, state.step_kind, state.turn_index, state.current_seat)
+        turn = turn_key(state)
         before = bot.clock.now
         command = bot.choose(state)
         spent_by_turn[turn] = spent_by_turn.get(turn, 0.0) + bot.clock.now - before

@@ -9,7 +9,8 @@ import asyncio
 import pytest
 
 from companion.app.session import GameSession, Outcome
-from companion.app.turns import BOT_PASS_PAUSE, BOT_PAUSE, Turns, bot_seats, pause_for, seat_bots
+from companion.app.turns import SHOW_EACH, SHOW_PER_TURN, Turns, bot_seats, pause_for, seat_bots
+from companion.engine.queries import turn_key
 from companion.store.store import open_store
 from models.commands import Command, Move, Pass, Summon
 from models.rules import CreatureKind as K
@@ -82,7 +83,10 @@ def test_computer_seats_come_from_the_setup_seeded_per_game_and_seat(store):
     turns, _ = against_a_bot(store)
     assert bot_seats(turns.session.saved.setup) == {"blue": "greedy"}
     assert set(seat_bots(turns.session)) == {"blue"}
-    assert pause_for(Pass()) == BOT_PASS_PAUSE and pause_for(Move("rh1")) == BOT_PAUSE
+    # Issue 11: a computer's turn is shown for a moment per command, a little in all.
+    assert pause_for(Pass()) == 0 and pause_for(Move("rh1")) == SHOW_EACH
+    assert pause_for(Move("rh1"), SHOW_PER_TURN - 0.1) == pytest.approx(0.1)
+    assert pause_for(Move("rh1"), SHOW_PER_TURN) == 0
 
 
 def test_a_computer_plays_its_seat_until_a_persons_turn(store):
@@ -101,7 +105,18 @@ def test_a_computer_plays_its_seat_until_a_persons_turn(store):
     assert [(p, c) for p, c, _ in stage.presented] == [
         ("blue", entry.command._replace(by=None)) for entry in log[1:]
     ]
-    assert all(seconds == pause_for(c) for _, c, seconds in stage.presented)
+    # Each command is shown for its share of its turn's showing time (issue 11).
+    state = turns.session.saved.game.new_initial_state()
+    state.apply(log[0].command)
+    expected, turn, shown = [], None, 0.0
+    for entry in log[1:]:
+        if turn_key(state) != turn:
+            turn, shown = turn_key(state), 0.0
+        expected.append(pause_for(entry.command, shown))
+        shown += expected[-1]
+        state.apply(entry.command)
+    assert [seconds for _, _, seconds in stage.presented] == expected
+    assert any(seconds == SHOW_EACH for seconds in expected)
     assert stage.announced[-1] == turns.session.saved.revision
 
 

@@ -18,15 +18,18 @@ from typing import Protocol
 
 from companion.app.session import GameSession, Outcome
 from companion.bots import Bot, make_bot
-from companion.engine.queries import undo_depth
+from companion.engine.queries import turn_key, undo_depth
 from companion.engine.wording import counted
 from models.commands import Command, EndActivation, Pass
 from models.setup import GameSetup
 
-# How long a computer's command stays pointed out before it is played, in seconds; a pass
-# changes nothing on the board, so there is little to watch.
-BOT_PAUSE = 0.6
-BOT_PASS_PAUSE = 0.2
+# How long a computer's command stays pointed out before it is played, in seconds, and how
+# much of that one computer turn may take in all: past it the turn's commands are played
+# without a pause (the board and the log show them). A pass or the end of an activation
+# changes nothing to watch. With a level's thinking budget per turn this keeps a person's
+# waits short (issue 11; measured by `python -m companion bench --waits`).
+SHOW_EACH = 0.3
+SHOW_PER_TURN = 0.6
 
 
 class Stage(Protocol):
@@ -68,9 +71,11 @@ def seat_bots(session: GameSession) -> dict[str, Bot]:
     }
 
 
-def pause_for(command: Command) -> float:
-    """How long a computer's command is pointed out before it is played."""
-    return BOT_PASS_PAUSE if isinstance(command, Pass | EndActivation) else BOT_PAUSE
+def pause_for(command: Command, shown: float = 0.0) -> float:
+    """How long a computer's command is pointed out, after `shown` seconds of its turn's."""
+    if isinstance(command, Pass | EndActivation):
+        return 0.0
+    return max(0.0, min(SHOW_EACH, SHOW_PER_TURN - shown))
 
 
 class Turns:
@@ -195,6 +200,9 @@ class Turns:
         decides again; a refused command or a failing bot stops play until a person acts.
         """
         self.busy = True
+        # The turn being shown, and the seconds of it shown before the command now shown.
+        shown_turn: tuple[object, ...] | None = None
+        shown = pause = 0.0
         try:
             while stage.on_screen() and not self.following:
                 bot = self.bot_to_move()
@@ -213,9 +221,12 @@ class Turns:
                     return
                 if self.session.saved.revision != revision:
                     continue  # someone undid meanwhile: decide again from the new position
+                turn = turn_key(state)
+                shown = shown + pause if turn == shown_turn else 0.0
+                shown_turn, pause = turn, pause_for(command, shown)
                 self.showing = (player, command)
                 stage.show(None)
-                await stage.present(player, command, pause_for(command))
+                await stage.present(player, command, pause)
                 self.showing = None
                 if self.session.saved.revision != revision or not stage.on_screen():
                     continue

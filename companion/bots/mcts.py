@@ -20,6 +20,7 @@ from typing import final
 
 from companion.bots.evaluation import Evaluator, Weights
 from companion.engine import GameState
+from companion.engine.queries import turn_key
 from models.commands import Command
 from models.opponents import MCTS_LEVELS
 
@@ -112,7 +113,7 @@ class MctsBot:
     def choose(self, state: GameState) -> Command:
         """The most visited command after searching from `state`; dice are left to the caller."""
         started = self.clock()
-        turn = _turn_of(state)
+        turn = turn_key(state)
         if turn != self._turn:
             self._turn, self._turn_seconds = turn, 0.0
         deadline = started + self.decision_seconds() * _AIM
@@ -294,11 +295,6 @@ class MctsBot:
             root.children,
             key=lambda entry: (entry[1].visits, entry[1].totals[mover] / entry[1].visits),
         )
-
-
-def _turn_of(state: GameState) -> tuple[object, ...]:
-    """What stays the same through one seat's turn and changes when another turn begins."""
-    return (state.round, state.phase, state.step_kind, state.turn_index, state.current_seat)
 
 
 # What positions are compared by: everything in play, not the game or the last tally's text.

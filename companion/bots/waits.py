@@ -3,7 +3,8 @@
 A person sits at one seat of a digital game and the other seats are computers. Between two
 of the person's decisions they wait for every computer decision made in between: the
 search itself (measured by the wall clock, on this machine) and the time the app shows each
-computer command before playing it (`show`, the app's pacing). A person's own decisions
+computer command before playing it (`show(command, seconds shown of its turn so far)`, the
+app's pacing). A person's own decisions
 take no time here: their thinking is not waiting. The person's seat turns round with each
 game, so every seat and start position is measured.
 """
@@ -19,6 +20,7 @@ from companion.boards import shipped_board
 from companion.bots import make_bot
 from companion.engine import Game
 from companion.engine.dice import with_rolls
+from companion.engine.queries import turn_key
 from models.commands import Command
 from models.seeded_dice import SeededDice
 from models.setup import GameSetup, Mode
@@ -69,7 +71,7 @@ class WaitReport:
 
 
 def measure_waits(
-    show: Callable[[Command], float],
+    show: Callable[[Command, float], float],
     computers: Sequence[str] = ("mcts:normal",) * 3,
     games: int = 4,
     seed: int = 1,
@@ -93,7 +95,7 @@ def measure_waits(
         state = game.new_initial_state()
         waited: float | None = None
         turn: tuple[object, ...] | None = None
-        turn_seconds = 0.0
+        turn_seconds = turn_shown = 0.0
         while not state.is_terminal:
             seat = state.current_seat
             assert seat is not None, "until a digital game ends, someone decides"
@@ -105,12 +107,13 @@ def measure_waits(
                     report.waits.append(waited)
                 waited = 0.0
             else:
-                spent = seconds + show(command)
-                if waited is not None:
-                    waited += spent
-                this_turn = (state.round, state.phase, state.step_kind, state.turn_index, seat)
-                turn_seconds = turn_seconds + spent if this_turn == turn else spent
-                turn = this_turn
+                if turn_key(state) != turn:
+                    turn, turn_seconds, turn_shown = turn_key(state), 0.0, 0.0
+                shown = show(command, turn_shown)
+                turn_shown += shown
+                turn_seconds += seconds + shown
                 report.longest_turn = max(report.longest_turn, turn_seconds)
+                if waited is not None:
+                    waited += seconds + shown
             state.apply(command)
     return report

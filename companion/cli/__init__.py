@@ -41,6 +41,7 @@ app.add_typer(game_app, name="game")
 INPUT_HELP = "A JSON file, or - to read standard input."
 MIN_PORT, MAX_PORT = 1, 65535
 MAX_BENCH_SECONDS = 600
+MAX_WAIT_GAMES = 100
 
 
 @app.command()
@@ -168,16 +169,25 @@ def simulate(
 @app.command()
 def bench(
     seconds: Annotated[float, typer.Option(help="How long the playout benchmark runs.")] = 3.0,
+    waits: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=MAX_WAIT_GAMES,
+            help="Instead, play this many 4-player games of a person against three "
+            "mcts:normal seats and report how long the person waits (minutes per game).",
+        ),
+    ] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Measure the engine (decisions per second, tally, replay) and the store (append, reopen)."""
-    from companion.cli.bench import run_bench
+    from companion.cli.bench import run_bench, run_waits
 
     # NaN passes a `<= 0` test, and infinity would never end.
     if not math.isfinite(seconds) or not 0 < seconds <= MAX_BENCH_SECONDS:
         fail(f"--seconds must be a positive number, at most {MAX_BENCH_SECONDS}, not {seconds}")
     try:
-        result = run_bench(seconds)
+        result = run_waits(waits) if waits else run_bench(seconds)
     except (OSError, StoreError) as error:
         fail(f"cannot run the store benchmark: {getattr(error, 'strerror', None) or error}")
     if as_json:

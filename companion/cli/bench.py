@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.boards import shipped_board
 from companion.bots.playout import play
+from companion.bots.waits import measure_waits
 from companion.engine import Game, reset_phase
 from companion.engine.dice import with_rolls
 from companion.engine.queries import search_view
@@ -148,3 +149,10 @@ def run_bench(seconds: float = 3.0) -> dict[str, Any]:
         **store_bench(),
         "machine": machine(),
     }
+
+
+def run_waits(games: int, seed: int = 1) -> dict[str, Any]:
+    """A person's waits against three computers at "normal", with the app's pacing."""
+    from companion.app.turns import pause_for
+
+    return measure_waits(pause_for, ("mcts:normal",) * 3, games, seed).summary()

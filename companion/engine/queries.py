@@ -307,6 +307,11 @@ def undo_depth(commands: Sequence[Command], computers: Collection[str]) -> int:
     return 0
 
 
+def turn_key(state: GameState) -> tuple[object, ...]:
+    """What stays the same through one seat's turn and changes when another turn begins."""
+    return (state.round, state.phase, state.step_kind, state.turn, state.current_seat)
+
+
 def made_by(command: Command) -> str | None:
     """The player a command was made by, as the log records it; None for table records."""
     if isinstance(command, PLAYER_COMMANDS):

@@ -210,11 +210,6 @@ class GameState:
         return self.turn_order[self.turn]
 
     @property
-    def turn_index(self) -> int:
-        """Where in the turn order the turn is: a new turn of the step moves it on."""
-        return self.turn
-
-    @property
     def current_player(self) -> str | None:
         """The id of the player whose decision it is, if anyone's."""
         seat = self.current_seat

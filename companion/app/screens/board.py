@@ -105,10 +105,10 @@ class BoardScreen:
         self.app.announce(self.session.id, revision)
 
     async def present(self, player: str, command: Command, seconds: float) -> None:
-        """Point out a computer's command (already drawn); a move glides in the pause's end."""
-        if isinstance(command, Move):
-            await asyncio.sleep(seconds - GLIDE_FRAMES * GLIDE_FRAME_S)
-            await glide(self.isle, self.session.state, command, self.on_screen)
+        """Point out a computer's command (already drawn); a move glides through the pause."""
+        frames = min(GLIDE_FRAMES, int(seconds / GLIDE_FRAME_S))
+        if isinstance(command, Move) and frames:
+            await glide(self.isle, self.session.state, command, self.on_screen, frames=frames)
         else:
             await asyncio.sleep(seconds)
 

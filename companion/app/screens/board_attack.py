@@ -39,6 +39,8 @@ class AttackPanel:
         self.faces: dict[str, int | None] = {"attack": None, "defence": None}
         self.die_a = ft.Text("", size=44)
         self.die_d = ft.Text("", size=44)
+        # Set by a tap on the tumbling dice: they land at once.
+        self.skipped = False
         self.explain = ft.Text(view.explain(), size=15)
         chance = view.chance
         self.chance = ft.Text(
@@ -139,22 +141,29 @@ class AttackPanel:
         dice = [(self.die_a, self.captions[0])]
         if logged.defence_roll is not None:
             dice.append((self.die_d, self.captions[1]))
+
+        def skip(_: ft.Event[ft.Container]) -> None:
+            self.skipped = True
+
+        # A tap on the tumbling dice lands them at once (issue 11: dice can be skipped).
+        rolling = ft.Container(
+            on_click=skip,
+            tooltip="Tap to see the dice at once",
+            content=ft.Row(
+                [
+                    ft.Column(
+                        [die, ft.Text(caption, size=13)],
+                        spacing=2,
+                        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                    )
+                    for die, caption in dice
+                ],
+                spacing=24,
+                alignment=ft.MainAxisAlignment.CENTER,
+            ),
+        )
         dialog.content = ft.Column(
-            [
-                ft.Row(
-                    [
-                        ft.Column(
-                            [die, ft.Text(caption, size=13)],
-                            spacing=2,
-                            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-                        )
-                        for die, caption in dice
-                    ],
-                    spacing=24,
-                    alignment=ft.MainAxisAlignment.CENTER,
-                ),
-                result,
-            ],
+            [rolling, result],
             tight=True,
             spacing=12,
         )
@@ -164,7 +173,7 @@ class AttackPanel:
     async def land(self, logged: Attack, result: ft.Text, message: str) -> None:
         """Tumble the dice for a moment, then land on the faces the logged command holds."""
         page = self.screen.app.page
-        await tumble(page, [self.die_a, self.die_d])
+        await tumble(page, [self.die_a, self.die_d], lambda: self.skipped)
         assert logged.attack_roll is not None, "a logged attack carries its dice"
         self.die_a.value = die_face(logged.attack_roll)
         if logged.defence_roll is not None:

@@ -54,9 +54,11 @@ async def glide(
         await asyncio.sleep(GLIDE_FRAME_S)
 
 
-async def tumble(page: ft.Page, dice: list[ft.Text]) -> None:
+async def tumble(page: ft.Page, dice: list[ft.Text], skipped: Callable[[], bool]) -> None:
     """Tumble the dice's pictures for a moment (the faces are already fixed in the log)."""
     for _frame in range(ROLL_FRAMES):
+        if skipped():
+            return
         for die in dice:
             die.value = DIE_FACES[random.randrange(DIE_SIDES)]
         page.update()
