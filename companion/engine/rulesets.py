@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.commands import MODULES, Declaration, Legal, Moment
+from companion.engine.commands import MODULES, Declaration, Legal, Moment, Step, in_actions
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import (
@@ -25,7 +25,7 @@ from companion.engine.flow import (
 from companion.engine.reset_phase import Pass as TallyPass
 from companion.engine.reset_phase import domination_opportunities
 from models.commands import Command
-from models.rules import KIND_ORDER
+from models.rules import KIND_ORDER, CreatureKind
 from models.setup import Mode
 
 if TYPE_CHECKING:
@@ -109,6 +109,11 @@ class RuleSet:
         """The board space a tap picks the command by, if one does."""
         declaration = self.declarations.get(type(command))
         return None if declaration is None else declaration.space(state, command)
+
+    def step(self, command: Command, kind: CreatureKind | None) -> Step:
+        """The step of the round a table tap on the command belongs to."""
+        declaration = self.declarations.get(type(command))
+        return in_actions(command, kind) if declaration is None else declaration.step(command, kind)
 
     def chance_outcomes(self, state: GameState, command: Command) -> list[tuple[float, Command]]:
         """What the command can lead to, as (probability, the command with dice giving it)."""
