@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from companion.engine.commands import MODULES, Declaration, Legal, Moment, Step, in_actions
 from companion.engine.constants import Phase
@@ -196,7 +196,15 @@ def _digital_reset(state: GameState) -> None:
     finish_round(state, run_reset(state, occupants, {}))
 
 
-def _rule_set(mode: Mode, elsewhere: str, **flow: Any) -> RuleSet:
+def _rule_set(
+    mode: Mode,
+    elsewhere: str,
+    *,
+    has_business: Callable[[GameState], bool],
+    passed_over: Callable[[GameState, int], str | None],
+    enter_reset: Callable[[GameState], None],
+    needs_paths: bool,
+) -> RuleSet:
     """Gather a mode's declarations from every command module; refuse the other mode's."""
     mine: list[Declaration] = []
     refusals: dict[type, str] = {}
@@ -233,7 +241,10 @@ def _rule_set(mode: Mode, elsewhere: str, **flow: Any) -> RuleSet:
         actions=listed(Moment.ACTIONS),
         activation=listed(Moment.ACTIVATION),
         energy_and_reset=listed(Moment.ENERGY_AND_RESET),
-        **flow,
+        has_business=has_business,
+        passed_over=passed_over,
+        enter_reset=enter_reset,
+        needs_paths=needs_paths,
     )
 
 
