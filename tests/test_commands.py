@@ -30,6 +30,8 @@ from models.commands import (
     Move,
     Removal,
     Skip,
+    Summon,
+    Swap,
 )
 from models.rules import CreatureKind
 from models.seeded_dice import SeededDice
@@ -59,7 +61,8 @@ def test_every_declaration_provides_every_part():
     for module in MODULES:
         for declaration in declarations(module):
             parts = (declaration.apply, declaration.describe, declaration.places)
-            assert all(callable(part) for part in (*parts, declaration.space, declaration.chances))
+            more = (declaration.space, declaration.chances, declaration.step)
+            assert all(callable(part) for part in (*parts, *more))
             assert declaration.what
             if declaration.always is not None:
                 assert type(declaration.always) is declaration.command
@@ -146,3 +149,25 @@ def test_table_records_with_free_values_are_never_listed():
         if declaration.legal is not None or declaration.always is not None
     }
     assert not {Correction, EnergyAndReset, Skip} & listed
+
+
+def test_a_table_tap_skips_to_the_step_its_declaration_names():
+    """A swap's declaration puts it in the Wyrms step, whatever kind the tap names."""
+    state = game(Mode.TABLE).new_initial_state()
+    state.apply(Summon(CreatureKind.WYRM, by="red"))
+    state.apply(Correction("blue", 4, "energy found under the board"))
+    state.apply(Summon(CreatureKind.WYRM, by="blue"))
+    state.apply(Summon(CreatureKind.TROLL, by="blue"))
+    state.apply(Skip("summoning"))
+    assert (state.phase, state.step_kind, state.current_player) == (
+        Phase.ACTIONS,
+        CreatureKind.WYRM,
+        "red",
+    )
+    swap = Swap(by="blue")
+    expected = [Skip("actions", CreatureKind.WYRM, "blue"), swap]
+    assert state.reach(swap) == state.reach(swap, CreatureKind.SPRITE) == expected
+    assert TABLE_PLAY.step(Removal("red", CreatureKind.WYRM), CreatureKind.TROLL) == (
+        Phase.ACTIONS,
+        CreatureKind.TROLL,
+    )

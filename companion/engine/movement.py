@@ -21,6 +21,10 @@ def reachable(state: GameState, start: int, budget: int) -> dict[int, int]:
     seat = mover[0]
     occupant = state.occupant
     neighbours = state.game.isle.neighbours
+    if budget == 1:
+        # One step ends where it enters: no way through a friend can help (a common case:
+        # every Sprite, and every creature's last action).
+        return {there: 1 for there in neighbours[start] if occupant[there] is None}
     costs: dict[int, int] = {}
     seen = {start}
     frontier = [start]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.constants import Phase
-from models.commands import Command, Skip, Summon, Swap
+from models.commands import Command, Skip
 from models.rules import CreatureKind
 
 if TYPE_CHECKING:
@@ -22,13 +22,11 @@ def reach(state: GameState, command: Command, kind: CreatureKind | None = None) 
     """The records that make a player's command the next thing done; IllegalCommand if it
     cannot be done from here.
 
-    `kind` is the step the command belongs to; a summon's is its own kind, a swap's the
-    Wyrms step, and a removal needs it said (the kind of the creature that removed).
+    `kind` is the step the tap names. The command's declaration says which step it belongs
+    to: a summon's is its own kind, a swap's the Wyrms step, and a removal's the one said
+    (the kind of the creature that removed).
     """
-    if isinstance(command, Summon):
-        phase, kind = Phase.SUMMONING, CreatureKind(command.kind)
-    else:
-        phase, kind = Phase.ACTIONS, CreatureKind.WYRM if isinstance(command, Swap) else kind
+    phase, kind = state.game.rules.step(command, kind)
     records: list[Command] = []
     here = state.phase is phase and state.step_kind is kind
     # Table records (a correction, a skip) have no `by`: nobody's turn to skip to.

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from companion.engine.commands import MODULES, Declaration, Legal, Moment
+from companion.engine.commands import MODULES, Declaration, Legal, Moment, Step, in_actions
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import (
@@ -26,7 +26,7 @@ from companion.engine.flow import (
 from companion.engine.reset_phase import Pass as TallyPass
 from companion.engine.reset_phase import domination_opportunities
 from models.commands import Command
-from models.rules import KIND_ORDER
+from models.rules import KIND_ORDER, CreatureKind
 from models.setup import Mode
 
 if TYPE_CHECKING:
@@ -111,6 +111,11 @@ class RuleSet:
         declaration = self.declarations.get(type(command))
         return None if declaration is None else declaration.space(state, command)
 
+    def step(self, command: Command, kind: CreatureKind | None) -> Step:
+        """The step of the round a table tap on the command belongs to."""
+        declaration = self.declarations.get(type(command))
+        return in_actions(command, kind) if declaration is None else declaration.step(command, kind)
+
     def chance_outcomes(self, state: GameState, command: Command) -> list[tuple[float, Command]]:
         """What the command can lead to, as (probability, the command with dice giving it)."""
         declaration = self.declarations.get(type(command))
@@ -193,7 +198,15 @@ def _digital_reset(state: GameState) -> None:
     finish_round(state, run_reset(state, occupants, {}))
 
 
-def _rule_set(mode: Mode, elsewhere: str, **flow: Any) -> RuleSet:
+def _rule_set(
+    mode: Mode,
+    elsewhere: str,
+    *,
+    has_business: Callable[[GameState], bool],
+    passed_over: Callable[[GameState, int], str | None],
+    enter_reset: Callable[[GameState], None],
+    needs_paths: bool,
+) -> RuleSet:
     """Gather a mode's declarations from every command module; refuse the other mode's."""
     mine: list[Declaration] = []
     refusals: dict[type, str] = {}
@@ -230,7 +243,10 @@ def _rule_set(mode: Mode, elsewhere: str, **flow: Any) -> RuleSet:
         actions=listed(Moment.ACTIONS),
         activation=listed(Moment.ACTIVATION),
         energy_and_reset=listed(Moment.ENERGY_AND_RESET),
-        **flow,
+        has_business=has_business,
+        passed_over=passed_over,
+        enter_reset=enter_reset,
+        needs_paths=needs_paths,
     )
 
 

@@ -25,7 +25,7 @@ from companion.engine.commands import (
     summon,
     swap,
 )
-from companion.engine.commands._common import Declaration, Legal, Moment
+from companion.engine.commands._common import Declaration, Legal, Moment, Step, in_actions
 
 MODULES: tuple[ModuleType, ...] = (
     summon,
@@ -43,4 +43,4 @@ MODULES: tuple[ModuleType, ...] = (
 )
 
 
-__all__ = ["MODULES", "Declaration", "Legal", "Moment"]
+__all__ = ["MODULES", "Declaration", "Legal", "Moment", "Step", "in_actions"]

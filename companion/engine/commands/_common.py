@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from companion.engine.constants import KIND_INDEX, Phase, Token
 from companion.engine.errors import IllegalCommand
 from models.commands import Command
-from models.rules import KIND_ORDER
+from models.rules import KIND_ORDER, CreatureKind
 
 if TYPE_CHECKING:
     from companion.engine.state import GameState
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 # A legal-command generator adds the commands of its type that the rules allow now to
 # `out`: one shared list per call of legal_commands, so no generator makes one of its own.
 Legal = Callable[["GameState", list[Command]], None]
+# A step of the round: its phase and its kind (None for the phase as a whole).
+Step = tuple[Phase, CreatureKind | None]
 
 
 class Moment(Enum):
@@ -45,6 +47,11 @@ def active_places(state: GameState, command: Any) -> tuple[str, ...]:
     if state.active is None:
         return ()
     return (state.game.isle.location_ids[state.active],)
+
+
+def in_actions(command: Any, kind: CreatureKind | None) -> Step:
+    """A command of the Actions phase, in the step of the kind the tap names."""
+    return Phase.ACTIONS, kind
 
 
 def no_space(state: GameState, command: Any) -> str | None:
@@ -79,6 +86,8 @@ class Declaration:
     space: Callable[[GameState, Any], str | None] = no_space
     # Its chance outcomes: (probability, the command with dice giving the outcome).
     chances: Callable[[GameState, Any], list[tuple[float, Command]]] = certain
+    # The step a table tap on it belongs to, given the kind the tap names (GameState.reach).
+    step: Callable[[Any, CreatureKind | None], Step] = in_actions
 
 
 # --- checks: each raises IllegalCommand with a sentence a player can read --------------------

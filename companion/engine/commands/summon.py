@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from companion.engine.commands._common import (
     Declaration,
     Moment,
+    Step,
     change,
     current,
     deciding,
@@ -25,7 +26,7 @@ from companion.engine.constants import COSTS, KIND_INDEX, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import can_summon, settle
 from models.commands import Command, Summon
-from models.rules import KIND_ORDER
+from models.rules import KIND_ORDER, CreatureKind
 
 if TYPE_CHECKING:
     from companion.engine.state import GameState
@@ -102,6 +103,11 @@ def legal_digital(state: GameState, out: list[Command]) -> None:
         out.extend([summons[i] for i, token in enumerate(state.occupant) if token is None])
 
 
+def step(command: Summon, kind: CreatureKind | None) -> Step:
+    """A summon belongs to its own kind's Summoning step."""
+    return Phase.SUMMONING, CreatureKind(command.kind)
+
+
 def places(state: GameState, command: Summon) -> tuple[str, ...]:
     """The location summoned onto (none at the table)."""
     return (command.location,) if command.location else ()
@@ -122,6 +128,7 @@ TABLE = Declaration(
     rank=10,
     places=places,
     space=space,
+    step=step,
 )
 DIGITAL = Declaration(
     Summon,
@@ -133,4 +140,5 @@ DIGITAL = Declaration(
     rank=10,
     places=places,
     space=space,
+    step=step,
 )

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from companion.engine.commands._common import (
     Declaration,
     Moment,
+    Step,
     acting,
     active_at,
     change,
@@ -27,7 +28,7 @@ from companion.engine.constants import WYRM, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import after_action, can_swap
 from models.commands import Command, Swap
-from models.rules import WYRM_SWAP_COST
+from models.rules import WYRM_SWAP_COST, CreatureKind
 
 if TYPE_CHECKING:
     from companion.engine.state import GameState
@@ -114,6 +115,11 @@ def legal_table(state: GameState, out: list[Command]) -> None:
         out.append(_TABLE_SWAP)
 
 
+def step(command: Swap, kind: CreatureKind | None) -> Step:
+    """A swap belongs to the Wyrms step, whatever the tap names."""
+    return Phase.ACTIONS, CreatureKind.WYRM
+
+
 def places(state: GameState, command: Swap) -> tuple[str, ...]:
     """The Wyrm's location and its partner's (none at the table)."""
     here = () if state.active is None else (state.game.isle.location_ids[state.active],)
@@ -135,6 +141,7 @@ DIGITAL = Declaration(
     rank=50,
     places=places,
     space=space,
+    step=step,
 )
 TABLE = Declaration(
     Swap,
@@ -146,4 +153,5 @@ TABLE = Declaration(
     rank=50,
     places=places,
     space=space,
+    step=step,
 )
