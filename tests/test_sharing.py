@@ -157,7 +157,9 @@ def test_a_new_code_turns_every_ticket_but_the_hosts_away_and_frees_the_seats():
     assert access.seats.seat_of("g1", player.device) is None
     # The old code is known as old: it says so and is not counted as a guess.
     for _ in range(3):
-        assert access.admit("10.0.0.5", old_join) == "The host made a new code: ask them for it."
+        assert (
+            access.admit("10.0.0.5", old_join) == "The host made a new table code: ask them for it."
+        )
     assert isinstance(access.admit("10.0.0.5", access.join_code), Ticket)
     assert [device.role for device in access.devices()] == [Role.HOST, Role.JOIN]
 

@@ -121,6 +121,8 @@ class App:
         # device is someone in each game. None: this machine's own browser, no code.
         self.table = table
         self.ticket: Ticket | None = None
+        # Why the code screen is shown again (a wrong or replaced code), kept on it.
+        self.refused: str | None = None
         self._prefs: ft.SharedPreferences | None = None
         self._wide = False
         # A message for the next screen: (text, is an error).
@@ -171,8 +173,7 @@ class App:
         if linked:
             # The code leaves the address bar: a reload comes back with the kept one.
             await self.page.push_route(parts.path or "/")
-        if message:
-            self._message = (message, True)
+        self.refused = message
         self.show()
         warm_up()
 
@@ -186,6 +187,7 @@ class App:
         if isinstance(result, str):
             return result
         self.ticket = result
+        self.refused = None
         await self._prefs.set(STORED_CODE, access.code_for(result))
         await self._prefs.set(STORED_DEVICE, result.device)
         access.connected(result, self.game_shown())
@@ -224,7 +226,7 @@ class App:
     def _renewed(self, _topic: str, _generation: int) -> None:
         if self.table is not None and not self.table.access.valid(self.ticket):
             self.ticket = None
-            self._message = ("The host made a new table code: ask them for it.", True)
+            self.refused = "The host made a new table code: ask them for it."
             self.show()
 
     def _seats_changed(self, _topic: str, _game: str) -> None:
@@ -275,9 +277,15 @@ class App:
     def show(self) -> None:
         """Build the screen for the current route."""
         page = self.page
+        address = urlsplit(page.route or "/")
+        if self.table is not None and CODE_PARAMETER in parse_qs(address.query):
+            # A link with a code, opened in a page that already runs (a reload keeps the
+            # session): the code is tried first, then the page shows where the link points.
+            page.run_task(self.enter)
+            return
         # The screen being left stops following its game; a game screen follows it anew.
         page.pubsub.unsubscribe_all()
-        parts = [part for part in urlsplit(page.route or "/").path.split("/") if part]
+        parts = [part for part in address.path.split("/") if part]
         try:
             if self.table is None:
                 view = self._view(parts)

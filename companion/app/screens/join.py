@@ -36,7 +36,7 @@ def build(app: App) -> ft.View:
         autocorrect=False,
         enable_suggestions=False,
     )
-    problem = ft.Text("", size=15, visible=False)
+    problem = ft.Text(f"⚠ {app.refused}" if app.refused else "", size=15, visible=bool(app.refused))
 
     async def join(_: ft.Event[Any]) -> None:
         refused = await app.admit(field.value or "")

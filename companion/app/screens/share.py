@@ -11,7 +11,7 @@ from companion.app.sharing.access import Role
 from companion.app.sharing.codes import grouped
 from companion.app.sharing.links import png_qr
 from companion.app.sharing.seats import seat_name
-from companion.app.theme import ACCENT_TEXT
+from companion.app.theme import ACCENT_TEXT, TAP
 from companion.app.widgets import big_button, screen, section
 from companion.store.errors import StoreError
 
@@ -51,8 +51,10 @@ def build(app: App) -> ft.View:
                     size=15,
                 ),
                 actions=[
-                    ft.TextButton("Keep this code", on_click=lambda _: app.page.pop_dialog()),
-                    ft.FilledButton("New code", icon=ft.Icons.REFRESH, on_click=renew),
+                    ft.TextButton(
+                        "Keep this code", on_click=lambda _: app.page.pop_dialog(), height=TAP
+                    ),
+                    ft.FilledButton("New code", icon=ft.Icons.REFRESH, on_click=renew, height=TAP),
                 ],
             )
         )
@@ -72,14 +74,12 @@ def build(app: App) -> ft.View:
         ),
         section(
             "Join: take a seat and record",
-            ft.Text(grouped(access.join_code), size=30, weight=ft.FontWeight.BOLD, selectable=True),
+            ft.Text(grouped(access.join_code), size=30, weight=ft.FontWeight.BOLD),
             ft.Text(links.join, size=14, selectable=True),
         ),
         section(
             "Watch: follow the games, record nothing",
-            ft.Text(
-                grouped(access.watch_code), size=22, weight=ft.FontWeight.BOLD, selectable=True
-            ),
+            ft.Text(grouped(access.watch_code), size=22, weight=ft.FontWeight.BOLD),
             ft.Text(links.watch, size=14, selectable=True),
         ),
         section("Devices", *_device_lines(app)),

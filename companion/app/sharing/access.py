@@ -88,7 +88,7 @@ class TableAccess:
             role = self._role_of(given)
             if role is None:
                 if any(same(given, old) for old in self._retired):
-                    return "The host made a new code: ask them for it."
+                    return "The host made a new table code: ask them for it."
                 self.limiter.failed(client)
                 log.warning("wrong table code from %s: %s", client, masked(given))
                 return "That is not this table's code. Check it with the host."
