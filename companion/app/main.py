@@ -342,10 +342,12 @@ class App:
         game_id = parts[1] if len(parts) >= 2 and parts[0] == "game" else None
         access.showing(self.ticket, game_id)
         if self.ticket.role is Role.WATCH:
+            # A game's other screens (Energy and Reset, the log) and every other screen record
+            # something: a watcher is told so and shown what it may watch.
+            if parts and len(parts) != 2:
+                self._message = ("This device watches: that screen is for the table.", True)
             if game_id is not None:
                 return screen_module("watch").build(self, game_id)
-            if parts:
-                self._message = ("This device watches: that screen is for the table.", True)
             return screen_module("watch").home(self)
         if parts == ["share"]:
             if self.ticket.role is Role.HOST:

@@ -262,11 +262,16 @@ def test_the_watcher_follows_live_and_cannot_record(shared, browser, artifacts):
     assert watcher.page.get_by_label(re.compile("Undo")).count() == 0
 
     # Forged: the screens that write, opened by typing their address, are refused in a sentence.
-    for route in ("/new", f"/game/{game_id}/reset", "/board-editor", "/share"):
-        watcher.goto(f"{server.base}{route}", "This device watches")
-        assert watcher.ui.button("Start").count() == 0
-        assert watcher.ui.button("Apply").count() == 0
-    watcher.goto(f"{server.base}/game/{game_id}/reset", "Last recorded: Ragna")
+    for route, shown in (
+        ("/new", "Games at this table"),
+        (f"/game/{game_id}/reset", "Last recorded: Ragna"),
+        ("/board-editor", "Games at this table"),
+        ("/share", "Games at this table"),
+    ):
+        watcher.goto(f"{server.base}{route}", shown)
+        watcher.ui.wait_for("This device watches: that screen is for the table.")
+        for name in ("Start", "Apply", "Save", "Make a new code"):
+            assert watcher.ui.button(name).count() == 0
     with open_store(server.db) as store:
         assert len(store.load(game_id).log) == 1
     big = Device(browser, artifacts, TABLET)
