@@ -9,9 +9,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections import Counter
 
+import msgpack
 import pytest
+from websockets.sync.client import connect
 
 from companion.app.reconnect import NOTICE, ReconnectNotice
 from companion.app.session import GameSession
@@ -312,3 +320,90 @@ def test_every_html_page_gets_the_reconnecting_notice_and_nothing_else_changes()
     script = b"console.log('</head>')"
     assert _served(script, b"text/javascript")[1] == script
     assert _served(html, b"text/html", method="HEAD")[1] == html
+
+
+# --- the real server, spoken to as Flet's client speaks ------------------------------------
+
+
+@pytest.fixture
+def shared_server(tmp_path):
+    """`app --web --share` on loopback with one game of Ragnhild and Bjorn; port and Join code."""
+    db = tmp_path / "games.sqlite3"
+    with open_store(str(db)) as store:
+        setup = GameSetup(
+            players=[{"id": "red", "name": "Ragnhild"}, {"id": "blue", "name": "Bjorn"}],
+            board="duel-isle",
+        )
+        game_id = store.new_game(setup).id
+    port = _free_port()
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "companion", "app", "--web", "--share"),
+            *("--host", "127.0.0.1", "--port", str(port), "--db", str(db)),
+        ],
+        env=dict(os.environ, SUMMONERS_ISLE_DATA=str(tmp_path)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        join = next(line for line in process.stdout if line.startswith("Join: "))
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        yield port, game_id, join.strip().rsplit("=", 1)[1]
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _as_a_client(port: int, route: str, then_routes: list[str], listen_s: float = 5) -> bytes:
+    """Register as Flet's web client does on `route` (a browser that keeps nothing), ask for
+    other routes, and return every byte the server sent."""
+    with connect(f"ws://127.0.0.1:{port}/ws", origin=f"http://127.0.0.1:{port}") as websocket:
+        page = {"route": route, "width": 400, "height": 800, "web": True, "platform": "linux"}
+        register = [1, {"session_id": "", "page_name": "", "page": page}]
+        websocket.send(b"\x00" + msgpack.packb(register))
+        seen = b""
+        deadline = time.monotonic() + listen_s
+        while time.monotonic() < deadline:
+            try:
+                message = websocket.recv(timeout=max(0.01, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            assert isinstance(message, bytes)
+            seen += message
+            action, body = msgpack.unpackb(message[1:], strict_map_key=False)
+            if action == 1:  # registered: now ask for every other route
+                for other in then_routes:
+                    event = {"target": body["page_patch"]["_i"], "name": "route_change"}
+                    event["data"] = {"route": other}
+                    websocket.send(b"\x00" + msgpack.packb([3, event]))
+            elif action == 5:  # the server asks what the browser keeps: nothing
+                answer = {"control_id": body["control_id"], "call_id": body["call_id"]}
+                answer |= {"result": None, "error": None}
+                websocket.send(b"\x00" + msgpack.packb([5, answer]))
+        return seen
+
+
+def test_a_client_without_the_code_is_sent_no_game_whatever_it_asks_for(shared_server):
+    port, game_id, code = shared_server
+    routes = ["/", f"/game/{game_id}", f"/game/{game_id}/log", "/history", "/share"]
+    for route in (f"/game/{game_id}", "/?code=WRONGCODE", "/history"):
+        seen = _as_a_client(port, route, routes)
+        assert b"Ragnhild" not in seen and b"Bjorn" not in seen
+    # The same client with the code in its address is let in and shown the game.
+    assert b"Ragnhild" in _as_a_client(port, f"/?code={code}", [])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import os
 import re
@@ -52,6 +53,8 @@ SCREENS = (
 # What a shared table's device keeps in its browser: the code it came in with, and its id.
 STORED_CODE = "summoners-isle.table-code"
 STORED_DEVICE = "summoners-isle.device"
+# How long a browser is given to say what it keeps.
+KEPT_TIMEOUT_S = 10
 # Pubsub topics of a shared table: a new code was made; a seat or a device changed.
 RENEWED = "table/renewed"
 SEATS = "table/seats"
@@ -124,6 +127,7 @@ class App:
         # Why the code screen is shown again (a wrong or replaced code), kept on it.
         self.refused: str | None = None
         self._prefs: ft.SharedPreferences | None = None
+        self._entering = False  # a code is being tried: screens wait for the outcome
         self._wide = False
         # A message for the next screen: (text, is an error).
         self._message: tuple[str, bool] | None = None
@@ -146,6 +150,7 @@ class App:
             page.on_disconnect = self._disconnected
             page.views.append(join.opening())
             page.update()
+            self._entering = True
             page.run_task(self.enter)
             return
         self.show()
@@ -163,26 +168,41 @@ class App:
     async def enter(self) -> None:
         """Let this device in with the code in its address, or the one its browser kept."""
         assert self.table is not None and self._prefs is not None
-        parts = urlsplit(self.page.route or "/")
-        linked = parse_qs(parts.query).get(CODE_PARAMETER, [""])[0]
-        stored = await self._prefs.get(STORED_CODE)
-        device = await self._prefs.get(STORED_DEVICE)
-        message = None
-        if linked or stored:
-            message = await self.admit(linked or str(stored), str(device or ""))
-        if linked:
-            # The code leaves the address bar: a reload comes back with the kept one.
-            await self.page.push_route(parts.path or "/")
-        self.refused = message
+        self._entering = True
+        try:
+            parts = urlsplit(self.page.route or "/")
+            linked = parse_qs(parts.query).get(CODE_PARAMETER, [""])[0]
+            if linked:
+                # The code leaves the route at once (so it is tried once), and the address
+                # bar below: a reload comes back with the kept one.
+                self.page.route = parts.path or "/"
+            stored = await self.kept(STORED_CODE)
+            device = await self.kept(STORED_DEVICE)
+            if linked or stored:
+                self.refused = await self.admit(linked or stored, device)
+            if linked:
+                await self.page.push_route(self.page.route)
+        finally:
+            self._entering = False
         self.show()
         warm_up()
+
+    async def kept(self, key: str) -> str:
+        """A value this browser keeps for the shared table; empty if it has none or cannot say."""
+        assert self._prefs is not None
+        try:
+            value = await asyncio.wait_for(self._prefs.get(key), KEPT_TIMEOUT_S)
+        except Exception:
+            # A browser that keeps nothing (or never answers) is a device without a code.
+            return ""
+        return str(value or "")
 
     async def admit(self, code: str, device: str | None = None) -> str | None:
         """Try a code: None if this device is in (and keeps the code), else why not."""
         assert self.table is not None and self._prefs is not None
         access = self.table.access
         if device is None:
-            device = str(await self._prefs.get(STORED_DEVICE) or "")
+            device = await self.kept(STORED_DEVICE)
         result = access.admit(self.page.client_ip or "", code, device)
         if isinstance(result, str):
             return result
@@ -281,7 +301,11 @@ class App:
         if self.table is not None and CODE_PARAMETER in parse_qs(address.query):
             # A link with a code, opened in a page that already runs (a reload keeps the
             # session): the code is tried first, then the page shows where the link points.
-            page.run_task(self.enter)
+            if not self._entering:
+                self._entering = True
+                page.run_task(self.enter)
+            return
+        if self._entering:
             return
         # The screen being left stops following its game; a game screen follows it anew.
         page.pubsub.unsubscribe_all()

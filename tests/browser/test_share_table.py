@@ -155,12 +155,24 @@ class Device:
         """Whether any frame the server sent this page held `text`."""
         return any(text.encode() in frame for frame in self.received)
 
-    def type_code(self, code: str) -> None:
-        """Type a code into the code screen's field, as a person would, and press Enter."""
+    def type_code(self, code: str, then: str) -> None:
+        """Type a code into the code screen's field as a person would, press Enter, and wait
+        for `then`. Keys typed before Flutter has focused its editing element can be lost (on
+        a loaded machine): then the person types it again."""
         field = self.page.get_by_role("textbox", name=re.compile("Table code"))
-        field.click()
-        self.page.keyboard.type(code, delay=30)
-        self.page.keyboard.press("Enter")
+        for attempt in range(3):
+            field.click()
+            self.page.wait_for_timeout(500)
+            self.page.keyboard.type(code, delay=50)
+            self.page.wait_for_timeout(300)
+            self.page.keyboard.press("Enter")
+            try:
+                self.ui.wait_for(then, timeout=15)
+                return
+            except Exception:
+                if attempt == 2:
+                    raise
+                self.page.keyboard.press("Escape")
 
     def take_seat(self, game_url: str, seat: str, said: str) -> None:
         """Open a game, pick a seat on the seat screen, and wait for the table to say `said`."""
@@ -189,8 +201,7 @@ def test_the_printed_join_link_lets_a_device_in_and_an_intruder_gets_only_the_co
     intruder.open(f"{server.base}/game/{game_id}", CODE_SCREEN)
     intruder.ui.shot("share-code-screen", tall=740)
     intruder.ui.wait_for("Table code")
-    intruder.type_code("QQQQ-QQQQ")
-    intruder.ui.wait_for("That is not this table's code")
+    intruder.type_code("QQQQ-QQQQ", "That is not this table's code")
     for route in ("/", "/history", f"/game/{game_id}/log", "/share"):
         intruder.goto(f"{server.base}{route}", CODE_SCREEN)
     # A link with a wrong code is refused the same way.
@@ -203,8 +214,7 @@ def test_the_printed_join_link_lets_a_device_in_and_an_intruder_gets_only_the_co
 
     # Typed right (lower case, with its dash), the code lets the same device in.
     code = server.links["Join"].rsplit("=", 1)[1]
-    intruder.type_code(f"{code[:4].lower()}-{code[4:].lower()}")
-    intruder.ui.wait_for("Ragna and Bjorn")
+    intruder.type_code(f"{code[:4].lower()}-{code[4:].lower()}", "Ragna and Bjorn")
 
 
 def test_players_record_their_own_turns_and_are_refused_anothers(shared, browser, artifacts):
@@ -353,7 +363,11 @@ def test_a_new_code_sends_every_device_back_to_the_code_screen(shared, browser, 
     host.ui.tap("Make a new code", "Keep this code")
     # The dialog's button can take the first click before it listens (it is still sliding in).
     for _ in range(3):
-        host.ui.button("New code").click()
+        confirm = host.ui.button("New code")
+        confirm.wait_for(timeout=20000)
+        confirm.click(trial=True)
+        host.page.wait_for_timeout(700)
+        confirm.click(force=True)
         try:
             host.page.wait_for_function(
                 "() => !document.body.innerText.includes('Keep this code') && "
@@ -368,8 +382,7 @@ def test_a_new_code_sends_every_device_back_to_the_code_screen(shared, browser, 
     host.page.mouse.wheel(0, -3000)
 
     for device in (player, watcher):
-        device.ui.wait_for(CODE_SCREEN)
-        device.ui.wait_for("The host made a new table code")
+        device.ui.wait_for(CODE_SCREEN, timeout=30)
         assert "Ragna" not in device.text()
     player.goto(game, "The host made a new table code: ask them for it.")
     assert "Ragna" not in player.text()
@@ -384,6 +397,5 @@ def test_a_new_code_sends_every_device_back_to_the_code_screen(shared, browser, 
         arg=old,
         timeout=20000,
     ).json_value()
-    player.type_code(new)
     # In again, the seats were given up: the game asks who this device is.
-    player.ui.wait_for("Who is this device?")
+    player.type_code(new, "Who is this device?")

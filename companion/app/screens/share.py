@@ -36,10 +36,17 @@ def build(app: App) -> ft.View:
         title=ft.Text("Share this table"),
     )
 
+    renewed: list[bool] = []
+
     def renew(_: ft.Event[Any]) -> None:
-        app.page.pop_dialog()
         app.renew_code()
-        app.show()
+        renewed.append(True)
+        app.page.pop_dialog()
+
+    def closed(_: ft.Event[Any]) -> None:
+        # Drawn anew once the dialog has gone: a panel drawn while it closes keeps it open.
+        if renewed:
+            app.show()
 
     def ask_renew(_: ft.Event[Any]) -> None:
         app.page.show_dialog(
@@ -56,6 +63,7 @@ def build(app: App) -> ft.View:
                     ),
                     ft.FilledButton("New code", icon=ft.Icons.REFRESH, on_click=renew, height=TAP),
                 ],
+                on_dismiss=closed,
             )
         )
 
