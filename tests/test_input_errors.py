@@ -103,4 +103,21 @@ def test_a_free_port_starts_the_server(served):
         port = probe.getsockname()[1]
     result = invoke_app("--port", str(port), "--db", "sqlite://")
     assert result.exit_code == 0, result.stderr
-    assert served == [{"host": "127.0.0.1", "port": port, "db": "sqlite://", "web": True}]
+    assert served == [
+        {"host": "127.0.0.1", "port": port, "db": "sqlite://", "web": True, "table": None}
+    ]
+
+
+def test_share_prints_the_join_and_watch_links_and_serves_the_table(served):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = invoke_app("--share", "--host", "127.0.0.1", "--port", str(port), "--db", "sqlite://")
+    assert result.exit_code == 0, result.stderr
+    (call,) = served
+    table = call["table"]
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"Join: http://127.0.0.1:{port}/?code={table.access.join_code}"
+    assert f"Watch: http://127.0.0.1:{port}/?code={table.access.watch_code}" in lines
+    assert any("█" in line for line in lines[1:-2])  # the Join link's QR code between them
+    assert "plain HTTP" in result.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import os
 import re
@@ -12,11 +13,18 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
-from companion.app.guard import ASGIApp, OriginGuard, allowed_hosts, allowed_origins
-from companion.app.screens import home
+from companion.app.guard import ASGIApp, OriginGuard, allowed_hosts, allowed_origins, url_name
+from companion.app.reconnect import ReconnectNotice
+from companion.app.screens import home, join
+from companion.app.session import GameSession
+from companion.app.sharing.access import Role, Ticket
+from companion.app.sharing.links import CODE_PARAMETER, TableLinks
+from companion.app.sharing.policy import LOCKED
+from companion.app.sharing.seats import WATCHER
 from companion.app.theme import FONTS, theme
 from companion.app.widgets import PADDING, SIZED, WIDE, notify
 from companion.store.errors import GameNotFound, StoreError
@@ -29,7 +37,27 @@ DEFAULT_PORT = 8550
 COLUMN_WIDTH = 760
 # Every screen but home, imported on first use: the server answers sooner, and the first
 # screen only waits for what it shows.
-SCREENS = ("new_game", "history", "board_editor", "table", "board", "reset", "log", "end")
+SCREENS = (
+    "new_game",
+    "history",
+    "board_editor",
+    "table",
+    "board",
+    "reset",
+    "log",
+    "end",
+    "seat",
+    "share",
+    "watch",
+)
+# What a shared table's device keeps in its browser: the code it came in with, and its id.
+STORED_CODE = "summoners-isle.table-code"
+STORED_DEVICE = "summoners-isle.device"
+# How long a browser is given to say what it keeps.
+KEPT_TIMEOUT_S = 10
+# Pubsub topics of a shared table: a new code was made; a seat or a device changed.
+RENEWED = "table/renewed"
+SEATS = "table/seats"
 
 
 def screen_module(name: str) -> ModuleType:
@@ -89,9 +117,17 @@ def warm_up_once_listening(host: str, port: int, timeout: float = 60) -> None:
 class App:
     """One browser tab or window: routes to screens, all sharing one store."""
 
-    def __init__(self, page: ft.Page, store: Store) -> None:
+    def __init__(self, page: ft.Page, store: Store, table: TableLinks | None = None) -> None:
         self.page = page
         self.store = store
+        # A table shared on the network (`app --share`): a code lets devices in, and each
+        # device is someone in each game. None: this machine's own browser, no code.
+        self.table = table
+        self.ticket: Ticket | None = None
+        # Why the code screen is shown again (a wrong or replaced code), kept on it.
+        self.refused: str | None = None
+        self._prefs: ft.SharedPreferences | None = None
+        self._entering = False  # a code is being tried: screens wait for the outcome
         self._wide = False
         # A message for the next screen: (text, is an error).
         self._message: tuple[str, bool] | None = None
@@ -107,10 +143,126 @@ class App:
         page.on_route_change = lambda _: self.show()
         page.on_view_pop = self._pop
         page.on_resize = self._resized
+        if self.table is not None:
+            # The code this browser kept is read from it first: until then, nothing is shown.
+            self._prefs = ft.SharedPreferences()
+            page.on_connect = self._connected
+            page.on_disconnect = self._disconnected
+            page.views.append(join.opening())
+            page.update()
+            self._entering = True
+            page.run_task(self.enter)
+            return
         self.show()
         for notice in self.store.notices:
             notify(page, notice, error=True)
         warm_up()
+
+    # --- a shared table -------------------------------------------------------------------
+
+    @property
+    def role(self) -> Role | None:
+        """What this device's code lets it do; None when the table is not shared."""
+        return self.ticket.role if self.ticket is not None else None
+
+    async def enter(self) -> None:
+        """Let this device in with the code in its address, or the one its browser kept."""
+        assert self.table is not None and self._prefs is not None
+        self._entering = True
+        try:
+            parts = urlsplit(self.page.route or "/")
+            linked = parse_qs(parts.query).get(CODE_PARAMETER, [""])[0]
+            if linked:
+                # The code leaves the route at once (so it is tried once), and the address
+                # bar below: a reload comes back with the kept one.
+                self.page.route = parts.path or "/"
+            stored = await self.kept(STORED_CODE)
+            device = await self.kept(STORED_DEVICE)
+            if linked or stored:
+                self.refused = await self.admit(linked or stored, device)
+            if linked:
+                await self.page.push_route(self.page.route)
+        finally:
+            self._entering = False
+        self.show()
+        warm_up()
+
+    async def kept(self, key: str) -> str:
+        """A value this browser keeps for the shared table; empty if it has none or cannot say."""
+        assert self._prefs is not None
+        try:
+            value = await asyncio.wait_for(self._prefs.get(key), KEPT_TIMEOUT_S)
+        except Exception:
+            # A browser that keeps nothing (or never answers) is a device without a code.
+            return ""
+        return str(value or "")
+
+    async def admit(self, code: str, device: str | None = None) -> str | None:
+        """Try a code: None if this device is in (and keeps the code), else why not."""
+        assert self.table is not None and self._prefs is not None
+        access = self.table.access
+        if device is None:
+            device = await self.kept(STORED_DEVICE)
+        result = access.admit(self.page.client_ip or "", code, device)
+        if isinstance(result, str):
+            return result
+        self.ticket = result
+        self.refused = None
+        await self._prefs.set(STORED_CODE, access.code_for(result))
+        await self._prefs.set(STORED_DEVICE, result.device)
+        access.connected(result, self.game_shown())
+        self.page.pubsub.send_all_on_topic(SEATS, "")
+        return None
+
+    def renew_code(self) -> None:
+        """Make new table codes (host only): every other device goes back to the code screen."""
+        assert self.table is not None and self.role is Role.HOST
+        self.table.access.renew()
+        self.page.pubsub.send_all_on_topic(RENEWED, self.table.access.generation)
+
+    def seat(self, game_id: str) -> str | None:
+        """Who this device is in a game: None when not shared (it records for everyone)."""
+        if self.table is None:
+            return None
+        access = self.table.access
+        if not access.valid(self.ticket):
+            return LOCKED
+        assert self.ticket is not None
+        if self.ticket.role is Role.WATCH:
+            return WATCHER
+        return access.seats.seat_of(game_id, self.ticket.device) or WATCHER
+
+    def session(self, game_id: str) -> GameSession:
+        """A game as this device may record in it (a shared table checks its seat at each write)."""
+        if self.table is None:
+            return GameSession(self.store, game_id)
+        return GameSession(self.store, game_id, lambda: self.seat(game_id))
+
+    def game_shown(self) -> str | None:
+        """The id of the game this page shows, if any."""
+        parts = [part for part in urlsplit(self.page.route or "/").path.split("/") if part]
+        return parts[1] if len(parts) >= 2 and parts[0] == "game" else None
+
+    def _renewed(self, _topic: str, _generation: int) -> None:
+        if self.table is not None and not self.table.access.valid(self.ticket):
+            self.ticket = None
+            self.refused = "The host made a new table code: ask them for it."
+            self.show()
+
+    def _seats_changed(self, _topic: str, _game: str) -> None:
+        view = self.page.views[-1] if self.page.views else None
+        if view is not None and view.data in (SEAT_PICKER, SHARE_PANEL):
+            self.show()
+
+    def _connected(self, _: ft.Event[ft.Page]) -> None:
+        if self.table is not None and self.ticket is not None:
+            self.table.access.connected(self.ticket, self.game_shown())
+            self.page.pubsub.send_others_on_topic(SEATS, "")
+
+    def _disconnected(self, _: ft.Event[ft.Page]) -> None:
+        if self.table is not None and self.ticket is not None:
+            self.table.access.disconnected(self.ticket)
+            self.page.pubsub.send_others_on_topic(SEATS, "")
 
     def go(self, route: str, message: str | None = None, *, error: bool = False) -> None:
         """Open another screen (and record it in the browser's history), with a message on it."""
@@ -145,11 +297,26 @@ class App:
     def show(self) -> None:
         """Build the screen for the current route."""
         page = self.page
+        address = urlsplit(page.route or "/")
+        if self.table is not None and CODE_PARAMETER in parse_qs(address.query):
+            # A link with a code, opened in a page that already runs (a reload keeps the
+            # session): the code is tried first, then the page shows where the link points.
+            if not self._entering:
+                self._entering = True
+                page.run_task(self.enter)
+            return
+        if self._entering:
+            return
         # The screen being left stops following its game; a game screen follows it anew.
         page.pubsub.unsubscribe_all()
-        parts = [part for part in (page.route or "/").split("/") if part]
+        parts = [part for part in address.path.split("/") if part]
         try:
-            view = self._view(parts)
+            if self.table is None:
+                view = self._view(parts)
+            else:
+                page.pubsub.subscribe_topic(RENEWED, self._renewed)
+                page.pubsub.subscribe_topic(SEATS, self._seats_changed)
+                view = self._shared_view(parts)
         except GameNotFound:
             notify(page, "That game is not saved on this device.", error=True)
             view = home.build(self)
@@ -187,6 +354,39 @@ class App:
                 return screen_module(name).build(self, parts[1])
         return home.build(self)
 
+    def _shared_view(self, parts: list[str]) -> ft.View:
+        """A screen of a shared table: only the code screen without a valid code; a game
+        only once this device has a seat in it; a watcher's screens record nothing."""
+        assert self.table is not None
+        access = self.table.access
+        if not access.valid(self.ticket):
+            self.ticket = None
+            return join.build(self)
+        assert self.ticket is not None
+        game_id = parts[1] if len(parts) >= 2 and parts[0] == "game" else None
+        access.showing(self.ticket, game_id)
+        if self.ticket.role is Role.WATCH:
+            # A game's other screens (Energy and Reset, the log) and every other screen record
+            # something: a watcher is told so and shown what it may watch.
+            if parts and len(parts) != 2:
+                self._message = ("This device watches: that screen is for the table.", True)
+            if game_id is not None:
+                return screen_module("watch").build(self, game_id)
+            return screen_module("watch").home(self)
+        if parts == ["share"]:
+            if self.ticket.role is Role.HOST:
+                return screen_module("share").build(self)
+            self._message = ("Only the host's device shows the Share panel.", True)
+            return home.build(self)
+        if game_id is not None:
+            self.store.load(game_id)  # a game not saved here goes home with a sentence
+            seat = access.seats.seat_of(game_id, self.ticket.device)
+            if seat is None:
+                return screen_module("seat").build(self, game_id)
+            if seat == WATCHER:
+                return screen_module("watch").build(self, game_id)
+        return self._view(parts)
+
     def _resized(self, _: ft.PageResizeEvent) -> None:
         # Only a change of layout (one column or centred) needs the screen built again.
         width = self.page.width or 0
@@ -212,39 +412,62 @@ def _centred(width: float) -> ft.Padding:
     return ft.Padding.symmetric(horizontal=(width - COLUMN_WIDTH) / 2, vertical=PADDING)
 
 
+# The `data` of the views a seat change redraws.
+SEAT_PICKER = "seat-picker"
+SHARE_PANEL = "share-panel"
+
+
 def run_packaged() -> None:
     """Run inside a `flet build` bundle: Flet chooses the window; games go to the user data dir."""
     store = open_store()
     ft.run(lambda page: App(page, store).start(), assets_dir=str(ASSETS))
 
 
-def web_app(store: Store, host: str, port: int) -> ASGIApp:
-    """The app as an ASGI web app answering only its own pages (see companion/app/guard.py)."""
-    flet_app = ft.run(
-        lambda page: App(page, store).start(),
+def web_app(store: Store, host: str, port: int, table: TableLinks | None = None) -> ASGIApp:
+    """The app as an ASGI web app answering only its own pages (see companion/app/guard.py).
+
+    A shared table also answers under the names its links use, and its pages say when they
+    are reconnecting.
+    """
+    flet_app: ASGIApp = ft.run(
+        lambda page: App(page, store, table).start(),
         assets_dir=str(ASSETS),
         no_cdn=True,
         export_asgi_app=True,
     )
-    return OriginGuard(flet_app, allowed_hosts(host, port), allowed_origins(host, port))
+    names = None
+    if table is not None:
+        names = {urlsplit(table.base).hostname or "", urlsplit(table.host_base).hostname or ""}
+        names = {url_name(name) for name in names if name}
+        flet_app = ReconnectNotice(flet_app)
+    return OriginGuard(
+        flet_app, allowed_hosts(host, port, names), allowed_origins(host, port, names)
+    )
 
 
 def serve(
-    host: str = "127.0.0.1", port: int = DEFAULT_PORT, db: str | None = None, web: bool = False
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    db: str | None = None,
+    web: bool = False,
+    table: TableLinks | None = None,
 ) -> None:
-    """Run the app: a desktop window where there is a display, else a web server."""
+    """Run the app: a desktop window where there is a display, else a web server.
+
+    A shared `table` is always served on the web.
+    """
     store = open_store(db)
     has_display = sys.platform != "linux" or bool(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     )
-    if web or not has_display:
+    if web or table is not None or not has_display:
         import uvicorn
 
         warm_up_once_listening(host, port)
         # Flet's own web server cannot be given the guard, so the app is served here, the
         # way Flet serves it (the same websocket implementation), without access logs.
         uvicorn.run(
-            web_app(store, host, port),
+            web_app(store, host, port, table),
             host=host,
             port=port,
             ws="websockets-sansio",

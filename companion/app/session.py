@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from companion.app.sharing import policy
 from companion.engine import GameState, IllegalCommand, Tally
 from companion.engine.queries import tally_after
 from companion.store.errors import GameMovedOn, StoreError
-from companion.store.store import SavedGame, Store
+from companion.store.store import LogEntry, SavedGame, Store, tap_size
 from models.commands import PLAYER_COMMANDS, Command, EnergyAndReset
 
 
@@ -25,11 +26,24 @@ class Outcome:
 
 
 class GameSession:
-    """The app's handle on one saved game."""
+    """The app's handle on one saved game.
 
-    def __init__(self, store: Store, game_id: str) -> None:
+    `seat` says, at each write, who this device is in a shared game (a player's id, the
+    scorekeeper or a watcher; see companion/app/sharing/seats.py); None when the table is
+    not shared, and the device records for everyone.
+    """
+
+    def __init__(
+        self, store: Store, game_id: str, seat: Callable[[], str | None] | None = None
+    ) -> None:
         self.store = store
         self.saved: SavedGame = store.load(game_id)
+        self._seat = seat or (lambda: None)
+
+    @property
+    def seat(self) -> str | None:
+        """Who this device is in the game now (None: not shared, it records for everyone)."""
+        return self._seat()
 
     @property
     def state(self) -> GameState:
@@ -72,7 +86,12 @@ class GameSession:
         `revision` is the one the tapped screen showed (default: the latest this session
         has seen); if the game has moved on since, nothing is recorded and the refusal says so.
         """
-        signed = [made_by(command, by) for command in commands]
+        seat = self.seat
+        refused = policy.refusal(seat, commands)
+        if refused:
+            return Outcome(False, refused)
+        bots = {player.id for player in self.saved.setup.players if player.bot}
+        signed = [policy.signed(seat, made_by(command, by), bots) for command in commands]
         before = len(self.saved.log)
         base = self.saved.revision if revision is None else revision
         failed = self._write(lambda: self.store.append_all(self.id, signed, base))
@@ -82,6 +101,10 @@ class GameSession:
 
     def undo(self, revision: int | None = None) -> Outcome:
         """Take back the newest command, as of `revision` (default: the latest seen here)."""
+        log = self.saved.log
+        refused = self._undo_refusal(log[len(log) - tap_size(log[::-1]) :])
+        if refused:
+            return Outcome(False, refused)
         label = self.saved.undo_label
         base = self.saved.revision if revision is None else revision
         failed = self._write(lambda: self.store.undo(self.id, base))
@@ -89,9 +112,17 @@ class GameSession:
 
     def redo(self) -> Outcome:
         """Bring back the newest undone command."""
+        refused = self._undo_refusal(self.saved.undone[: tap_size(self.saved.undone)])
+        if refused:
+            return Outcome(False, refused)
         label = self.saved.redo_label
         failed = self._write(lambda: self.store.redo(self.id, self.saved.revision))
         return failed or Outcome(True, f"Redone: {label}")
+
+    def _undo_refusal(self, entries: Sequence[LogEntry]) -> str | None:
+        """Why this device's seat may not take back or bring back these records, if so."""
+        commands = [entry.command for entry in entries]
+        return policy.undo_refusal(self.seat, commands, self.saved.game.labels)
 
     def _write(self, write: Callable[[], SavedGame]) -> Outcome | None:
         """Run one store write; an Outcome saying why if it failed, None if it was saved."""

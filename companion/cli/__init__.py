@@ -11,7 +11,7 @@ import math
 import os
 import socket
 import sys
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from pydantic import ValidationError
@@ -28,6 +28,9 @@ from models.commands import CommandFormatError
 from models.game_log import GameLog
 from models.problems import problem
 from models.tally_request import TallyRequest
+
+if TYPE_CHECKING:
+    from companion.app.sharing.links import TableLinks
 
 app = typer.Typer(
     add_completion=False,
@@ -202,28 +205,68 @@ def bench(
 @app.command("app")
 def app_command(
     web: Annotated[bool, typer.Option("--web", help="Serve in the browser, not a window.")] = False,
-    host: Annotated[str, typer.Option(help="Address to serve on.")] = "127.0.0.1",
+    host: Annotated[
+        str | None,
+        typer.Option(
+            help="Address to serve on (default 127.0.0.1; with --share, every address, "
+            "linked by this machine's address on the network)."
+        ),
+    ] = None,
     port: Annotated[int, typer.Option(min=MIN_PORT, max=MAX_PORT, help="Port to serve on.")] = 8550,
     db: Annotated[str | None, typer.Option(help="Database URL or file.")] = None,
+    share: Annotated[
+        bool,
+        typer.Option(
+            "--share",
+            help="Let the phones at the table in with a code: prints Join and Watch links "
+            "and a QR code (docs/sharing.md). Serves on the web.",
+        ),
+    ] = False,
 ) -> None:
     """Start the companion app (a window where there is a display, else http://HOST:PORT)."""
+    bind = host or ("0.0.0.0" if share else "127.0.0.1")
     try:
-        check_port(host, port)
+        check_port(bind, port)
     except UserError as error:
         fail(str(error))
     from companion.app.main import serve
 
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        typer.echo(
-            f"warning: serving on {host}: anyone who can reach this machine on port {port} "
-            "can open and change your games",
-            err=True,
-        )
-    typer.echo(f"Summoner's Isle Companion: http://{host}:{port}", err=True)
+    table = None
+    if share:
+        table = share_table(bind, port)
+    else:
+        if bind not in ("127.0.0.1", "localhost", "::1"):
+            typer.echo(
+                f"warning: serving on {bind}: anyone who can reach this machine on port {port} "
+                "can open and change your games",
+                err=True,
+            )
+        typer.echo(f"Summoner's Isle Companion: http://{bind}:{port}", err=True)
     try:
-        serve(host=host, port=port, db=db, web=web)
+        serve(host=bind, port=port, db=db, web=web, table=table)
     except StoreError as error:
         fail(str(error))
+
+
+def share_table(bind: str, port: int) -> TableLinks:
+    """Make a shared table's codes and print its links: Join (with its QR code), Watch, host."""
+    from companion.app.sharing.access import TableAccess
+    from companion.app.sharing.links import TableLinks, lan_address, terminal_qr
+
+    wildcard = bind in ("0.0.0.0", "::", "")
+    name = lan_address() if wildcard else bind
+    table = TableLinks.serving(TableAccess(), name, port, "127.0.0.1" if wildcard else bind)
+    typer.echo(f"Join: {table.join}")
+    typer.echo(terminal_qr(table.join), nl=False)
+    typer.echo(f"Watch: {table.watch}")
+    typer.echo(f"Host: {table.host}  (this machine only: the Share panel; keep it to yourself)")
+    typer.echo(
+        "Sharing on the local network over plain HTTP: anyone with the code gets in "
+        "(docs/sharing.md). Stop with Ctrl-C.",
+        err=True,
+    )
+    sys.stdout.flush()
+    return table
 
 
 def check_port(host: str, port: int) -> None:

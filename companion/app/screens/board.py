@@ -41,7 +41,7 @@ BOARD_COLUMNS = 7
 
 def build(app: App, game_id: str) -> ft.View:
     """The digital board for one saved game."""
-    session = GameSession(app.store, game_id)
+    session = app.session(game_id)
     view = screen(f"/game/{game_id}", spacing=10)
     board = BoardScreen(app, session, view)
     board.render()

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def build(app: App, game_id: str) -> ft.View:
     """The end-of-game screen."""
-    session = GameSession(app.store, game_id)
+    session = app.session(game_id)
     state = session.state
     view = screen(f"/game/{game_id}/end", spacing=12)
     view.appbar = ft.AppBar(

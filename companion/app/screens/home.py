@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 from pydantic import ValidationError
 
+from companion.app.sharing.access import Role
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, notify, screen, section
@@ -237,8 +238,12 @@ def build(app: App) -> ft.View:
             )
         ],
     )
+    share = []
+    if app.role is Role.HOST:
+        share = [big_button("Share this table", lambda _: app.go("/share"), icon=ft.Icons.QR_CODE)]
     view.controls = [
         ft.Text("Companion for the table", size=16, color=ACCENT_TEXT),
+        *share,
         big_button("New game", lambda _: app.go("/new"), icon=ft.Icons.ADD),
         section("Resume", *resume),
         big_button("History", lambda _: app.go("/history"), icon=ft.Icons.BAR_CHART, primary=False),

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.session import GameSession, Outcome
+from companion.app.session import Outcome
 from companion.app.widgets import big_button, notify, screen
 from companion.store.errors import StoreError
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def build(app: App, game_id: str) -> ft.View:
     """The log screen for one saved game."""
-    session = GameSession(app.store, game_id)
+    session = app.session(game_id)
     view = screen(f"/game/{game_id}/log", spacing=8)
     picker = ft.FilePicker()
 

@@ -39,7 +39,7 @@ PLAIN_BORDER = ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)
 
 def build(app: App, game_id: str) -> ft.View:
     """The Energy and Reset screen for one saved game."""
-    session = GameSession(app.store, game_id)
+    session = app.session(game_id)
     view = ft.View(
         route=f"/game/{game_id}/reset",
         padding=ft.Padding.symmetric(horizontal=8, vertical=8),

@@ -9,6 +9,7 @@ import flet as ft
 
 from companion.app.game_panels import GameBar, PlayersCard
 from companion.app.order_strip import OrderStrip
+from companion.app.screens.seat import seat_line
 from companion.app.screens.table_turn import TurnCard
 from companion.app.session import GameSession, Outcome
 from companion.app.sizes import TAP
@@ -30,7 +31,7 @@ COMPACT_HEIGHT = 500
 
 def build(app: App, game_id: str) -> ft.View:
     """The table screen for one saved game."""
-    session = GameSession(app.store, game_id)
+    session = app.session(game_id)
     view = screen(f"/game/{game_id}", spacing=10)
     TableScreen(app, session, view).render()
     return view
@@ -60,7 +61,9 @@ class TableScreen:
         app.follow(session.id, self.changed_elsewhere)
         # One column on a phone; two side by side on a tablet or desktop.
         view.data = WIDE
+        seat = seat_line(app, session.id)
         view.controls = [
+            *([seat] if seat is not None else []),
             ft.ResponsiveRow(
                 [
                     ft.Column(
@@ -71,7 +74,7 @@ class TableScreen:
                         [section("Energy", self.track.control), self.tools_card()], col={"md": 6}
                     ),
                 ]
-            )
+            ),
         ]
 
     # --- actions --------------------------------------------------------------------------

@@ -1,0 +1,94 @@
+"""A one-line notice while a shared table's page has lost the server and tries again.
+
+Flet's web client reconnects by itself (with the same session, so the same screen comes
+back), but shows nothing meanwhile, and nothing the server sends can arrive then. So the
+page gets a few lines of script: when its websocket closes, a banner says it is
+reconnecting; the first message on a new one takes the banner away.
+"""
+
+from __future__ import annotations
+
+from companion.app.guard import ASGIApp, Message, Receive, Scope, Send
+
+NOTICE = "Reconnecting to the table…"
+BANNER_ID = "reconnecting"
+
+SCRIPT = (
+    """<script>
+(() => {
+  const Native = window.WebSocket;
+  let banner = null;
+  const show = (on) => {
+    if (banner === null) {
+      banner = document.createElement("div");
+      banner.id = "__ID__";
+      banner.setAttribute("role", "status");
+      banner.setAttribute("aria-live", "polite");
+      banner.textContent = "__NOTICE__";
+      banner.style.cssText = "position:fixed;left:0;right:0;top:0;z-index:2147483647;" +
+        "padding:14px 12px;font:16px sans-serif;text-align:center;" +
+        "background:#FFE082;color:#111;border-bottom:2px solid #111;";
+    }
+    if (on && !banner.isConnected && document.body) document.body.appendChild(banner);
+    if (!on && banner.isConnected) banner.remove();
+  };
+  function Tracked(url, protocols) {
+    const socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    socket.addEventListener("message", () => show(false), { once: true });
+    socket.addEventListener("close", () => show(true));
+    return socket;
+  }
+  Tracked.prototype = Native.prototype;
+  for (const name of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Tracked[name] = Native[name];
+  window.WebSocket = Tracked;
+  window.addEventListener("offline", () => show(true));
+})();
+</script>
+""".replace("__ID__", BANNER_ID)
+    .replace("__NOTICE__", NOTICE)
+    .encode()
+)
+
+
+class ReconnectNotice:
+    """ASGI middleware: put the reconnecting notice's script into every HTML page served."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve a request, adding the script to an HTML page's head."""
+        if scope["type"] != "http" or scope.get("method") != "GET":
+            await self.app(scope, receive, send)
+            return
+        start: Message | None = None
+        chunks: list[bytes] = []
+
+        async def patched(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                headers = message.get("headers", [])
+                html = any(
+                    name.lower() == b"content-type" and value.startswith(b"text/html")
+                    for name, value in headers
+                )
+                if html and message.get("status") == 200:
+                    start = message
+                    return
+            elif message["type"] == "http.response.body" and start is not None:
+                chunks.append(message.get("body", b""))
+                if message.get("more_body"):
+                    return
+                body = b"".join(chunks).replace(b"</head>", SCRIPT + b"</head>", 1)
+                headers = [
+                    (name, value)
+                    for name, value in start.get("headers", [])
+                    if name.lower() not in (b"content-length", b"etag")
+                ]
+                headers.append((b"content-length", str(len(body)).encode()))
+                await send({**start, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
+                return
+            await send(message)
+
+        await self.app(scope, receive, patched)

@@ -1,0 +1,115 @@
+"""Who is this device in a shared game: one player, the scorekeeper, or a watcher."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from companion.app.screens.home import players_of
+from companion.app.sharing.seats import SCOREKEEPER, WATCHER
+from companion.app.widgets import big_button, notify, player_chip, screen, section
+
+if TYPE_CHECKING:
+    from companion.app.main import App
+
+
+def build(app: App, game_id: str) -> ft.View:
+    """The seats of one game, those other devices hold shown as taken."""
+    from companion.app.main import SEAT_PICKER, SEATS
+
+    assert app.table is not None and app.ticket is not None
+    access = app.table.access
+    saved = app.store.load(game_id)
+    ticket = app.ticket
+    names = {device.id: device.name for device in access.devices()}
+    taken = access.seats.taken(game_id)
+
+    def pick(seat: str) -> Any:
+        def picked(_: ft.Event[Any]) -> None:
+            players = tuple(player.id for player in saved.setup.players)
+            refused = access.seats.take(game_id, ticket.device, seat, players)
+            app.page.pubsub.send_all_on_topic(SEATS, game_id)
+            if refused:
+                notify(app.page, refused, error=True)
+            app.show()
+
+        return picked
+
+    def choice(seat: str, title: str, detail: str, icon: ft.IconData | None) -> ft.Control:
+        holder = taken.get(seat)
+        if holder is not None and holder != ticket.device:
+            title = f"{title}: taken by {names.get(holder, 'another device')}"
+        button = big_button(
+            title,
+            pick(seat),
+            icon=icon,
+            primary=seat not in (WATCHER,),
+            disabled=holder is not None and holder != ticket.device,
+        )
+        return ft.Column([button, ft.Text(detail, size=14)], spacing=4)
+
+    players = []
+    for player in saved.setup.players:
+        if player.bot:
+            continue
+        players.append(
+            ft.Row(
+                [
+                    player_chip(player.label, player.colour),
+                    ft.Container(
+                        expand=True,
+                        content=choice(
+                            player.id, player.label, f"Records {player.label}'s turns only.", None
+                        ),
+                    ),
+                ]
+            )
+        )
+    view = screen(f"/game/{game_id}", spacing=14)
+    view.data = SEAT_PICKER
+    view.appbar = ft.AppBar(
+        leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: app.go("/")),
+        title=ft.Text("Who is this device?"),
+    )
+    view.controls = [
+        ft.Text(f"{players_of([p.label for p in saved.setup.players])}'s game", size=18),
+        section("A player", *players),
+        section(
+            "Or",
+            choice(
+                SCOREKEEPER, "Scorekeeper", "Records for everyone at the table.", ft.Icons.EDIT_NOTE
+            ),
+            choice(
+                WATCHER, "Only watch", "Follows the game; records nothing.", ft.Icons.VISIBILITY
+            ),
+        ),
+    ]
+    return view
+
+
+def seat_line(app: App, game_id: str) -> ft.Control | None:
+    """On a shared table's game screen: who this device is, and a way to pick again."""
+    from companion.app.main import SEATS
+
+    if app.table is None or app.ticket is None:
+        return None
+    ticket = app.ticket
+    seat = app.table.access.seats.seat_of(game_id, ticket.device)
+    if seat is None:
+        return None
+    labels = app.store.load(game_id).game.labels
+    said = "everyone" if seat == SCOREKEEPER else f"{labels.get(seat, seat)}'s turns"
+
+    def change(_: ft.Event[Any]) -> None:
+        assert app.table is not None
+        app.table.access.seats.leave(game_id, ticket.device)
+        app.page.pubsub.send_all_on_topic(SEATS, game_id)
+        app.show()
+
+    return ft.Row(
+        [
+            ft.Text(f"This device records for {said}.", size=14, expand=True),
+            ft.TextButton("Change seat", on_click=change, height=48),
+        ]
+    )

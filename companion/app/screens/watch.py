@@ -1,0 +1,124 @@
+"""What a watcher sees: the games of a shared table, live, with no control that records."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from companion.app.game_panels import PlayersCard
+from companion.app.order_strip import OrderStrip
+from companion.app.screens.home import players_of, standing
+from companion.app.theme import ACCENT_TEXT
+from companion.app.widgets import EnergyTrack, screen, section
+
+if TYPE_CHECKING:
+    from companion.app.main import App
+    from companion.app.session import GameSession
+
+WATCHING = "Watching: this device records nothing."
+
+
+def home(app: App) -> ft.View:
+    """The games being played at this table, each one to watch."""
+    view = screen("/", spacing=14)
+    view.appbar = ft.AppBar(title=ft.Text("Summoner's Isle"))
+    cards: list[ft.Control] = []
+    for summary in app.store.unfinished():
+        where = standing(app.store, summary)
+        players = players_of(summary.labels)
+        cards.append(
+            ft.Semantics(
+                container=True,
+                button=True,
+                label=f"Watch {players}'s game",
+                content=ft.Container(
+                    border_radius=10,
+                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+                    padding=14,
+                    on_click=lambda _, game=summary.id: app.go(f"/game/{game}"),
+                    content=ft.Row(
+                        [
+                            ft.Icon(ft.Icons.VISIBILITY, color=ACCENT_TEXT),
+                            ft.Column(
+                                [
+                                    ft.Text(players, size=17, weight=ft.FontWeight.BOLD),
+                                    ft.Text(f"{where.round} · {where.turn}", size=15),
+                                ],
+                                spacing=2,
+                                expand=True,
+                            ),
+                        ]
+                    ),
+                ),
+            )
+        )
+    view.controls = [
+        ft.Text(WATCHING, size=15, color=ACCENT_TEXT),
+        section("Games at this table", *(cards or [ft.Text("No game is being played.", size=15)])),
+    ]
+    return view
+
+
+def build(app: App, game_id: str) -> ft.View:
+    """One game as it is played, changing as the table records."""
+    session = app.session(game_id)
+    view = screen(f"/game/{game_id}", spacing=10)
+    WatchScreen(app, session, view).show()
+    return view
+
+
+class WatchScreen:
+    """The order, the last record, every player's creatures and the energy track, read only."""
+
+    def __init__(self, app: App, session: GameSession, view: ft.View) -> None:
+        self.app = app
+        self.session = session
+        self.title = ft.Text(size=20)
+        self.turn = ft.Text(size=18, weight=ft.FontWeight.BOLD)
+        self.last = ft.Text(size=15)
+        self.strip = OrderStrip(session)
+        self.players = PlayersCard(session)
+        self.track = EnergyTrack(())
+        view.appbar = ft.AppBar(
+            leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: app.go("/")),
+            title=self.title,
+        )
+        view.controls = [
+            ft.Text(WATCHING, size=14, color=ACCENT_TEXT),
+            self.strip.control,
+            section("Now", self.turn, self.last),
+            self.players.control,
+            section("Energy", self.track.control),
+        ]
+        app.follow(session.id, self.changed)
+
+    def changed(self, revision: int) -> None:
+        """The table recorded something: show the game as it is now."""
+        if revision != self.session.saved.revision:
+            self.session.refresh()
+            self.show()
+            self.app.page.update()
+
+    def show(self, _: Any = None) -> None:
+        """Set every panel from the game's latest state."""
+        state = self.session.state
+        self.title.value = f"◈ Round {state.round}/{state.game.final_round}"
+        player = state.current_player
+        if state.is_terminal:
+            self.turn.value = "The game is over."
+        elif player:
+            phase = state.phase.value.replace("_", " ")
+            self.turn.value = f"{self.session.label(player)}'s turn · {phase}"
+        else:
+            self.turn.value = "Energy and Reset"
+        label = self.session.saved.undo_label
+        self.last.value = f"Last recorded: {label}" if label else "Nothing recorded yet."
+        self.strip.show(state)
+        self.players.show(state)
+        self.track.show(
+            [
+                (self.session.label(p), self.session.colour(p), state.energy_of(p))
+                for p in (state.game.players[seat] for seat in state.turn_order)
+            ]
+        )

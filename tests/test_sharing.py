@@ -1,0 +1,409 @@
+"""Sharing a table, below the screens: codes, the limit on wrong tries, seats, who may record.
+
+The browser tests (tests/browser/test_share_table.py) drive the same through the app; these
+check each rule directly and fast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+
+import msgpack
+import pytest
+from websockets.sync.client import connect
+
+from companion.app.reconnect import NOTICE, ReconnectNotice
+from companion.app.session import GameSession
+from companion.app.sharing import codes
+from companion.app.sharing.access import Role, TableAccess, Ticket
+from companion.app.sharing.limiter import TryLimiter
+from companion.app.sharing.links import TableLinks, link, png_qr, terminal_qr
+from companion.app.sharing.policy import (
+    CODE_REPLACED,
+    LOCKED,
+    WATCHERS_RECORD_NOTHING,
+    refusal,
+    signed,
+)
+from companion.app.sharing.seats import SCOREKEEPER, WATCHER, SeatRegistry
+from companion.store.store import open_store
+from models.commands import Correction, Pass, Skip, Summon
+from models.rules import CreatureKind
+from models.setup import GameSetup
+
+PLAYERS = ("red", "blue")
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# --- codes ----------------------------------------------------------------------------------
+
+
+def test_a_code_carries_at_least_40_bits_from_an_unambiguous_alphabet():
+    assert len(set(codes.ALPHABET)) == len(codes.ALPHABET) == 32
+    assert not set("01IO") & set(codes.ALPHABET)
+    assert codes.LENGTH * math.log2(len(codes.ALPHABET)) >= 40
+    made = [codes.new_code() for _ in range(2000)]
+    assert all(len(code) == codes.LENGTH and set(code) <= set(codes.ALPHABET) for code in made)
+    assert len(set(made)) == len(made)
+    # Every symbol turns up, about as often as the others (8 x 2000 draws, 500 expected each).
+    counts = Counter("".join(made))
+    assert set(counts) == set(codes.ALPHABET)
+    assert max(counts.values()) < 650 and min(counts.values()) > 350
+
+
+def test_a_typed_code_is_read_loosely_and_the_host_key_exactly():
+    assert codes.same(" ab2c-d3ef ", "AB2CD3EF")
+    assert codes.same("ab2c d3ef", "AB2CD3EF")
+    assert not codes.same("AB2CD3EE", "AB2CD3EF")
+    assert not codes.same("", "AB2CD3EF")
+    key = codes.new_host_key()
+    assert codes.same(key, key, exact=True)
+    assert not codes.same(key.swapcase(), key, exact=True)
+    assert codes.grouped("AB2CD3EF") == "AB2C-D3EF"
+
+
+def test_a_log_never_holds_a_typed_code_whole():
+    assert codes.masked("AB2CD3EF") == "A… (8 characters)"
+    assert "B2CD3EF" not in codes.masked("AB2CD3EF")
+
+
+# --- the limit on wrong tries ---------------------------------------------------------------
+
+
+def test_wrong_tries_are_limited_per_client_over_a_sliding_minute():
+    clock = Clock()
+    limiter = TryLimiter(tries=3, window_s=60, clock=clock)
+    for _ in range(3):
+        assert limiter.wait_s("10.0.0.5") == 0
+        limiter.failed("10.0.0.5")
+        clock.now += 1
+    assert limiter.wait_s("10.0.0.5") == pytest.approx(57)
+    assert limiter.wait_s("10.0.0.6") == 0  # another client is not held back
+    clock.now += 57
+    assert limiter.wait_s("10.0.0.5") == 0  # the oldest try has left the window
+    limiter.failed("10.0.0.5")
+    assert limiter.wait_s("10.0.0.5") == pytest.approx(1)
+
+
+def test_a_client_that_stopped_trying_is_forgotten():
+    clock = Clock()
+    limiter = TryLimiter(tries=2, window_s=60, clock=clock)
+    for client in range(100):
+        limiter.failed(f"10.0.{client}.1")
+    clock.now += 61
+    for client in range(100):
+        assert limiter.wait_s(f"10.0.{client}.1") == 0
+    assert not limiter._failures
+
+
+# --- the door -------------------------------------------------------------------------------
+
+
+def test_each_code_lets_a_device_in_with_its_role_and_a_wrong_one_is_counted(caplog):
+    access = TableAccess(limiter=TryLimiter(tries=2, window_s=60, clock=Clock()))
+    assert access.join_code != access.watch_code
+    joined = access.admit("10.0.0.5", codes.grouped(access.join_code).lower())
+    watching = access.admit("10.0.0.6", access.watch_code)
+    host = access.admit("127.0.0.1", access.host_key)
+    assert isinstance(joined, Ticket) and joined.role is Role.JOIN
+    assert isinstance(watching, Ticket) and watching.role is Role.WATCH
+    assert isinstance(host, Ticket) and host.role is Role.HOST
+    assert len({joined.device, watching.device, host.device}) == 3
+
+    with caplog.at_level(logging.WARNING, logger="companion.sharing"):
+        wrong = "ZZZZ" + access.join_code[4:]
+        refused = access.admit("10.0.0.9", wrong)
+    assert refused == "That is not this table's code. Check it with the host."
+    assert wrong not in caplog.text and wrong[1:] not in caplog.text
+    assert "10.0.0.9" in caplog.text
+    access.admit("10.0.0.9", "ZZZZZZZZ")
+    # Past the limit even the right code waits: trying cannot find it.
+    blocked = access.admit("10.0.0.9", access.join_code)
+    assert isinstance(blocked, str) and blocked.startswith("Too many wrong codes")
+    assert access.admit("10.0.0.9", "   ") == "Type the table code the host shows."
+
+
+def test_a_device_keeps_its_id_when_it_comes_back_with_its_kept_code():
+    access = TableAccess()
+    first = access.admit("10.0.0.5", access.join_code)
+    assert isinstance(first, Ticket)
+    again = access.admit("10.0.0.5", access.code_for(first), first.device)
+    assert again == first
+    # A device id is no key: with the watch code the same id is a new, watching device.
+    watching = access.admit("10.0.0.5", access.watch_code, first.device)
+    assert isinstance(watching, Ticket) and watching.device != first.device
+
+
+def test_a_new_code_turns_every_ticket_but_the_hosts_away_and_frees_the_seats():
+    access = TableAccess(limiter=TryLimiter(tries=1, window_s=60, clock=Clock()))
+    player = access.admit("10.0.0.5", access.join_code)
+    host = access.admit("127.0.0.1", access.host_key)
+    assert isinstance(player, Ticket) and isinstance(host, Ticket)
+    access.seats.take("g1", player.device, "red", PLAYERS)
+    old_join = access.join_code
+    access.renew()
+    assert access.join_code != old_join
+    assert not access.valid(player) and access.valid(host)
+    assert access.seats.seat_of("g1", player.device) is None
+    # The old code is known as old: it says so and is not counted as a guess.
+    for _ in range(3):
+        assert (
+            access.admit("10.0.0.5", old_join) == "The host made a new table code: ask them for it."
+        )
+    assert isinstance(access.admit("10.0.0.5", access.join_code), Ticket)
+    assert [device.role for device in access.devices()] == [Role.HOST, Role.JOIN]
+
+
+def test_the_share_panel_lists_devices_with_their_connections():
+    access = TableAccess()
+    ticket = access.admit("10.0.0.5", access.join_code)
+    assert isinstance(ticket, Ticket)
+    access.connected(ticket, "g1")
+    access.connected(ticket, None)
+    access.disconnected(ticket)
+    (device,) = access.devices()
+    assert (device.name, device.connections, device.game) == ("Device 1", 1, None)
+
+
+# --- seats ----------------------------------------------------------------------------------
+
+
+def test_a_players_seat_and_the_scorekeepers_are_one_devices_and_anyone_watches():
+    seats = SeatRegistry()
+    assert seats.take("g1", "phone-a", "red", PLAYERS) is None
+    assert seats.take("g1", "phone-b", "red", PLAYERS) == (
+        "Another device has taken that seat; pick another."
+    )
+    assert seats.take("g1", "phone-b", "blue", PLAYERS) is None
+    assert seats.take("g1", "phone-c", SCOREKEEPER, PLAYERS) is None
+    assert seats.take("g1", "phone-d", SCOREKEEPER, PLAYERS) is not None
+    assert seats.take("g1", "phone-d", WATCHER, PLAYERS) is None
+    assert seats.take("g1", "phone-e", WATCHER, PLAYERS) is None
+    assert seats.take("g1", "phone-e", "green", PLAYERS) == "That seat is not in this game."
+    assert seats.taken("g1") == {"red": "phone-a", "blue": "phone-b", SCOREKEEPER: "phone-c"}
+    # Seats are per game, and a device may move to a free seat, freeing its own.
+    assert seats.take("g2", "phone-b", "red", PLAYERS) is None
+    seats.leave("g1", "phone-a")
+    assert seats.take("g1", "phone-b", "red", PLAYERS) is None
+    assert seats.taken("g1") == {"red": "phone-b", SCOREKEEPER: "phone-c"}
+    assert seats.of_device("phone-b") == {"g1": "red", "g2": "red"}
+
+
+# --- who may record -------------------------------------------------------------------------
+
+
+def test_a_players_device_makes_every_players_command_as_that_player():
+    assert signed("red", Summon(CreatureKind.TROLL, by="blue")) == Summon(
+        CreatureKind.TROLL, by="red"
+    )
+    assert signed("red", Pass()) == Pass(by="red")
+    assert signed("red", Pass(by="bot"), bots={"bot"}) == Pass(by="bot")
+    assert signed(SCOREKEEPER, Pass(by="blue")) == Pass(by="blue")
+    assert signed(None, Pass(by="blue")) == Pass(by="blue")
+    skip = Skip(phase="summoning", kind=CreatureKind.WYRM, player="blue")
+    assert signed("red", skip) == skip
+
+
+def test_watchers_and_replaced_codes_record_nothing_and_only_the_scorekeeper_corrects():
+    fix = Correction(player="red", delta=2, reason="miscounted")
+    assert refusal(WATCHER, [Pass()]) == WATCHERS_RECORD_NOTHING
+    assert refusal(LOCKED, [Pass()]) == CODE_REPLACED
+    assert refusal("red", [fix]) == "Only the scorekeeper's device corrects energy by hand."
+    assert refusal(SCOREKEEPER, [fix]) is None
+    assert refusal(None, [fix]) is None
+    assert refusal("red", [Pass()]) is None
+
+
+@pytest.fixture
+def saved_game(tmp_path):
+    """A store with a new 2-player table game: Ragna (red) decides first."""
+    with open_store(str(tmp_path / "games.sqlite3")) as store:
+        setup = GameSetup(
+            players=[{"id": "red", "name": "Ragna"}, {"id": "blue", "name": "Bjorn"}],
+            board="duel-isle",
+            turn_order=["red", "blue"],
+        )
+        yield store, store.new_game(setup).id
+
+
+def test_a_seated_session_records_its_players_turns_and_is_refused_anothers(saved_game):
+    store, game_id = saved_game
+    seat = {"now": "blue"}
+    session = GameSession(store, game_id, lambda: seat["now"])
+    # Bjorn's phone taps a button drawn for Ragna: made as Bjorn, whose turn it is not.
+    refused = session.do(Pass(), by="red")
+    assert not refused.ok and "Ragna" in refused.message
+    assert store.load(game_id).revision == 0
+    seat["now"] = "red"
+    assert session.do(Pass(), by="red").ok
+    saved = store.load(game_id)
+    assert [entry.command.by for entry in saved.log] == ["red"]
+    # Bjorn's phone cannot take back Ragna's record; hers can.
+    seat["now"] = "blue"
+    assert session.undo().message == (
+        "That is Ragna's record: their device or the scorekeeper's undoes it."
+    )
+    seat["now"] = WATCHER
+    assert session.do(Pass(), by="blue").message == WATCHERS_RECORD_NOTHING
+    assert session.redo().message == WATCHERS_RECORD_NOTHING
+    seat["now"] = "red"
+    assert session.undo().ok
+    assert store.load(game_id).revision == 2 and not store.load(game_id).log
+
+
+# --- links and the reconnect notice ---------------------------------------------------------
+
+
+def test_the_links_carry_their_codes_and_the_qr_codes_are_drawn():
+    access = TableAccess()
+    links = TableLinks.serving(access, "10.0.0.7", 8550, "127.0.0.1")
+    assert links.join == f"http://10.0.0.7:8550/?code={access.join_code}"
+    assert links.watch == f"http://10.0.0.7:8550/?code={access.watch_code}"
+    assert links.host.startswith("http://127.0.0.1:8550/?code=")
+    assert link("http://[fe80::1]:80", "a/b") == "http://[fe80::1]:80/?code=a%2Fb"
+    drawn = terminal_qr(links.join)
+    assert {"█", "▀", "▄"} & set(drawn) and len(drawn.splitlines()) > 10
+    assert png_qr(links.join).startswith(b"\x89PNG")
+
+
+def _served(body: bytes, content_type: bytes, method: str = "GET") -> tuple[dict, bytes]:
+    async def page(scope, receive, send):
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-type", content_type),
+                    (b"content-length", b"%d" % len(body)),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body[:10], "more_body": True})
+        await send({"type": "http.response.body", "body": body[10:]})
+
+    sent: list[dict] = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request"}
+
+    scope = {"type": "http", "method": method, "path": "/"}
+    asyncio.run(ReconnectNotice(page)(scope, receive, send))
+    return sent[0], b"".join(m.get("body", b"") for m in sent[1:])
+
+
+def test_every_html_page_gets_the_reconnecting_notice_and_nothing_else_changes():
+    html = b"<html><head><title>x</title></head><body></body></html>"
+    start, body = _served(html, b"text/html; charset=utf-8")
+    assert NOTICE.encode() in body and body.index(NOTICE.encode()) < body.index(b"</head>")
+    assert dict(start["headers"])[b"content-length"] == str(len(body)).encode()
+    script = b"console.log('</head>')"
+    assert _served(script, b"text/javascript")[1] == script
+    assert _served(html, b"text/html", method="HEAD")[1] == html
+
+
+# --- the real server, spoken to as Flet's client speaks ------------------------------------
+
+
+@pytest.fixture
+def shared_server(tmp_path):
+    """`app --web --share` on loopback with one game of Ragnhild and Bjorn; port and Join code."""
+    db = tmp_path / "games.sqlite3"
+    with open_store(str(db)) as store:
+        setup = GameSetup(
+            players=[{"id": "red", "name": "Ragnhild"}, {"id": "blue", "name": "Bjorn"}],
+            board="duel-isle",
+        )
+        game_id = store.new_game(setup).id
+    port = _free_port()
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "companion", "app", "--web", "--share"),
+            *("--host", "127.0.0.1", "--port", str(port), "--db", str(db)),
+        ],
+        env=dict(os.environ, SUMMONERS_ISLE_DATA=str(tmp_path)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        join = next(line for line in process.stdout if line.startswith("Join: "))
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        yield port, game_id, join.strip().rsplit("=", 1)[1]
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _as_a_client(port: int, route: str, then_routes: list[str], listen_s: float = 5) -> bytes:
+    """Register as Flet's web client does on `route` (a browser that keeps nothing), ask for
+    other routes, and return every byte the server sent."""
+    with connect(f"ws://127.0.0.1:{port}/ws", origin=f"http://127.0.0.1:{port}") as websocket:
+        page = {"route": route, "width": 400, "height": 800, "web": True, "platform": "linux"}
+        register = [1, {"session_id": "", "page_name": "", "page": page}]
+        websocket.send(b"\x00" + msgpack.packb(register))
+        seen = b""
+        deadline = time.monotonic() + listen_s
+        while time.monotonic() < deadline:
+            try:
+                message = websocket.recv(timeout=max(0.01, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            assert isinstance(message, bytes)
+            seen += message
+            action, body = msgpack.unpackb(message[1:], strict_map_key=False)
+            if action == 1:  # registered: now ask for every other route
+                for other in then_routes:
+                    event = {"target": body["page_patch"]["_i"], "name": "route_change"}
+                    event["data"] = {"route": other}
+                    websocket.send(b"\x00" + msgpack.packb([3, event]))
+            elif action == 5:  # the server asks what the browser keeps: nothing
+                answer = {"control_id": body["control_id"], "call_id": body["call_id"]}
+                answer |= {"result": None, "error": None}
+                websocket.send(b"\x00" + msgpack.packb([5, answer]))
+        return seen
+
+
+def test_a_client_without_the_code_is_sent_no_game_whatever_it_asks_for(shared_server):
+    port, game_id, code = shared_server
+    routes = ["/", f"/game/{game_id}", f"/game/{game_id}/log", "/history", "/share"]
+    for route in (f"/game/{game_id}", "/?code=WRONGCODE", "/history"):
+        seen = _as_a_client(port, route, routes)
+        assert b"Ragnhild" not in seen and b"Bjorn" not in seen
+    # The same client with the code in its address is let in and shown the game.
+    assert b"Ragnhild" in _as_a_client(port, f"/?code={code}", [])
