@@ -119,6 +119,6 @@ class WatchScreen:
         self.track.show(
             [
                 (self.session.label(p), self.session.colour(p), state.energy_of(p))
-                for p in (state.game.players[seat] for seat in state.turn_order)
+                for p in state.order()
             ]
         )
