@@ -100,7 +100,10 @@ class BoardScreen:
         return not views or views[-1] is not self.view
 
     def wake(self) -> None:
-        """This device has taken the computers over: let them play."""
+        """This device drives the computers and one is to play: let it, unless the dice of a
+        person's attack are still on screen (their Continue lets the computers play)."""
+        if self.attack is not None and self.attack.dialog.open:
+            return
         self.wake_bots()
         self.show(None)
 
