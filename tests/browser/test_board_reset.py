@@ -79,6 +79,12 @@ def test_bonuses_on_true_totals_then_the_energy_and_reset_shown_and_logged(
     )
     assert go_on_from_reset(phone, final)
     phone.wait_for("Summon Wyrms: tap a marked space")
+    # Turned to landscape, the screen is built again; having gone on, it does not ask again.
+    phone.page.set_viewport_size({"width": 844, "height": 390})
+    time.sleep(2)
+    phone.wait_for("Summon Wyrms: tap a marked space")
+    assert not phone.page.get_by_role("button", name=re.compile(CONTINUE)).count()
+    phone.page.set_viewport_size(PHONE)
     phone.open(f"{server.url}/game/{saved.id}/log", "Game log")
     phone.wait_for(line)
     phone.shot("phone-33-log-energy-and-reset", tall=900)

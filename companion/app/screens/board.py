@@ -59,6 +59,10 @@ class BoardScreen:
         self.session = session
         self.view = view
         self.turns = Turns(session, self.announce, seat_bots(session))
+        # A screen built again for this browser (a phone turned) does not ask again to go on
+        # from an Energy and Reset it went on from: the browser's session remembers.
+        self.went_on_key = f"went-on/{session.id}"
+        self.turns.went_on = app.page.session.store.get(self.went_on_key)
         # The attack panel last opened, closed if another device moves the game on.
         self.attack: AttackPanel | None = None
         self.shown_player: str | None = session.state.current_player
@@ -192,6 +196,7 @@ class BoardScreen:
     def go_on(self) -> None:
         """Continue, after an Energy and Reset: the next round (or the result) and its play."""
         self.turns.go_on()
+        self.app.page.session.store.set(self.went_on_key, self.turns.went_on)
         self.after(Outcome(True, ""))
 
     def changed_elsewhere(self, revision: int) -> None:
