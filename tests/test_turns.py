@@ -1,7 +1,7 @@
 """The turn controller (companion/app/turns.py) without a browser: a fake screen, fake bots.
 
-Computer seats play through the store as the app does, with no clock: the fake stage's
-`present` returns at once, and the bot thinks on the event loop instead of a thread.
+Computer seats play through the store as the app does, with a fake clock: the fake stage's
+`present` and `wait` return at once, and the bot thinks on the event loop, not a thread.
 """
 
 import asyncio
@@ -9,10 +9,21 @@ import asyncio
 import pytest
 
 from companion.app.session import GameSession, Outcome
-from companion.app.turns import SHOW_EACH, SHOW_PER_TURN, Turns, bot_seats, pause_for, seat_bots
+from companion.app.turns import (
+    BEAT_S,
+    LEASE_S,
+    SHOW_EACH,
+    SHOW_PER_TURN,
+    UNATTENDED_RESET_S,
+    Leases,
+    Turns,
+    bot_seats,
+    pause_for,
+    seat_bots,
+)
 from companion.engine.queries import turn_key
 from companion.store.store import open_store
-from models.commands import Command, Move, Pass, Summon
+from models.commands import Command, Dominate, Move, Pass, Summon
 from models.rules import CreatureKind as K
 from models.setup import GameSetup
 
@@ -24,8 +35,11 @@ class Stage:
         self.shown: list[Outcome | None] = []
         self.presented: list[tuple[str, Command, float]] = []
         self.announced: list[int] = []
+        self.waited: list[float] = []
         self.ended = False
         self.visible = True
+        self.left = False
+        self.woken = 0
 
     def on_screen(self) -> bool:
         return self.visible
@@ -41,6 +55,25 @@ class Stage:
 
     async def present(self, player: str, command: Command, seconds: float) -> None:
         self.presented.append((player, command, seconds))
+
+    async def wait(self, seconds: float) -> None:
+        self.waited.append(seconds)
+
+    def closed(self) -> bool:
+        return self.left
+
+    def wake(self) -> None:
+        self.woken += 1
+
+
+class Clock:
+    """A clock that moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 class Summoner:
@@ -67,7 +100,7 @@ def store(tmp_path):
     store.close()
 
 
-def against_a_bot(store, bot=None):
+def against_a_bot(store, bot=None, leases=None):
     setup = GameSetup(
         players=[{"id": "red", "name": "Ragna"}, {"id": "blue", "name": "Bjorn", "bot": "greedy"}],
         board="duel-isle",
@@ -75,8 +108,24 @@ def against_a_bot(store, bot=None):
     )
     session = GameSession(store, store.new_game(setup).id)
     stage = Stage()
-    turns = Turns(session, stage.announce, {"blue": bot or Summoner()}, think=think_here)
+    turns = Turns(
+        session,
+        stage.announce,
+        {"blue": bot or Summoner()},
+        think=think_here,
+        leases=leases or Leases(Clock()),
+        device="phone",
+    )
     return turns, stage
+
+
+def another_device(turns, name):
+    """The same game on a second device: its own session and stage, the same leases."""
+    stage = Stage()
+    session = GameSession(turns.session.store, turns.session.id)
+    bots = {"blue": Summoner()}
+    other = Turns(session, stage.announce, bots, think=think_here, leases=turns.leases, device=name)
+    return other, stage
 
 
 def test_computer_seats_come_from_the_setup_seeded_per_game_and_seat(store):
@@ -139,15 +188,155 @@ def test_undo_takes_back_the_persons_command_and_the_computers_after_it(store):
 
 def test_the_device_that_recorded_last_plays_the_computers(store):
     turns, stage = against_a_bot(store)
-    other = GameSession(store, turns.session.id)
-    assert other.do(Summon(K.WYRM, "rh1"), by="red").ok
-    assert turns.changed_elsewhere(other.saved.revision)
-    assert not turns.changed_elsewhere(other.saved.revision)  # already seen
-    assert turns.following and turns.bot_to_move() is not None and not turns.should_play()
+    other, _ = another_device(turns, "tablet")
+    assert other.record([Summon(K.WYRM, "rh1")], "red").ok
+    assert turns.changed_elsewhere(other.session.saved.revision)
+    assert not turns.changed_elsewhere(other.session.saved.revision)  # already seen
+    assert turns.bot_to_move() is not None and not turns.should_play()
     asyncio.run(turns.play_bots(stage))
     assert len(turns.session.saved.log) == 1  # left to the other device
-    turns.following = False
-    assert turns.should_play()
+    assert other.should_play()
+
+
+def test_a_follower_takes_the_computers_over_when_the_driver_falls_silent(store):
+    clock = Clock()
+    phone, phone_stage = against_a_bot(store, leases=Leases(clock))
+    tablet, tablet_stage = another_device(phone, "tablet")
+    assert phone.record([Summon(K.WYRM, "rh1")], "red").ok
+    tablet.changed_elsewhere(phone.session.saved.revision)
+    # The phone drives Bjorn and keeps saying so; the tablet waits however long that lasts.
+    for _ in range(10):
+        clock.now += BEAT_S
+        phone.leases.renew(phone.session.id, phone.device)
+        assert not tablet.should_play() and phone.drives()
+    # The phone's tab is closed: it says nothing more. Within the lease the tablet waits...
+    clock.now += LEASE_S
+    assert not tablet.should_play()
+    # ...and just past it, takes over and plays Bjorn's turn itself.
+    clock.now += BEAT_S
+    assert tablet.should_play()
+    asyncio.run(tablet.play_bots(tablet_stage))
+    assert tablet.human_to_move() and len(tablet.session.saved.log) > 1
+    # The phone, back, follows the device that plays now.
+    assert not phone.drives()
+    phone.changed_elsewhere(tablet.session.saved.revision)
+    asyncio.run(phone.play_bots(phone_stage))
+    assert phone_stage.presented == []
+
+
+def test_the_watch_renews_while_shown_and_a_silent_drivers_game_is_taken_within_seconds(store):
+    """Both screens' watches run on one fake clock: the tablet's watch wakes its computers
+    once the phone, disconnected, has not renewed its lease for LEASE_S."""
+    clock = Clock()
+    phone, phone_stage = against_a_bot(store, leases=Leases(clock))
+    tablet, tablet_stage = another_device(phone, "tablet")
+    assert phone.record([Summon(K.WYRM, "rh1")], "red").ok
+    tablet.changed_elsewhere(phone.session.saved.revision)
+    phone.busy = True  # the phone is playing Bjorn (thinking for a while)
+    ticks = []
+
+    async def tablet_tick(seconds):
+        await asyncio.sleep(0)  # the phone's watch has its turn
+        clock.now += seconds
+        ticks.append(clock.now)
+        if len(ticks) == 5:
+            phone_stage.visible = False  # the phone's tab closes: no more renewals
+        if tablet_stage.woken or len(ticks) > 30:
+            tablet_stage.left = phone_stage.left = True
+
+    async def phone_tick(seconds):
+        await asyncio.sleep(0)  # on the same clock, in between the tablet's ticks
+
+    async def both():
+        await asyncio.gather(
+            phone.keep_watch(phone_stage, phone_tick), tablet.keep_watch(tablet_stage, tablet_tick)
+        )
+
+    asyncio.run(both())
+    assert tablet_stage.woken == 1 and phone_stage.woken == 0
+    # Silent from the 5th tick: taken over a few seconds later.
+    assert LEASE_S < ticks[-1] - ticks[4] <= LEASE_S + 2 * BEAT_S
+    assert tablet.drives() and not phone.drives()
+
+
+def test_a_device_leaving_the_game_frees_its_computers_at_once(store):
+    clock = Clock()
+    phone, phone_stage = against_a_bot(store, leases=Leases(clock))
+    tablet, _ = another_device(phone, "tablet")
+    assert phone.record([Summon(K.WYRM, "rh1")], "red").ok
+    tablet.changed_elsewhere(phone.session.saved.revision)
+    assert not tablet.should_play()
+    phone_stage.left = True  # another screen shown on the phone: its watch ends
+
+    async def no_wait(seconds):
+        clock.now += seconds
+
+    asyncio.run(phone.keep_watch(phone_stage, no_wait))
+    assert clock.now == 100 and tablet.should_play()
+
+
+def play_to_the_energy_and_reset(turns, stage):
+    """Ragna (a person) summons what she can and takes any bonus; Bjorn's computer plays."""
+    while not any(entry.reset for entry in turns.session.saved.log):
+        if turns.human_to_move():
+            legal = turns.session.state.legal_commands()
+            wanted = next((c for c in legal if isinstance(c, Summon | Dominate)), Pass())
+            assert turns.record([wanted], "red").ok
+        else:
+            asyncio.run(turns.play_bots(stage))
+
+
+def test_play_waits_after_an_energy_and_reset_until_a_person_goes_on(store):
+    turns, stage = against_a_bot(store)
+    play_to_the_energy_and_reset(turns, stage)
+    entry = turns.reset_waiting()
+    assert entry is turns.session.saved.log[-1] and entry.reset.startswith(
+        "Energy and Reset, round 1: "
+    )
+    state = turns.session.state
+    assert state.round == 2 and state.last_tally.round == 1
+    # Nobody plays on, not even a computer whose turn it is, until someone taps Continue.
+    recorded = len(turns.session.saved.log)
+    assert not turns.should_play()
+    asyncio.run(turns.play_bots(stage))
+    assert len(turns.session.saved.log) == recorded and stage.waited == []
+    turns.go_on()
+    assert turns.reset_waiting() is None
+    assert turns.should_play() == (turns.bot_to_move() is not None)
+
+
+def test_with_no_person_at_the_table_an_energy_and_reset_shows_a_while_then_play_goes_on(store):
+    setup = GameSetup(
+        players=[
+            {"id": "red", "name": "Ragna", "bot": "greedy"},
+            {"id": "blue", "name": "Bjorn", "bot": "greedy"},
+        ],
+        board="duel-isle",
+        mode="digital",
+    )
+    session = GameSession(store, store.new_game(setup).id)
+    stage = Stage()
+    bots = {"red": Summoner(), "blue": Summoner()}
+    turns = Turns(session, stage.announce, bots, think=think_here, leases=Leases(Clock()))
+    assert turns.unattended
+
+    # Stop once round 2 has begun to be played: the reset was shown, then play went on.
+    async def until_round_two(seconds):
+        stage.waited.append(seconds)
+
+    stage.wait = until_round_two
+    original = stage.show
+
+    def show(outcome):
+        original(outcome)
+        if session.state.round == 2 and session.saved.log[-1].reset is None:
+            stage.visible = False
+
+    stage.show = show
+    asyncio.run(turns.play_bots(stage))
+    reset = next(entry for entry in session.saved.log if entry.reset)
+    assert stage.waited == [UNATTENDED_RESET_S]
+    assert turns.went_on == reset.seq and session.saved.log[-1].seq > reset.seq
 
 
 def test_a_choice_made_for_a_position_since_undone_is_dropped(store):

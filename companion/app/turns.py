@@ -3,15 +3,21 @@
 `Turns` owns what the screens used to decide among their drawing: whose decision it is
 (a person's or a computer seat's), playing computer seats one visible command at a time,
 the undo policy (against computers, undo takes back the person's last command and every
-computer command after it), and which device drives the computers when several show one
-game (the one that recorded last; the others follow). A screen tells it how to announce a
-change to the game's other devices, and for computer play gives it a `Stage`, the few
-things only a screen can do; tests give it fakes.
+computer command after it), when play goes on after an Energy and Reset (a person's tap
+on Continue, or by itself after a while in a game no person plays), and which device
+drives the computers when several show one game: the one that recorded last, as long as
+it keeps saying it is there (`Leases`); the others follow, and one of them takes over when
+it falls silent. A screen tells it how to announce a change to the game's other devices,
+and for computer play gives it a `Stage`, the few things only a screen can do; tests give
+it fakes and a fake clock.
 """
 
 from __future__ import annotations
 
 import asyncio
+import secrets
+import threading
+import time
 import zlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Protocol
@@ -20,6 +26,7 @@ from companion.app.session import GameSession, Outcome
 from companion.bots import Bot, make_bot
 from companion.engine.queries import turn_key, undo_depth
 from companion.engine.wording import counted
+from companion.store.store import LogEntry
 from models.commands import Command, EndActivation, Pass
 from models.setup import GameSetup
 
@@ -30,6 +37,16 @@ from models.setup import GameSetup
 # waits short (issue 11; measured by `python -m companion bench --waits`).
 SHOW_EACH = 0.3
 SHOW_PER_TURN = 0.6
+# The device driving a game's computers says it is still there this often; silent for
+# LEASE_S (its tab closed, its phone asleep or gone), another device showing the game takes
+# the computers over: a person waits a few seconds at most, and two devices never both
+# play for long (a second one's record is refused by the store's revision check).
+BEAT_S = 1.0
+LEASE_S = 3.0
+# In a game no person plays, an Energy and Reset stays on screen this long, then play goes
+# on by itself: someone watching can read it (or tap Continue sooner), and nothing waits
+# for a tap that no player is there to give.
+UNATTENDED_RESET_S = 8.0
 
 
 class Stage(Protocol):
@@ -50,6 +67,66 @@ class Stage(Protocol):
     async def present(self, player: str, command: Command, seconds: float) -> None:
         """Point out a computer's command for about `seconds` before it is played."""
         ...
+
+    async def wait(self, seconds: float) -> None:
+        """Let `seconds` pass with the screen as it is (an Energy and Reset being read)."""
+        ...
+
+    def closed(self) -> bool:
+        """Whether the screen was left for good (another screen shown): its watch ends."""
+        ...
+
+    def wake(self) -> None:
+        """Start the computers' play on this device (it has taken them over)."""
+        ...
+
+
+class Leases:
+    """Which device drives each game's computer seats, and when it last said it was there.
+
+    One per server process, shared by every device's session, as pubsub is: a device's
+    record or its tap on Continue claims a game, its screen renews the claim every BEAT_S
+    while a person can see it, and a claim not renewed for LEASE_S is free to take.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        # game id -> (device, when it last claimed or renewed)
+        self._held: dict[str, tuple[str, float]] = {}
+        # Taps run on worker threads, the screens' watches on the event loop.
+        self._lock = threading.Lock()
+
+    def claim(self, game_id: str, device: str) -> None:
+        """`device` drives the game from now."""
+        with self._lock:
+            self._held[game_id] = (device, self.clock())
+
+    def renew(self, game_id: str, device: str) -> None:
+        """`device` is still there: its claim, if it has one, runs on."""
+        with self._lock:
+            if self._held.get(game_id, ("", 0.0))[0] == device:
+                self._held[game_id] = (device, self.clock())
+
+    def holds(self, game_id: str, device: str) -> bool:
+        """Whether `device` drives the game, taking it first if it is free or has lapsed."""
+        with self._lock:
+            held = self._held.get(game_id)
+            now = self.clock()
+            if held is not None and held[0] != device and now - held[1] <= LEASE_S:
+                return False
+            if held is None or held[0] != device:
+                self._held[game_id] = (device, now)
+            return True
+
+    def release(self, game_id: str, device: str) -> None:
+        """`device` has left the game: anyone may take it at once."""
+        with self._lock:
+            if self._held.get(game_id, ("", 0.0))[0] == device:
+                del self._held[game_id]
+
+
+# The server's leases: every session in the process shares them.
+LEASES = Leases()
 
 
 # think(bot.choose, state): how a bot's search is run (off the event loop in the app).
@@ -87,6 +164,8 @@ class Turns:
         announce: Callable[[int], None],
         bots: Mapping[str, Bot] | None = None,
         think: Think = asyncio.to_thread,
+        leases: Leases = LEASES,
+        device: str | None = None,
     ) -> None:
         self.session = session
         # Tells the game's other devices about a revision this one recorded.
@@ -96,10 +175,13 @@ class Turns:
         self.think = think
         # Computers are playing, or a person's move is being shown: no other play starts.
         self.busy = False
-        # Another device recorded last: it plays the computers' turns, this one follows.
-        self.following = False
         # (player, command) a computer is about to play, pointed out meanwhile.
         self.showing: tuple[str, Command] | None = None
+        self.leases = leases
+        # This screen's name among the game's devices, for the leases.
+        self.device = device or secrets.token_hex(6)
+        # The log entry (its seq) whose Energy and Reset this device has gone on from.
+        self.went_on: int | None = None
 
     # --- whose decision -------------------------------------------------------------------
 
@@ -111,6 +193,51 @@ class Turns:
     def human_to_move(self) -> bool:
         """Whether a person decides now."""
         return self.session.state.current_player is not None and self.bot_to_move() is None
+
+    @property
+    def unattended(self) -> bool:
+        """Whether computers play every seat: nobody at the table is asked to tap."""
+        return bool(self.bots) and len(self.bots) == len(self.session.saved.setup.players)
+
+    # --- Energy and Reset shown before play goes on -------------------------------------
+
+    def reset_waiting(self) -> LogEntry | None:
+        """The newest log entry, if it finished an Energy and Reset this device has not yet
+        gone on from: the tally is shown, and play waits."""
+        log = self.session.saved.log
+        if log and log[-1].reset is not None and log[-1].seq != self.went_on:
+            return log[-1]
+        return None
+
+    def go_on(self) -> None:
+        """Someone here has seen the Energy and Reset: play goes on, driven from this device."""
+        entry = self.reset_waiting()
+        if entry is not None:
+            self.went_on = entry.seq
+        if self.bots:
+            self.leases.claim(self.session.id, self.device)
+
+    # --- which device drives the computers ---------------------------------------------
+
+    def drives(self) -> bool:
+        """Whether this device plays the computers: it holds the game's lease, or takes it
+        because nobody does or the device that did has gone silent."""
+        return self.leases.holds(self.session.id, self.device)
+
+    async def keep_watch(
+        self, stage: Stage, sleep: Callable[[float], Awaitable[object]] = asyncio.sleep
+    ) -> None:
+        """While the screen is open: renew this device's lease while someone can see it, and
+        start the computers' play once this device drives them (taken over from one gone)."""
+        try:
+            while not stage.closed():
+                if self.bots and stage.on_screen():
+                    self.leases.renew(self.session.id, self.device)
+                    if self.should_play():
+                        stage.wake()
+                await sleep(BEAT_S)
+        finally:
+            self.leases.release(self.session.id, self.device)
 
     # --- records --------------------------------------------------------------------------
 
@@ -125,17 +252,17 @@ class Turns:
 
     def recorded_here(self) -> None:
         """This device wrote to the game: the others follow it, and it plays the computers."""
-        self.following = False
+        if self.bots:
+            self.leases.claim(self.session.id, self.device)
         self.announce(self.session.saved.revision)
 
     def changed_elsewhere(self, revision: int) -> bool:
-        """Another device recorded in this game: load it and leave it the computers.
+        """Another device recorded in this game (and claimed its computers): load it.
 
         False when this device already has that revision (it announced it itself).
         """
         if revision == self.session.saved.revision:
             return False
-        self.following = True
         self.session.refresh()
         return True
 
@@ -185,26 +312,42 @@ class Turns:
     # --- computer seats -------------------------------------------------------------------
 
     def should_play(self) -> bool:
-        """Whether this device is to start the computers' play now."""
-        return (
-            not self.busy
-            and not self.following
-            and not self.session.state.is_terminal
-            and self.bot_to_move() is not None
-        )
+        """Whether this device is to start the computers' play now (or, in a game no person
+        plays, go on by itself from an Energy and Reset)."""
+        if self.busy or not self.bots:
+            return False
+        if self.reset_waiting() is not None:
+            wanted = self.unattended
+        else:
+            wanted = not self.session.state.is_terminal and self.bot_to_move() is not None
+        return wanted and self.drives()
 
     async def play_bots(self, stage: Stage) -> None:
         """Let computers play, one shown command at a time, until a person's turn or the end.
 
-        A choice made for a position someone has since undone is dropped, and the bot
-        decides again; a refused command or a failing bot stops play until a person acts.
+        Play stops at an Energy and Reset until a person goes on (in a game no person
+        plays, it goes on by itself after a while). A choice made for a position someone
+        has since undone is dropped, and the bot decides again; a record another device
+        made first leaves the computers to it; any other refusal, or a failing bot, stops
+        play until a person acts.
         """
         self.busy = True
         # The turn being shown, and the seconds of it shown before the command now shown.
         shown_turn: tuple[object, ...] | None = None
         shown = pause = 0.0
         try:
-            while stage.on_screen() and not self.following:
+            while stage.on_screen() and self.drives():
+                waiting = self.reset_waiting()
+                if waiting is not None:
+                    if not self.unattended:
+                        return
+                    await stage.wait(UNATTENDED_RESET_S)
+                    if self.reset_waiting() == waiting:
+                        self.go_on()
+                    continue
+                if self.session.state.is_terminal:
+                    stage.finished()
+                    return
                 bot = self.bot_to_move()
                 if bot is None:
                     return
@@ -231,7 +374,9 @@ class Turns:
                 if self.session.saved.revision != revision or not stage.on_screen():
                     continue
                 outcome = self.record([command], player)
-                if outcome.ok and self.session.state.is_terminal:
+                if not outcome.ok and self.session.saved.revision != revision:
+                    continue  # another device recorded first: it drives now
+                if outcome.ok and self.session.state.is_terminal and not self.reset_waiting():
                     stage.finished()
                     return
                 stage.show(outcome)

@@ -122,6 +122,7 @@ def entry_json(entry: LogEntry) -> dict[str, Any]:
         "command": command_to_json(entry.command),
         "description": entry.description,
         "at": entry.created.isoformat(),
+        "energy_and_reset": entry.reset,
     }
 
 
@@ -270,6 +271,8 @@ def do_command(
         print_json(change_json(saved, entry))
     else:
         echo(entry.description)
+        if entry.reset:
+            echo(entry.reset)
 
 
 def as_new_record(state: GameState, command: Command) -> Command:
@@ -378,7 +381,10 @@ def show_lines(saved: SavedGame, energy: dict[str, list[int]]) -> list[str]:
         )
     count = len(saved.log)
     lines.append(f"log ({count} command{'' if count == 1 else 's'}):")
-    lines.extend(f"  {entry.seq:4}  {entry.description}" for entry in saved.log)
+    for entry in saved.log:
+        lines.append(f"  {entry.seq:4}  {entry.description}")
+        if entry.reset:
+            lines.append(f"        {entry.reset}")
     lines.append(f"undo: {saved.undo_label or '-'}")
     lines.append(f"redo: {saved.redo_label or '-'}")
     return lines

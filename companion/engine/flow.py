@@ -210,6 +210,7 @@ def run_reset(state: GameState, occupants: list[Occupant], declined: dict[str, l
         declined,
         final_round=state.round >= game.final_round,
         labels=game.labels,
+        round_=state.round,
     )
 
 

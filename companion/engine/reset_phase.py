@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from companion.engine.isle import Isle
 from companion.engine.turn_order import final_winner, next_turn_order, tie_notes
-from companion.engine.wording import joined
+from companion.engine.wording import counted, joined
 from models.rules import WINNING_ENERGY, CreatureKind, EnergyBand, band_for
 
 Occupant = tuple[str, CreatureKind] | None
@@ -66,6 +66,19 @@ class PlayerTally:
             parts.append(f"holding all of {line.name}: {verb}")
         return "; ".join(parts) + f"; ends on {self.after}."
 
+    def brief(self, label: str) -> str:
+        """The player's numbers in a few words, for the log: 'Ragna 12 → 16 (band 10-18 +3)'."""
+        sign = f"{self.modifier:+d}" if self.modifier else "no change"
+        parts = [f"band {self.band.label} {sign}"]
+        parts.extend(
+            f"{counted(count, 'Sprite')} in {name}" for name, count in self.sprite_territories
+        )
+        parts.extend(
+            f"{line.name} +{line.bonus}" if line.taken else f"{line.name} declined"
+            for line in self.dominated
+        )
+        return f"{label} {self.before} → {self.after} ({', '.join(parts)})"
+
 
 @dataclass(slots=True)
 class Tally:
@@ -79,6 +92,8 @@ class Tally:
     game_over: bool = False
     decided_in: Pass | None = None
     winner_note: str = ""
+    # The round it ended, when run for a game (None for a tally asked on its own).
+    round: int | None = None
 
     def player(self, player: str) -> PlayerTally:
         """The tally line of one player."""
@@ -86,6 +101,17 @@ class Tally:
             if line.player == player:
                 return line
         raise KeyError(player)
+
+    def log_line(self, labels: Mapping[str, str]) -> str:
+        """The whole Energy and Reset as one log entry: each player's numbers, then the next
+        round's order and how its ties were broken, or how the game ended."""
+        when = "" if self.round is None else f", round {self.round}"
+        players = ", ".join(line.brief(labels[line.player]) for line in self.players)
+        if self.game_over:
+            return f"Energy and Reset{when}: {players}. {self.winner_note}"
+        order = " → ".join(labels[player] for player in self.turn_order)
+        notes = "".join(f" {note}" for note in self.order_notes)
+        return f"Energy and Reset{when}: {players}; next order: {order}.{notes}"
 
 
 Gain = Callable[[str, int, "Pass"], None]
@@ -139,6 +165,7 @@ def reset_phase(
     declined: Mapping[str, Collection[str]] | None = None,
     final_round: bool = False,
     labels: Mapping[str, str] | None = None,
+    round_: int | None = None,
 ) -> Tally:
     """Run Energy and Reset on the board as it stands; `occupants` is indexed like the isle."""
     labels = labels or {player: player for player in turn_order}
@@ -147,7 +174,9 @@ def reset_phase(
     lines = {
         p: PlayerTally(player=p, before=totals[p], band=band_for(totals[p])) for p in turn_order
     }
-    tally = Tally(players=[lines[p] for p in turn_order], turn_order=tuple(turn_order))
+    tally = Tally(
+        players=[lines[p] for p in turn_order], turn_order=tuple(turn_order), round=round_
+    )
 
     def gain(player: str, amount: int, stage: Pass) -> None:
         totals[player] = max(0, totals[player] + amount)

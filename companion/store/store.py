@@ -103,6 +103,9 @@ class LogEntry:
     command: Command
     description: str
     created: datetime
+    # The Energy and Reset this command finished, in words (`Tally.log_line`): derived when
+    # the log is replayed, never stored, so the log's format stays as it was.
+    reset: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +143,14 @@ class SavedGame:
         """What redo would bring back, as its log sentences."""
         brought = self.undone[: tap_size(self.undone)]
         return "; ".join(entry.description for entry in brought) or None
+
+
+def apply_noting_reset(state: GameState, command: Command) -> str | None:
+    """Apply a command; the Energy and Reset it finished as a log line, or None if it did not."""
+    before = state.last_tally
+    state.apply(command)
+    tally = state.last_tally
+    return None if tally is None or tally is before else tally.log_line(state.game.labels)
 
 
 def tap_size(entries: Sequence[LogEntry]) -> int:
@@ -286,8 +297,8 @@ class Store:
         for seq, command in enumerate(commands, start=saved.last_seq + 1):
             filled = with_rolls(state, command, dice_for(game_id, seq))
             description = state.describe(filled)
-            state.apply(filled)
-            entries.append(LogEntry(seq, filled, description, now))
+            reset = apply_noting_reset(state, filled)
+            entries.append(LogEntry(seq, filled, description, now, reset))
         if not entries:
             raise StoreError("nothing to record")
         rows = [_command_row(game_id, entry) for entry in entries]
@@ -338,10 +349,11 @@ class Store:
         if not saved.undone:
             raise NothingToRedo(f"nothing to redo in game {game_id}")
         count = tap_size(saved.undone)
-        brought = saved.undone[:count]
         state = saved.state.clone()
-        for entry in brought:
-            state.apply(entry.command)
+        brought = tuple(
+            replace(entry, reset=apply_noting_reset(state, entry.command))
+            for entry in saved.undone[:count]
+        )
         now = utc_now()
         self._change(saved, state, now, _mark(game_id, [e.seq for e in brought], None))
         return self._remember(
@@ -384,10 +396,10 @@ class Store:
             filled = upgrade(state, with_rolls(state, command, dice_for(game_id, seq)))
             description = state.describe(filled)
             try:
-                state.apply(filled)
+                reset = apply_noting_reset(state, filled)
             except IllegalCommand as error:
                 raise LogError(f"command {index}: {error}") from None
-            entries.append(LogEntry(seq, filled, description, now))
+            entries.append(LogEntry(seq, filled, description, now, reset))
         setup = log.setup
         game_row = _game_row(game_id, setup, state, now, revision=len(entries))
         rows = [_command_row(game_id, entry) for entry in entries]
@@ -447,7 +459,7 @@ class Store:
                 if mark == Mark.UNDONE:
                     undone.append(entry)
                     continue
-                state.apply(entry.command)
+                entry = replace(entry, reset=apply_noting_reset(state, entry.command))
             except (CommandFormatError, IllegalCommand) as error:
                 raise LogError(
                     f"game {game_id} cannot be replayed: command {seq}: {error}"

@@ -65,13 +65,37 @@ def expected_label(state) -> str:
     )
 
 
+# The bar's button that goes on from an Energy and Reset.
+CONTINUE = r"^(Continue to round \d+|See the result)$"
+
+
+def go_on_from_reset(ui, saved) -> bool:
+    """If the screen shows the Energy and Reset the log ends with, check its sentences and tap
+    Continue; whether it did. Play waits for that tap (issue 11)."""
+    button = ui.page.get_by_role("button", name=re.compile(CONTINUE))
+    if not saved.log or saved.log[-1].reset is None or not button.count():
+        return False
+    tally = saved.state.last_tally
+    labels = saved.game.labels
+    ui.wait_for(f"Energy and Reset of round {tally.round}")
+    for line in tally.players:
+        ui.wait_for(line.explain(labels[line.player]))
+    ui.wait_for(tally.winner_note if tally.game_over else "Next round's order: ")
+    button.first.click()
+    time.sleep(1)
+    return True
+
+
 def wait_for_person(ui, server, game_id, after_revision, timeout=180):
-    """Wait until the bot is done and the screen shows the person's decision (or the result)."""
+    """Wait until the bot is done and the screen shows the person's decision (or the result),
+    going on from each Energy and Reset shown on the way."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         saved = saved_game(server, game_id)
         state = saved.state
         if saved.revision > after_revision:
+            if go_on_from_reset(ui, saved):
+                continue
             if state.is_terminal:
                 ui.wait_for("Energy by round", timeout=60)
                 return saved
@@ -186,6 +210,8 @@ def test_a_whole_game_against_a_greedy_bot_by_touch(server, browser, artifacts):
             ui.shot("phone-24-board-round-2", tall=740)
             tablet = Screen(browser.new_page(viewport=TABLET), artifacts)
             tablet.open(f"{server.url}/game/{game_id}", "Energy and Reset of round 1")
+            # Opened just after the round ended, it shows the Energy and Reset first.
+            go_on_from_reset(tablet, saved)
             # Drawn, and not behind Flet's "Working..." screen (a busy machine shows it a while).
             tablet.page.wait_for_function(
                 f"t => document.querySelector('{BOARD}')?.innerText.includes(t) && "
@@ -307,6 +333,8 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     final = saved_game(server, saved.id)
     assert final.log[-1].command == Dominate("skalds-strand", False, by="red")
     assert final.state.round == 2 and final.state.energy_of("red") == decline.player("red").after
+    assert go_on_from_reset(ui, final)
+    ui.wait_for("Summon Wyrms")
 
 
 def test_board_editor_adds_joins_drags_and_saves_a_layout(server, browser, artifacts):

@@ -47,6 +47,7 @@ def build(app: App, game_id: str) -> ft.View:
     board.render()
     app.follow(game_id, board.changed_elsewhere)
     board.wake_bots()
+    app.page.run_task(board.turns.keep_watch, board)
     return view
 
 
@@ -58,6 +59,10 @@ class BoardScreen:
         self.session = session
         self.view = view
         self.turns = Turns(session, self.announce, seat_bots(session))
+        # A screen built again for this browser (a phone turned) does not ask again to go on
+        # from an Energy and Reset it went on from: the browser's session remembers.
+        self.went_on_key = f"went-on/{session.id}"
+        self.turns.went_on = app.page.session.store.get(self.went_on_key)
         # The attack panel last opened, closed if another device moves the game on.
         self.attack: AttackPanel | None = None
         self.shown_player: str | None = session.state.current_player
@@ -76,7 +81,7 @@ class BoardScreen:
         self.isle = IsleCanvas(
             session.saved.game.board, colours, self.tapped, board_width, board_height
         )
-        self.cards = BoardCards(session, self.turns, self.record, app.go)
+        self.cards = BoardCards(session, self.turns, self.record, self.go_on, app.go)
         self.game_bar = GameBar(app.go, session.id, self.undo, self.redo)
         view.appbar = self.game_bar.control
         notes = {player: " · computer" for player in self.turns.bots}
@@ -85,9 +90,30 @@ class BoardScreen:
     # --- the turn controller's stage --------------------------------------------------------
 
     def on_screen(self) -> bool:
-        """Whether this screen is still the one shown."""
+        """Whether this screen is the one shown, to a browser still connected."""
+        try:
+            # A closed tab leaves its session disconnected (kept a while for a reload).
+            connected = self.app.page.session.connection is not None
+        except RuntimeError:  # the session is gone
+            return False
+        return connected and not self.closed()
+
+    def closed(self) -> bool:
+        """Whether another screen has replaced this one."""
         views = self.app.page.views
-        return bool(views) and views[-1] is self.view
+        return not views or views[-1] is not self.view
+
+    def wake(self) -> None:
+        """This device drives the computers and one is to play: let it, unless the dice of a
+        person's attack are still on screen (their Continue lets the computers play)."""
+        if self.attack is not None and self.attack.dialog.open:
+            return
+        self.wake_bots()
+        self.show(None)
+
+    async def wait(self, seconds: float) -> None:
+        """Leave the screen as it is for a while (an Energy and Reset being read)."""
+        await asyncio.sleep(seconds)
 
     def show(self, outcome: Outcome | None) -> None:
         """Redraw; only a refusal needs a message (what was done shows in the turn card)."""
@@ -116,7 +142,7 @@ class BoardScreen:
 
     def tapped(self, location: str) -> None:
         """A tap on a space: the legal command it means, or the engine's reason it cannot be."""
-        if self.turns.busy or not self.turns.human_to_move():
+        if self.turns.busy or not self.turns.human_to_move() or self.turns.reset_waiting():
             return
         state = self.session.state
         command = tap_command(state, location)
@@ -157,11 +183,21 @@ class BoardScreen:
 
     def after(self, outcome: Outcome) -> None:
         """Show what happened, and let a computer play if its turn has come."""
-        if outcome.ok and self.session.state.is_terminal:
+        if self.over():
             self.finished()
             return
         self.show(outcome)
         self.wake_bots()
+
+    def over(self) -> bool:
+        """Whether the game is over and nothing is left to show here before the result."""
+        return self.session.state.is_terminal and self.turns.reset_waiting() is None
+
+    def go_on(self) -> None:
+        """Continue, after an Energy and Reset: the next round (or the result) and its play."""
+        self.turns.go_on()
+        self.app.page.session.store.set(self.went_on_key, self.turns.went_on)
+        self.after(Outcome(True, ""))
 
     def changed_elsewhere(self, revision: int) -> None:
         """Another device recorded in this game: show it as it is now, and leave it the bots."""
@@ -172,7 +208,7 @@ class BoardScreen:
         if self.attack is not None and self.attack.dialog.open:
             self.attack.close()
             notify(self.app.page, "The game moved on on another device.")
-        if self.session.state.is_terminal:
+        if self.over():
             self.finished()
             return
         self.show(None)
@@ -202,7 +238,8 @@ class BoardScreen:
         self.game_bar.show(state, self.turns.undo_text(), self.session.saved.redo_label)
         self.players.show(state)
         self.view.bottom_appbar = self.cards.bottom_bar()
-        marks = targets(state) if self.turns.human_to_move() else {}
+        waiting = self.turns.reset_waiting() is not None and state.last_tally is not None
+        marks = targets(state) if self.turns.human_to_move() and not waiting else {}
         flash: tuple[str, ...] = ()
         turn = state.decision()
         if self.turns.showing is not None:
@@ -223,13 +260,15 @@ class BoardScreen:
             spacing=6,
             horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
         )
+        tally = state.last_tally
+        # Play waits while an Energy and Reset is shown; it takes the step guide's place.
         panels = [
-            self.cards.turn_card(),
+            self.cards.reset_card(tally) if waiting and tally else self.cards.turn_card(),
             self.players.control,
             section("Energy", energy_track(self.counters())),
         ]
-        if state.last_tally is not None:
-            panels.append(self.cards.tally_card(state.last_tally))
+        if tally is not None and not waiting:
+            panels.append(self.cards.tally_card(tally))
         self.view.data = WIDE
         if self.side_by_side:
             self.view.controls = [

@@ -1,7 +1,9 @@
-"""The digital board's cards: the step guide, the domination choice, the last tally, the bar.
+"""The digital board's cards: the step guide, the domination choice, the Energy and Reset
+just run (play waits for Continue), the last tally, the bar.
 
-Each is drawn from the engine's query surface (`GameState.decision`, `domination_preview`)
-and the turn controller (a computer thinking, or the command it is about to play).
+Each is drawn from the engine's query surface (`GameState.decision`, `domination_preview`,
+the tally) and the turn controller (a computer thinking, the command it is about to play,
+an Energy and Reset waiting to be read).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from companion.app.game_panels import tally_lines
 from companion.app.screens.new_game import SEAT_PLAYERS
 from companion.app.session import GameSession
 from companion.app.theme import ACCENT_TEXT
-from companion.app.turns import Turns, bot_seats
+from companion.app.turns import UNATTENDED_RESET_S, Turns, bot_seats
 from companion.app.widgets import big_button, player_chip, section
 from companion.engine import Phase, Tally
 from models.commands import Command, Dominate, EndActivation, Pass
@@ -33,6 +35,7 @@ class BoardCards:
         session: GameSession,
         turns: Turns,
         record: Callable[[Command], object],
+        go_on: Callable[[], None],
         go: Callable[[str], None],
     ) -> None:
         self.session = session
@@ -42,11 +45,14 @@ class BoardCards:
         self.bot_names = bot_seats(session.saved.setup)
         self.end_button = big_button("End activation", lambda _: record(EndActivation()))
         self.done_button = big_button("Done", lambda _: record(Pass()), primary=False)
+        self.continue_button = big_button(
+            "Continue", lambda _: go_on(), icon=ft.Icons.ARROW_FORWARD
+        )
         self.bar = ft.BottomAppBar(
             height=BOTTOM_BAR,
             padding=ft.Padding.symmetric(horizontal=12, vertical=10),
             content=ft.Row(
-                [self.end_button, self.done_button],
+                [self.end_button, self.done_button, self.continue_button],
                 spacing=8,
                 alignment=ft.MainAxisAlignment.CENTER,
             ),
@@ -147,7 +153,19 @@ class BoardCards:
         same control keeps taking taps while the screen around it is redrawn.
         """
         bar = self.bar
-        turn = self.session.state.decision()
+        state = self.session.state
+        waiting = self.turns.reset_waiting() is not None and state.last_tally is not None
+        self.continue_button.visible = waiting
+        if waiting:
+            self.end_button.visible = self.done_button.visible = False
+            round_ = state.last_tally.round if state.last_tally else None
+            self.continue_button.content = (
+                "See the result" if state.is_terminal else f"Continue to round {state.round}"
+            )
+            self.continue_button.tooltip = f"Energy and Reset of round {round_} read"
+            bar.visible = True
+            return bar
+        turn = state.decision()
         if turn is None or not self.turns.human_to_move() or turn.kind is None:
             bar.visible = False
             return bar
@@ -215,7 +233,34 @@ class BoardCards:
         order = " → ".join(self.session.label(p) for p in tally.turn_order)
         lines.append(ft.Text(f"This round's order: {order}", size=15, weight=ft.FontWeight.BOLD))
         lines.extend(ft.Text(note, size=13) for note in tally.order_notes)
-        round_ = self.session.state.round - 1
         return ft.Semantics(
-            identifier="last-tally", content=section(f"Energy and Reset of round {round_}", *lines)
+            identifier="last-tally",
+            content=section(f"Energy and Reset of round {tally.round}", *lines),
+        )
+
+    def reset_card(self, tally: Tally) -> ft.Control:
+        """The Energy and Reset just run, in place of the step guide until someone goes on."""
+        lines: list[ft.Control] = [
+            ft.Text(f"Energy and Reset of round {tally.round}", size=20, weight=ft.FontWeight.BOLD)
+        ]
+        lines.extend(tally_lines(self.session, tally))
+        if tally.game_over:
+            lines.append(ft.Text(tally.winner_note, size=16, weight=ft.FontWeight.BOLD))
+        else:
+            order = " → ".join(self.session.label(p) for p in tally.turn_order)
+            lines.append(
+                ft.Text(f"Next round's order: {order}", size=16, weight=ft.FontWeight.BOLD)
+            )
+            lines.extend(ft.Text(note, size=14) for note in tally.order_notes)
+        if self.turns.unattended:
+            hint = (
+                f"Only computers play this game: it goes on by itself in "
+                f"{UNATTENDED_RESET_S:.0f} seconds, or tap Continue."
+            )
+        else:
+            hint = "Play goes on when you tap Continue (at the bottom)."
+        lines.append(ft.Text(hint, size=13, color=ft.Colors.ON_SURFACE_VARIANT))
+        return ft.Semantics(
+            identifier="reset-card",
+            content=ft.Card(content=ft.Container(padding=12, content=ft.Column(lines, spacing=8))),
         )

@@ -86,13 +86,23 @@ def build(app: App, game_id: str) -> ft.View:
             )
             for entry in reversed(saved.undone)
         ]
-        entries = [
-            ft.ListTile(
-                title=ft.Text(entry.description, size=15),
-                leading=ft.Text(f"{entry.seq}", size=13),
+        entries: list[ft.Control] = []
+        for entry in reversed(saved.log):
+            # Newest first: the Energy and Reset a command finished comes above it.
+            if entry.reset:
+                entries.append(
+                    ft.ListTile(
+                        title=ft.Text(entry.reset, size=15),
+                        leading=ft.Text("◈", size=16),
+                        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+                    )
+                )
+            entries.append(
+                ft.ListTile(
+                    title=ft.Text(entry.description, size=15),
+                    leading=ft.Text(f"{entry.seq}", size=13),
+                )
             )
-            for entry in reversed(saved.log)
-        ]
         empty = [] if entries or undone else [ft.Text("Nothing recorded yet.", size=15)]
         view.controls = [buttons, *undone, *entries, *empty]
 
