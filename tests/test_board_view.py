@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from companion.app.board_draft import BoardDraft
 from companion.app.board_geometry import (
     INSCRIBED,
+    MIN_SPACING,
     Layout,
     along,
     canvas_height,
@@ -361,3 +362,45 @@ def test_territory_labels_never_overlap_and_leave_spaces_clear_where_there_is_ro
         assert not any(overlap(box, other) for other in boxes[i + 1 :]), box
     covering = [box for box in boxes if any(overlap(box, space) for space in spaces)]
     assert len(covering) <= (1 if width < 400 else 0), covering
+
+
+def spaces_apart(layout: Layout) -> bool:
+    """Whether no two drawn spaces touch."""
+    points = list(layout.points.values())
+    return all(
+        math.dist(a, b) > 2 * layout.radius for i, a in enumerate(points) for b in points[i + 1 :]
+    )
+
+
+# (canvas width, the most height the screen gives it) for a phone upright and turned sideways,
+# and a tablet both ways, as the digital board's screen sizes its canvas.
+SCREENS = [(336, 518), (366, 590), (468, 110), (820, 156), (700, 520), (436, 1000)]
+
+
+@pytest.mark.parametrize("board", [DUEL, GATHERING], ids=lambda b: b.id)
+@pytest.mark.parametrize(("width", "max_height"), SCREENS)
+def test_on_any_screen_the_canvas_is_tall_enough_for_spaces_to_stay_apart(board, width, max_height):
+    """A short screen (a phone turned sideways) scrolls the board rather than pile it up."""
+    height = canvas_height(board, width, max_height)
+    layout = Layout.fit(board, width, height)
+    assert spaces_apart(layout)
+    points = list(layout.points.values())
+    closest = min(math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1 :])
+    assert closest >= MIN_SPACING - 0.5
+    for x, y in points:
+        assert layout.radius <= x <= width - layout.radius
+        assert layout.radius <= y <= height - layout.radius
+    # Where the screen has room, the canvas keeps to it.
+    if max_height >= 500:
+        assert height <= max_height
+
+
+def test_a_canvas_too_small_for_the_board_shrinks_the_spaces_never_overlaps_them():
+    assert spaces_apart(Layout.fit(GATHERING, 300, 120))
+
+
+def test_the_editors_canvas_on_a_phone_turned_sideways_keeps_spaces_apart():
+    """The editor shows the whole 0-100 square: its canvas grows to keep spaces apart."""
+    height = canvas_height(DUEL, 760, 273, frame=True)
+    assert height > 273
+    assert spaces_apart(Layout.fit(DUEL, 760, height, frame=True))

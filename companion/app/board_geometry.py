@@ -20,6 +20,12 @@ Point = tuple[float, float]
 # A space's radius is this share of the shortest distance between two spaces, within limits.
 SPACE_SHARE = 0.34
 MIN_RADIUS = 13.0
+# Neighbouring spaces' centres are never closer than this on a canvas sized by
+# `canvas_height`: the smallest spaces then keep a clear gap between them.
+MIN_SPACING = 36.0
+# However small the canvas, a space's radius stays under this share of the closest pair's
+# distance, so spaces shrink rather than overlap.
+MAX_SHARE = 0.45
 # In the editor spaces are drawn as if this many board units apart.
 FRAME_SPACING = 10.0
 MAX_RADIUS = 30.0
@@ -71,6 +77,8 @@ class Layout:
             scale = max(scale, 0.1)
             # Editing, the spaces keep one size: they would jump about as the closest pair changes.
             radius = _clamp(scale * FRAME_SPACING * SPACE_SHARE) if frame else _radius(board, scale)
+        if not frame:
+            radius = min(radius, closest_pair(board) * scale * MAX_SHARE)
         side, top = _margins(radius)
         left = (width - span_x * scale) / 2
         upper = top + (height - top - side - span_y * scale) / 2
@@ -108,9 +116,10 @@ def _margins(radius: float) -> tuple[float, float]:
     return side, side + LABEL_SIZE + 8
 
 
-def _radius(board: Board, scale: float) -> float:
+def closest_pair(board: Board) -> float:
+    """The distance, in board units, between the two spaces closest to each other."""
     points = [(location.x, location.y) for location in board.locations]
-    closest = min(
+    return min(
         (
             math.dist(a, b)
             for i, a in enumerate(points)
@@ -119,20 +128,36 @@ def _radius(board: Board, scale: float) -> float:
         ),
         default=20.0,
     )
-    return _clamp(closest * scale * SPACE_SHARE)
+
+
+def _radius(board: Board, scale: float) -> float:
+    return _clamp(closest_pair(board) * scale * SPACE_SHARE)
 
 
 def _clamp(radius: float) -> float:
     return min(MAX_RADIUS, max(MIN_RADIUS, radius))
 
 
-def canvas_height(board: Board, width: float, max_height: float | None = None) -> float:
-    """The canvas height that shows the whole board at a width, at most `max_height`."""
-    xs = [location.x for location in board.locations]
-    ys = [location.y for location in board.locations]
-    aspect = max(max(ys) - min(ys), 1.0) / max(max(xs) - min(xs), 1.0)
-    height = width * min(aspect, MAX_ASPECT) + LABEL_SIZE + 8
-    return min(height, max_height) if max_height else height
+def canvas_height(
+    board: Board, width: float, max_height: float | None = None, *, frame: bool = False
+) -> float:
+    """The canvas height that shows the whole board at a width, at most `max_height`.
+
+    Never so low that neighbouring spaces come closer than MIN_SPACING while the width
+    would allow more: on a short screen (a phone turned sideways) the board scrolls instead.
+    With `frame`, the canvas shows the whole 0-100 square, as the editor draws it.
+    """
+    if frame:
+        span_x = span_y = 100.0
+    else:
+        xs = [location.x for location in board.locations]
+        ys = [location.y for location in board.locations]
+        span_x, span_y = max(max(xs) - min(xs), 1.0), max(max(ys) - min(ys), 1.0)
+    natural = width * min(span_y / span_x, MAX_ASPECT) + LABEL_SIZE + 8
+    side, top = _margins(MIN_RADIUS)
+    floor = span_y * MIN_SPACING / closest_pair(board) + top + side
+    height = natural if max_height is None else min(natural, max(max_height, floor))
+    return max(height, 2 * (top + side))
 
 
 def convex_hull(points: Iterable[Point]) -> list[Point]:

@@ -54,7 +54,7 @@ class IsleCanvas:
         colours: Mapping[str, PlayerColour],
         on_tap: Callable[[str], None],
         width: float,
-        height: float,
+        height_for: Callable[[float], float],
         *,
         on_drag: Callable[[str, Point], None] | None = None,
         on_drop: Callable[[], None] | None = None,
@@ -69,6 +69,10 @@ class IsleCanvas:
         self.on_tap_sea = on_tap_sea
         self.frame = on_drag is not None
         self.dragging: str | None = None
+        # The canvas's height for a width, read afresh whenever the canvas or the page changes
+        # size: a height fixed once would keep the page's shape from when the screen was built.
+        self.height_for = height_for
+        height = height_for(width)
         self.layout = Layout.fit(board, width, height, frame=self.frame)
         self.on_board: dict[str, Creature] = {}
         self.marks: dict[str, Target] = {}
@@ -121,10 +125,20 @@ class IsleCanvas:
         self.layout = Layout.fit(board, self.layout.width, self.layout.height, frame=self.frame)
         self.canvas.shapes = self._shapes()
 
+    def refit(self) -> None:
+        """Size the canvas again for the page as it is now (turned, resized, reloaded)."""
+        self._fit(self.layout.width)
+
     def _resized(self, event: cv.CanvasResizeEvent) -> None:
-        if abs(event.width - self.layout.width) < 1 and abs(event.height - self.layout.height) < 1:
+        # The width is the layout's to give; the height follows from it and the page.
+        self._fit(event.width)
+
+    def _fit(self, width: float) -> None:
+        height = self.height_for(width)
+        if abs(width - self.layout.width) < 1 and abs(height - self.layout.height) < 1:
             return
-        self.layout = Layout.fit(self.board, event.width, event.height, frame=self.frame)
+        self.canvas.height = height
+        self.layout = Layout.fit(self.board, width, height, frame=self.frame)
         self.canvas.shapes = self._shapes()
         self.canvas.update()
 
