@@ -203,15 +203,20 @@ def label_text(territory: Territory) -> str:
 
 
 def label_places(board: Board, layout: Layout) -> dict[str, Box]:
-    """Where each territory's label goes: above its land, else below it, else nudged sideways.
+    """Where each territory's label goes: on or beside its own land, nearer its own spaces.
 
-    The first place that overlaps no label placed before and no space wins; failing that,
-    the one that overlaps labels least, then spaces. Every place is kept inside the canvas.
+    Candidates lie above, below and beside the land and among its spaces. The best is the one
+    that overlaps no label placed before, is nearer one of its own spaces than any other
+    territory's, covers no other territory's space, then none of its own, then lies nearest
+    the middle of its spaces. Every place is kept inside the canvas.
     """
     r = layout.radius
     # A space as the square inside its disc: a label may graze a ring, not cover a space.
     core = r * INSCRIBED
-    spaces = [(x - core, y - core, x + core, y + core) for x, y in layout.points.values()]
+    spaces = {
+        location: (x - core, y - core, x + core, y + core)
+        for location, (x, y) in layout.points.items()
+    }
     placed: dict[str, Box] = {}
     for territory in board.territories:
         if not territory.locations:
@@ -219,29 +224,60 @@ def label_places(board: Board, layout: Layout) -> dict[str, Box]:
         points = [layout.points[location] for location in territory.locations]
         width = len(label_text(territory)) * LABEL_SIZE * LABEL_WIDTH
         height = LABEL_SIZE + 4
-        centre = sum(p[0] for p in points) / len(points)
-        above = min(p[1] for p in points) - r * LAND_MARGIN + 2 - height
-        below = max(p[1] for p in points) + r * LAND_MARGIN - 2
-        candidates = [
-            _inside(centre + shift * width - width / 2, top, width, height, layout)
-            for shift in (0.0, -0.34, 0.34, -0.67, 0.67)
-            for top in (above, below)
+        centre = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
+        reach = r * LAND_MARGIN - 2
+        above = min(p[1] for p in points) - reach - height
+        below = max(p[1] for p in points) + reach
+        tops = [above, below, centre[1] - height / 2]
+        # Just clear of each space's ring, above and below it: between rows of the land.
+        tops += [
+            y + sign * (r + 1) - (height if sign < 0 else 0) for _, y in points for sign in (-1, 1)
         ]
-        # Beside the land, level with its middle, where above and below are taken.
-        middle = sum(p[1] for p in points) / len(points) - height / 2
+        lefts = [centre[0] + shift * width - width / 2 for shift in (0.0, -0.34, 0.34, -0.67, 0.67)]
+        candidates = [_inside(x, top, width, height, layout) for x in lefts for top in tops]
+        # Beside the land, level with its middle.
         left = min(p[0] for p in points) - r * LAND_MARGIN - width
         right = max(p[0] for p in points) + r * LAND_MARGIN
+        middle = centre[1] - height / 2
         candidates += [_inside(x, middle, width, height, layout) for x in (left, right)]
         labels = list(placed.values())
-        # Two labels over each other cannot be read: that counts before covering a space.
+
         placed[territory.id] = min(
             candidates,
-            key=lambda box: (
-                sum(_overlap(box, other) for other in labels),
-                sum(_overlap(box, space) for space in spaces),
-            ),
+            key=lambda box: _label_cost(box, territory.locations, layout, spaces, labels, centre),
         )
     return placed
+
+
+def _label_cost(
+    box: Box,
+    own: tuple[str, ...],
+    layout: Layout,
+    spaces: dict[str, Box],
+    labels: list[Box],
+    centre: Point,
+) -> tuple[float, ...]:
+    """How bad a place is for the label of the territory whose locations are `own`."""
+    others = [at for at in layout.points if at not in own]
+    near_own = min(_distance(box, layout.points[at]) for at in own)
+    near_other = min((_distance(box, layout.points[at]) for at in others), default=math.inf)
+    middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    return (
+        # Two labels over each other cannot be read: that counts first.
+        round(sum(_overlap(box, other) for other in labels)),
+        # A label nearer another territory's space reads as that territory's name.
+        max(0.0, round(near_own - near_other)),
+        round(sum(_overlap(box, spaces[at]) for at in others)),
+        round(sum(_overlap(box, spaces[at]) for at in own)),
+        math.dist(middle, centre),
+    )
+
+
+def _distance(box: Box, point: Point) -> float:
+    """How far a point lies outside a box (0 inside it)."""
+    dx = max(box[0] - point[0], 0.0, point[0] - box[2])
+    dy = max(box[1] - point[1], 0.0, point[1] - box[3])
+    return math.hypot(dx, dy)
 
 
 def _inside(left: float, top: float, width: float, height: float, layout: Layout) -> Box:
