@@ -161,6 +161,7 @@ class IsleCanvas:
                     top=y - r,
                     width=2 * r,
                     height=2 * r,
+                    ignore_interactions=True,
                     content=ft.Semantics(
                         identifier=f"space-{location}",
                         label=names[location],

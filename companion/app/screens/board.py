@@ -220,8 +220,9 @@ class BoardScreen:
             [
                 ft.Container(content=self.isle.control, border_radius=12),
                 ft.Text(
-                    "Gold: can act or summon · green: move (actions it takes) · red ⚔: attack · "
-                    "blue ⇄: Wyrm swap · dark with a coloured ring: face-down, has acted",
+                    "Gold: can act or summon · green →2: move, 2 actions · red ⚔: attack · "
+                    "blue ⇄: Wyrm swap · dark with a coloured ring: face-down, has acted · "
+                    "a token's badge: its owner's shape",
                     size=12,
                     color=ft.Colors.ON_SURFACE_VARIANT,
                 ),
