@@ -10,6 +10,7 @@ from pydantic import ValidationError
 from companion.app.board_draft import BoardDraft
 from companion.app.board_geometry import (
     INSCRIBED,
+    MIN_SPACING,
     Layout,
     along,
     canvas_height,
@@ -353,11 +354,91 @@ def test_territory_labels_never_overlap_and_leave_spaces_clear_where_there_is_ro
     core = layout.radius * INSCRIBED
     spaces = [(x - core, y - core, x + core, y + core) for x, y in layout.points.values()]
 
-    def overlap(a, b):
-        return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
-
     for i, box in enumerate(boxes):
         assert box[0] >= 0 and box[2] <= layout.width and box[1] >= 0 and box[3] <= layout.height
         assert not any(overlap(box, other) for other in boxes[i + 1 :]), box
     covering = [box for box in boxes if any(overlap(box, space) for space in spaces)]
     assert len(covering) <= (1 if width < 400 else 0), covering
+
+
+def nearest_territory(board, layout: Layout, box) -> str:
+    """The territory of the space nearest a label's box (measured to the box's edge)."""
+
+    def distance(point):
+        dx = max(box[0] - point[0], 0, point[0] - box[2])
+        dy = max(box[1] - point[1], 0, point[1] - box[3])
+        return math.hypot(dx, dy)
+
+    nearest = min(layout.points, key=lambda at: distance(layout.points[at]))
+    return board.territory_of(nearest).id
+
+
+# Canvases the screens give the isle: phones upright and sideways, tablets; the editor's.
+LABEL_CANVASES = [(336, 518, False), (366, 590, False), (468, 110, False), (700, 520, False)]
+LABEL_CANVASES += [(336, 518, True), (760, 273, True)]
+
+
+@pytest.mark.parametrize("board", [DUEL, GATHERING], ids=lambda b: b.id)
+@pytest.mark.parametrize(("width", "max_height", "frame"), LABEL_CANVASES)
+def test_each_territory_label_sits_by_its_own_spaces_and_covers_no_other_territorys(
+    board, width, max_height, frame
+):
+    layout = Layout.fit(
+        board, width, canvas_height(board, width, max_height, frame=frame), frame=frame
+    )
+    core = layout.radius * INSCRIBED
+    places = label_places(board, layout)
+    for territory in board.territories:
+        box = places[territory.id]
+        assert nearest_territory(board, layout, box) == territory.id, territory.name
+        for location, (x, y) in layout.points.items():
+            if location not in territory.locations:
+                space = (x - core, y - core, x + core, y + core)
+                assert not overlap(box, space), (territory.name, location)
+
+
+def spaces_apart(layout: Layout) -> bool:
+    """Whether no two drawn spaces touch."""
+    points = list(layout.points.values())
+    return all(
+        math.dist(a, b) > 2 * layout.radius for i, a in enumerate(points) for b in points[i + 1 :]
+    )
+
+
+# (canvas width, the most height the screen gives it) for a phone upright and turned sideways,
+# and a tablet both ways, as the digital board's screen sizes its canvas.
+SCREENS = [(336, 518), (366, 590), (468, 110), (820, 156), (700, 520), (436, 1000)]
+
+
+@pytest.mark.parametrize("board", [DUEL, GATHERING], ids=lambda b: b.id)
+@pytest.mark.parametrize(("width", "max_height"), SCREENS)
+def test_on_any_screen_the_canvas_is_tall_enough_for_spaces_to_stay_apart(board, width, max_height):
+    """A short screen (a phone turned sideways) scrolls the board rather than pile it up."""
+    height = canvas_height(board, width, max_height)
+    layout = Layout.fit(board, width, height)
+    assert spaces_apart(layout)
+    points = list(layout.points.values())
+    closest = min(math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1 :])
+    assert closest >= MIN_SPACING - 0.5
+    for x, y in points:
+        assert layout.radius <= x <= width - layout.radius
+        assert layout.radius <= y <= height - layout.radius
+    # Where the screen has room, the canvas keeps to it.
+    if max_height >= 500:
+        assert height <= max_height
+
+
+def test_a_canvas_too_small_for_the_board_shrinks_the_spaces_never_overlaps_them():
+    assert spaces_apart(Layout.fit(GATHERING, 300, 120))
+
+
+def test_the_editors_canvas_on_a_phone_turned_sideways_keeps_spaces_apart():
+    """The editor shows the whole 0-100 square: its canvas grows to keep spaces apart."""
+    height = canvas_height(DUEL, 760, 273, frame=True)
+    assert height > 273
+    assert spaces_apart(Layout.fit(DUEL, 760, height, frame=True))
+
+
+def overlap(a, b) -> bool:
+    """Whether two boxes (left, top, right, bottom) share any area."""
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])

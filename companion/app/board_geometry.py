@@ -20,6 +20,12 @@ Point = tuple[float, float]
 # A space's radius is this share of the shortest distance between two spaces, within limits.
 SPACE_SHARE = 0.34
 MIN_RADIUS = 13.0
+# Neighbouring spaces' centres are never closer than this on a canvas sized by
+# `canvas_height`: the smallest spaces then keep a clear gap between them.
+MIN_SPACING = 36.0
+# However small the canvas, a space's radius stays under this share of the closest pair's
+# distance, so spaces shrink rather than overlap.
+MAX_SHARE = 0.45
 # In the editor spaces are drawn as if this many board units apart.
 FRAME_SPACING = 10.0
 MAX_RADIUS = 30.0
@@ -71,6 +77,8 @@ class Layout:
             scale = max(scale, 0.1)
             # Editing, the spaces keep one size: they would jump about as the closest pair changes.
             radius = _clamp(scale * FRAME_SPACING * SPACE_SHARE) if frame else _radius(board, scale)
+        if not frame:
+            radius = min(radius, closest_pair(board) * scale * MAX_SHARE)
         side, top = _margins(radius)
         left = (width - span_x * scale) / 2
         upper = top + (height - top - side - span_y * scale) / 2
@@ -108,9 +116,10 @@ def _margins(radius: float) -> tuple[float, float]:
     return side, side + LABEL_SIZE + 8
 
 
-def _radius(board: Board, scale: float) -> float:
+def closest_pair(board: Board) -> float:
+    """The distance, in board units, between the two spaces closest to each other."""
     points = [(location.x, location.y) for location in board.locations]
-    closest = min(
+    return min(
         (
             math.dist(a, b)
             for i, a in enumerate(points)
@@ -119,20 +128,36 @@ def _radius(board: Board, scale: float) -> float:
         ),
         default=20.0,
     )
-    return _clamp(closest * scale * SPACE_SHARE)
+
+
+def _radius(board: Board, scale: float) -> float:
+    return _clamp(closest_pair(board) * scale * SPACE_SHARE)
 
 
 def _clamp(radius: float) -> float:
     return min(MAX_RADIUS, max(MIN_RADIUS, radius))
 
 
-def canvas_height(board: Board, width: float, max_height: float | None = None) -> float:
-    """The canvas height that shows the whole board at a width, at most `max_height`."""
-    xs = [location.x for location in board.locations]
-    ys = [location.y for location in board.locations]
-    aspect = max(max(ys) - min(ys), 1.0) / max(max(xs) - min(xs), 1.0)
-    height = width * min(aspect, MAX_ASPECT) + LABEL_SIZE + 8
-    return min(height, max_height) if max_height else height
+def canvas_height(
+    board: Board, width: float, max_height: float | None = None, *, frame: bool = False
+) -> float:
+    """The canvas height that shows the whole board at a width, at most `max_height`.
+
+    Never so low that neighbouring spaces come closer than MIN_SPACING while the width
+    would allow more: on a short screen (a phone turned sideways) the board scrolls instead.
+    With `frame`, the canvas shows the whole 0-100 square, as the editor draws it.
+    """
+    if frame:
+        span_x = span_y = 100.0
+    else:
+        xs = [location.x for location in board.locations]
+        ys = [location.y for location in board.locations]
+        span_x, span_y = max(max(xs) - min(xs), 1.0), max(max(ys) - min(ys), 1.0)
+    natural = width * min(span_y / span_x, MAX_ASPECT) + LABEL_SIZE + 8
+    side, top = _margins(MIN_RADIUS)
+    floor = span_y * MIN_SPACING / closest_pair(board) + top + side
+    height = natural if max_height is None else min(natural, max(max_height, floor))
+    return max(height, 2 * (top + side))
 
 
 def convex_hull(points: Iterable[Point]) -> list[Point]:
@@ -178,15 +203,20 @@ def label_text(territory: Territory) -> str:
 
 
 def label_places(board: Board, layout: Layout) -> dict[str, Box]:
-    """Where each territory's label goes: above its land, else below it, else nudged sideways.
+    """Where each territory's label goes: on or beside its own land, nearer its own spaces.
 
-    The first place that overlaps no label placed before and no space wins; failing that,
-    the one that overlaps labels least, then spaces. Every place is kept inside the canvas.
+    Candidates lie above, below and beside the land and among its spaces. The best is the one
+    that overlaps no label placed before, is nearer one of its own spaces than any other
+    territory's, covers no other territory's space, then none of its own, then lies nearest
+    the middle of its spaces. Every place is kept inside the canvas.
     """
     r = layout.radius
     # A space as the square inside its disc: a label may graze a ring, not cover a space.
     core = r * INSCRIBED
-    spaces = [(x - core, y - core, x + core, y + core) for x, y in layout.points.values()]
+    spaces = {
+        location: (x - core, y - core, x + core, y + core)
+        for location, (x, y) in layout.points.items()
+    }
     placed: dict[str, Box] = {}
     for territory in board.territories:
         if not territory.locations:
@@ -194,29 +224,60 @@ def label_places(board: Board, layout: Layout) -> dict[str, Box]:
         points = [layout.points[location] for location in territory.locations]
         width = len(label_text(territory)) * LABEL_SIZE * LABEL_WIDTH
         height = LABEL_SIZE + 4
-        centre = sum(p[0] for p in points) / len(points)
-        above = min(p[1] for p in points) - r * LAND_MARGIN + 2 - height
-        below = max(p[1] for p in points) + r * LAND_MARGIN - 2
-        candidates = [
-            _inside(centre + shift * width - width / 2, top, width, height, layout)
-            for shift in (0.0, -0.34, 0.34, -0.67, 0.67)
-            for top in (above, below)
+        centre = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
+        reach = r * LAND_MARGIN - 2
+        above = min(p[1] for p in points) - reach - height
+        below = max(p[1] for p in points) + reach
+        tops = [above, below, centre[1] - height / 2]
+        # Just clear of each space's ring, above and below it: between rows of the land.
+        tops += [
+            y + sign * (r + 1) - (height if sign < 0 else 0) for _, y in points for sign in (-1, 1)
         ]
-        # Beside the land, level with its middle, where above and below are taken.
-        middle = sum(p[1] for p in points) / len(points) - height / 2
+        lefts = [centre[0] + shift * width - width / 2 for shift in (0.0, -0.34, 0.34, -0.67, 0.67)]
+        candidates = [_inside(x, top, width, height, layout) for x in lefts for top in tops]
+        # Beside the land, level with its middle.
         left = min(p[0] for p in points) - r * LAND_MARGIN - width
         right = max(p[0] for p in points) + r * LAND_MARGIN
+        middle = centre[1] - height / 2
         candidates += [_inside(x, middle, width, height, layout) for x in (left, right)]
         labels = list(placed.values())
-        # Two labels over each other cannot be read: that counts before covering a space.
+
         placed[territory.id] = min(
             candidates,
-            key=lambda box: (
-                sum(_overlap(box, other) for other in labels),
-                sum(_overlap(box, space) for space in spaces),
-            ),
+            key=lambda box: _label_cost(box, territory.locations, layout, spaces, labels, centre),
         )
     return placed
+
+
+def _label_cost(
+    box: Box,
+    own: tuple[str, ...],
+    layout: Layout,
+    spaces: dict[str, Box],
+    labels: list[Box],
+    centre: Point,
+) -> tuple[float, ...]:
+    """How bad a place is for the label of the territory whose locations are `own`."""
+    others = [at for at in layout.points if at not in own]
+    near_own = min(_distance(box, layout.points[at]) for at in own)
+    near_other = min((_distance(box, layout.points[at]) for at in others), default=math.inf)
+    middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    return (
+        # Two labels over each other cannot be read: that counts first.
+        round(sum(_overlap(box, other) for other in labels)),
+        # A label nearer another territory's space reads as that territory's name.
+        max(0.0, round(near_own - near_other)),
+        round(sum(_overlap(box, spaces[at]) for at in others)),
+        round(sum(_overlap(box, spaces[at]) for at in own)),
+        math.dist(middle, centre),
+    )
+
+
+def _distance(box: Box, point: Point) -> float:
+    """How far a point lies outside a box (0 inside it)."""
+    dx = max(box[0] - point[0], 0.0, point[0] - box[2])
+    dy = max(box[1] - point[1], 0.0, point[1] - box[3])
+    return math.hypot(dx, dy)
 
 
 def _inside(left: float, top: float, width: float, height: float, layout: Layout) -> Box:

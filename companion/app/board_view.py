@@ -54,7 +54,7 @@ class IsleCanvas:
         colours: Mapping[str, PlayerColour],
         on_tap: Callable[[str], None],
         width: float,
-        height: float,
+        height_for: Callable[[float], float],
         *,
         on_drag: Callable[[str, Point], None] | None = None,
         on_drop: Callable[[], None] | None = None,
@@ -69,6 +69,10 @@ class IsleCanvas:
         self.on_tap_sea = on_tap_sea
         self.frame = on_drag is not None
         self.dragging: str | None = None
+        # The canvas's height for a width, read afresh whenever the canvas or the page changes
+        # size: a height fixed once would keep the page's shape from when the screen was built.
+        self.height_for = height_for
+        height = height_for(width)
         self.layout = Layout.fit(board, width, height, frame=self.frame)
         self.on_board: dict[str, Creature] = {}
         self.marks: dict[str, Target] = {}
@@ -92,11 +96,17 @@ class IsleCanvas:
                 mouse_cursor=ft.MouseCursor.CLICK,
             ),
         )
+        # Each space also shows in the screen-reader tree, named and where it is drawn: the
+        # boxes let a reader (and a test) find every space. They take no taps: those fall
+        # through to the canvas.
+        # Passing the column's width on to the canvas: a stack would otherwise shrink it to nothing.
+        self.stack = ft.Stack([self.semantics], fit=ft.StackFit.PASS_THROUGH)
+        self._place_spaces()
 
     @property
     def control(self) -> ft.Control:
         """The control to put on the screen."""
-        return self.semantics
+        return self.stack
 
     def show(
         self,
@@ -120,13 +130,47 @@ class IsleCanvas:
         self.board = board
         self.layout = Layout.fit(board, self.layout.width, self.layout.height, frame=self.frame)
         self.canvas.shapes = self._shapes()
+        self._place_spaces()
+
+    def refit(self) -> None:
+        """Size the canvas again for the page as it is now (turned, resized, reloaded)."""
+        self._fit(self.layout.width)
 
     def _resized(self, event: cv.CanvasResizeEvent) -> None:
-        if abs(event.width - self.layout.width) < 1 and abs(event.height - self.layout.height) < 1:
+        # The width is the layout's to give; the height follows from it and the page.
+        self._fit(event.width)
+
+    def _fit(self, width: float) -> None:
+        height = self.height_for(width)
+        if abs(width - self.layout.width) < 1 and abs(height - self.layout.height) < 1:
             return
-        self.layout = Layout.fit(self.board, event.width, event.height, frame=self.frame)
+        self.canvas.height = height
+        self.layout = Layout.fit(self.board, width, height, frame=self.frame)
         self.canvas.shapes = self._shapes()
-        self.canvas.update()
+        self._place_spaces()
+        self.stack.update()
+
+    def _place_spaces(self) -> None:
+        r = self.layout.radius
+        names = self.board.location_names
+        self.stack.controls = [
+            self.semantics,
+            *(
+                ft.Container(
+                    left=x - r,
+                    top=y - r,
+                    width=2 * r,
+                    height=2 * r,
+                    ignore_interactions=True,
+                    content=ft.Semantics(
+                        identifier=f"space-{location}",
+                        label=names[location],
+                        content=ft.Container(),
+                    ),
+                )
+                for location, (x, y) in self.layout.points.items()
+            ),
+        ]
 
     def _tapped(self, event: ft.TapEvent) -> None:
         position = event.local_position
@@ -215,6 +259,14 @@ class IsleCanvas:
                 weight=ft.FontWeight.BOLD,
             ),
         ]
+        # The owner's shape on a badge: two seats' tokens differ by more than their colour.
+        badge = max(7.0, self.layout.radius * 0.42)
+        bx, by = x + size * 0.78, y + size * 0.62
+        shapes += [
+            cv.Circle(bx, by, badge, paint=_fill("#101010")),
+            cv.Circle(bx, by, badge, paint=_stroke(colour.hex, 1.5)),
+            _text(colour.mark, bx, by, badge * 1.35, "#F4ECD8"),
+        ]
         if piece.active:
             shapes.append(cv.Circle(x, y, self.layout.radius + 4, paint=_stroke(ACCENT, 4)))
         return shapes
@@ -302,9 +354,19 @@ def _mark(target: Target, x: float, y: float, radius: float) -> list[cv.Shape]:
     if target.mark is Mark.ACTIVATE:
         return [cv.Circle(x, y, radius + 4, paint=_stroke(ACCENT, 3, [6, 4]))]
     if target.mark is Mark.MOVE:
+        # A cost is a badge with an arrow ("→2": two actions), nothing like a space's plain
+        # number, which sits in the middle of an empty space.
+        text = f"→{target.cost}"
+        size = max(10.0, radius * 0.6)
+        width, height = size * 0.75 * len(text) + 6, size + 5
+        bx, by = x + radius * 0.2, y - radius - height * 0.45
         return [
             cv.Circle(x, y, radius + 3, paint=_stroke(MOVE_COLOUR, 3)),
-            _text(str(target.cost), x, y, radius * 0.95, MOVE_COLOUR, weight=ft.FontWeight.BOLD),
+            cv.Rect(bx, by, width, height, border_radius=height / 2, paint=_fill(MOVE_COLOUR)),
+            cv.Rect(bx, by, width, height, border_radius=height / 2, paint=_stroke("#101010", 1.5)),
+            _text(
+                text, bx + width / 2, by + height / 2, size, "#101010", weight=ft.FontWeight.BOLD
+            ),
         ]
     colour, glyph = (ATTACK_COLOUR, "⚔") if target.mark is Mark.ATTACK else (SWAP_COLOUR, "⇄")
     # A glyph beside the ring, so the kind of target never depends on telling colours apart.

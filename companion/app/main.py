@@ -131,6 +131,8 @@ class App:
         self._wide = False
         # A message for the next screen: (text, is an error).
         self._message: tuple[str, bool] | None = None
+        # What the screen shown wants done whenever the page changes size (set as it is built).
+        self._page_resized: Callable[[], None] | None = None
 
     def start(self) -> None:
         """Set up the page and show the screen its address names."""
@@ -284,6 +286,10 @@ class App:
 
         self.page.pubsub.subscribe_topic(f"game/{game_id}", deliver)
 
+    def on_page_resize(self, handler: Callable[[], None]) -> None:
+        """Call `handler` on every change of the page's size while this screen is shown."""
+        self._page_resized = handler
+
     def announce(self, game_id: str, revision: int) -> None:
         """Tell the other devices following this game that it has reached `revision`."""
         self.page.pubsub.send_others_on_topic(f"game/{game_id}", revision)
@@ -310,6 +316,7 @@ class App:
         # The screen being left stops following its game; a game screen follows it anew.
         page.pubsub.unsubscribe_all()
         parts = [part for part in address.path.split("/") if part]
+        self._page_resized = None
         try:
             if self.table is None:
                 view = self._view(parts)
@@ -388,20 +395,22 @@ class App:
         return self._view(parts)
 
     def _resized(self, _: ft.PageResizeEvent) -> None:
-        # Only a change of layout (one column or centred) needs the screen built again.
+        # A change of layout (one column or centred) needs the screen built again...
         width = self.page.width or 0
         wide = width > COLUMN_WIDTH + 40
-        if wide == self._wide:
-            return
         view = self.page.views[-1] if self.page.views else None
-        if view is None or view.data in (WIDE, SIZED):
-            self.show()
-            return
-        # Any other screen only needs new margins; a screen built anew would leave a dialog
-        # open on it (a phone turned while asked to confirm) on the client, never to close.
-        self._wide = wide
-        view.padding = _centred(width) if wide else PADDING
-        view.update()
+        if wide != self._wide:
+            if view is None or view.data in (WIDE, SIZED):
+                self.show()
+                return
+            # Any other screen only needs new margins; a screen built anew would leave a dialog
+            # open on it (a phone turned while asked to confirm) on the client, never to close.
+            self._wide = wide
+            view.padding = _centred(width) if wide else PADDING
+            view.update()
+        # ... and any change of size one sized to the page (the isle's canvas).
+        if self._page_resized is not None:
+            self._page_resized()
 
     async def _pop(self, event: ft.ViewPopEvent) -> None:
         await self.page.push_route("/")

@@ -68,24 +68,30 @@ class BoardScreen:
         self.shown_player: str | None = session.state.current_player
         page = app.page
         width = page.width or 360
-        height = page.height or 740
-        side_by_side = width >= SIDE_BY_SIDE
-        # A first guess at the canvas size; the canvas reports its real width once laid out.
+        self.side_by_side = width >= SIDE_BY_SIDE
+        # A first guess at the canvas width; the canvas reports its real width once laid out.
         inner = width - 2 * SCREEN_PADDING
-        board_width = inner * BOARD_COLUMNS / 12 - ROW_SPACING if side_by_side else inner
-        max_height = height - 140 - BOTTOM_BAR if side_by_side else height * 0.7
-        board_height = canvas_height(session.saved.game.board, board_width, max_height)
-        self.side_by_side = side_by_side
+        board_width = inner * BOARD_COLUMNS / 12 - ROW_SPACING if self.side_by_side else inner
         setup = session.saved.setup
         colours = {player.id: colour_of(player.colour or player.id) for player in setup.players}
         self.isle = IsleCanvas(
-            session.saved.game.board, colours, self.tapped, board_width, board_height
+            session.saved.game.board, colours, self.tapped, board_width, self.board_height
         )
+        app.on_page_resize(self.isle.refit)
         self.cards = BoardCards(session, self.turns, self.record, self.go_on, app.go)
         self.game_bar = GameBar(app.go, session.id, self.undo, self.redo)
         view.appbar = self.game_bar.control
         notes = {player: " · computer" for player in self.turns.bots}
         self.players = PlayersCard(session, notes)
+
+    def board_height(self, width: float) -> float:
+        """The canvas height for a canvas width, on the page as it is now."""
+        page = self.app.page
+        height = page.height or 740
+        # Beside the panels the isle may fill the screen's height; above them, most of it.
+        side_by_side = (page.width or 360) >= SIDE_BY_SIDE
+        max_height = height - 140 - BOTTOM_BAR if side_by_side else height * 0.7
+        return canvas_height(self.session.saved.game.board, width, max_height)
 
     # --- the turn controller's stage --------------------------------------------------------
 
@@ -251,8 +257,9 @@ class BoardScreen:
             [
                 ft.Container(content=self.isle.control, border_radius=12),
                 ft.Text(
-                    "Gold: can act or summon · green: move (actions it takes) · red ⚔: attack · "
-                    "blue ⇄: Wyrm swap · dark with a coloured ring: face-down, has acted",
+                    "Gold: can act or summon · green →2: move, 2 actions · red ⚔: attack · "
+                    "blue ⇄: Wyrm swap · dark with a coloured ring: face-down, has acted · "
+                    "a token's badge: its owner's shape",
                     size=12,
                     color=ft.Colors.ON_SURFACE_VARIANT,
                 ),

@@ -79,11 +79,17 @@ class BoardEditor:
             {},
             self.tapped,
             width,
-            canvas_height(self.draft.sketch(), width, (app.page.height or 740) * 0.7),
+            self.board_height,
             on_drag=self.dragged,
             on_drop=self.dropped,
             on_tap_sea=self.tapped_sea,
         )
+        app.on_page_resize(self.isle.refit)
+
+    def board_height(self, width: float) -> float:
+        """The canvas height for a canvas width, on the page as it is now."""
+        max_height = (self.app.page.height or 740) * 0.7
+        return canvas_height(self.draft.sketch(), width, max_height, frame=True)
 
     @property
     def draft(self) -> BoardDraft:

@@ -89,26 +89,55 @@ def build(app: App, game_id: str) -> ft.View:
     return view
 
 
+# Each seat's line has its own dash pattern as well as its colour (named in the legend), so
+# no line is told from another by colour alone.
+LINE_STYLES: tuple[tuple[list[int] | None, str], ...] = (
+    (None, "solid line"),
+    ([10, 5], "dashed line"),
+    ([3, 4], "dotted line"),
+    ([12, 4, 3, 4], "dash-dot line"),
+)
+
+
 def energy_chart(session: GameSession) -> ft.Control:
-    """Every player's energy at the start and at the end of each round."""
+    """Every player's energy at the start and at the end of each round, with a legend."""
     # flet_charts takes a while to import; only this screen needs it, so the app starts sooner.
     import flet_charts as fch
 
     series = []
-    for player, values in session.energy_by_round().items():
+    legend: list[ft.Control] = []
+    for seat, (player, values) in enumerate(session.energy_by_round().items()):
         points = [STARTING_ENERGY, *values]
+        colour = colour_of(session.colour(player)).hex
+        dashes, style = LINE_STYLES[seat % len(LINE_STYLES)]
         series.append(
             fch.LineChartData(
                 points=[fch.LineChartDataPoint(x=i, y=v) for i, v in enumerate(points)],
-                color=colour_of(session.colour(player)).hex,
+                color=colour,
                 stroke_width=3,
+                dash_pattern=dashes,
                 point=True,
+            )
+        )
+        name = session.label(player)
+        legend.append(
+            ft.Semantics(
+                label=f"{name}: {style}",
+                content=ft.Row(
+                    [
+                        _line_sample(colour, dashes),
+                        player_chip(name, session.colour(player)),
+                        ft.Text(name, size=15),
+                    ],
+                    spacing=6,
+                    tight=True,
+                ),
             )
         )
     rounds = max((len(s.points) for s in series), default=1) - 1
     # A label on every grid line: left to itself, the chart samples its labels 30 apart.
     step = 6
-    return ft.Container(
+    chart = ft.Container(
         height=240,
         content=fch.LineChart(
             data_series=series,
@@ -134,3 +163,21 @@ def energy_chart(session: GameSession) -> ft.Control:
             horizontal_grid_lines=fch.ChartGridLines(interval=step, color="#33FFFFFF", width=1),
         ),
     )
+    return ft.Column(
+        [
+            chart,
+            ft.Semantics(
+                identifier="chart-legend",
+                content=ft.Row(legend, wrap=True, spacing=16, run_spacing=8),
+            ),
+        ]
+    )
+
+
+def _line_sample(colour: str, dashes: list[int] | None) -> ft.Control:
+    """A short stretch of a player's line, drawn as the chart draws it, for the legend."""
+    import flet.canvas as cv
+
+    pattern: list[int | float] | None = list(dashes) if dashes else None
+    paint = ft.Paint(color=colour, stroke_width=3, stroke_dash_pattern=pattern)
+    return cv.Canvas(width=40, height=14, shapes=[cv.Line(0, 7, 40, 7, paint=paint)])
