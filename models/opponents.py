@@ -4,7 +4,7 @@ from __future__ import annotations
 
 BOT_NAMES = ("random", "greedy", "mcts")
 # Thinking time per turn (a seat's run of decisions) of each mcts level, in milliseconds.
-MCTS_LEVELS = {"easy": 200, "normal": 1000, "hard": 3000}
+MCTS_LEVELS = {"easy": 200, "normal": 700, "hard": 3000}
 
 
 def parse_bot(name: str) -> tuple[str, int | None]:
