@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from companion.app.sharing import policy
 from companion.engine import GameState, IllegalCommand, Tally
 from companion.engine.queries import tally_after
-from companion.store.errors import GameMovedOn, StoreError
+from companion.store.errors import GameMovedOn, GameNotFound, StoreError
 from companion.store.store import LogEntry, SavedGame, Store, tap_size
 from models.commands import PLAYER_COMMANDS, Command, EnergyAndReset
 
@@ -135,6 +135,8 @@ class GameSession:
             latest = self.saved.undo_label
             now = f" (last recorded: {latest})" if latest else ""
             return Outcome(False, f"The game moved on before that tap{now}; nothing was recorded.")
+        except GameNotFound:
+            return Outcome(False, policy.GAME_DELETED)
         except StoreError as error:
             return Outcome(False, _sentence(str(error)))
         return None

@@ -43,6 +43,17 @@ def refusal(seat: str | None, commands: Sequence[Command]) -> str | None:
     return None
 
 
+DELETE_REFUSED = "Only the host's device or the scorekeeper's deletes a shared game."
+GAME_DELETED = "This game was deleted."
+
+
+def delete_refusal(host: bool, seat: str | None) -> str | None:
+    """Why a device may not delete a shared game (`host`: it came in with the host link)."""
+    if host or seat is None or seat == SCOREKEEPER:
+        return None
+    return _closed(seat) if seat == LOCKED else DELETE_REFUSED
+
+
 def undo_refusal(
     seat: str | None, taken_back: Sequence[Command], labels: Mapping[str, str] | None = None
 ) -> str | None:
