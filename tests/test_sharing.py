@@ -248,9 +248,12 @@ def test_a_seated_session_records_its_players_turns_and_is_refused_anothers(save
     store, game_id = saved_game
     seat = {"now": "blue"}
     session = GameSession(store, game_id, lambda: seat["now"])
-    # Bjorn's phone taps a button drawn for Ragna: made as Bjorn, whose turn it is not.
+    # Bjorn's phone taps a button drawn for Ragna: it is told whose turns it records.
     refused = session.do(Pass(), by="red")
-    assert not refused.ok and "Ragna" in refused.message
+    assert not refused.ok and refused.message == (
+        "This device records Bjorn's turns only: Ragna's are recorded on Ragna's device or "
+        "the scorekeeper's."
+    )
     assert store.load(game_id).revision == 0
     seat["now"] = "red"
     assert session.do(Pass(), by="red").ok

@@ -91,7 +91,11 @@ class GameSession:
         if refused:
             return Outcome(False, refused)
         bots = {player.id for player in self.saved.setup.players if player.bot}
-        signed = [policy.signed(seat, made_by(command, by), bots) for command in commands]
+        made = [made_by(command, by) for command in commands]
+        refused = policy.others_refusal(seat, made, bots, self.saved.game.labels)
+        if refused:
+            return Outcome(False, refused)
+        signed = [policy.signed(seat, command, bots) for command in made]
         before = len(self.saved.log)
         base = self.saved.revision if revision is None else revision
         failed = self._write(lambda: self.store.append_all(self.id, signed, base))
