@@ -525,7 +525,7 @@ def test_the_share_panel_reads_its_codes_out_and_frees_a_seat(saved_game):
     app.ticket = host
     view = share.build(app)
     labels = {c.label for c in _texts(view) if isinstance(c, ft.Semantics)}
-    assert f"Join code: {' '.join(access.join_code)}" in labels
+    assert f"Join code: {codes.grouped(access.join_code)}" in labels
     assert f"Watch link: {app.table.watch}" in labels
     (free,) = [
         c

@@ -163,6 +163,8 @@ class Device:
         for attempt in range(3):
             field.click()
             self.page.wait_for_timeout(500)
+            # A failed try leaves what was typed in the field: it is replaced, not added to.
+            self.page.keyboard.press("Control+a")
             self.page.keyboard.type(code, delay=50)
             self.page.wait_for_timeout(300)
             self.page.keyboard.press("Enter")

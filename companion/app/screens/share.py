@@ -83,12 +83,12 @@ def build(app: App) -> ft.View:
         ),
         section(
             "Join: take a seat and record",
-            _said(grouped(access.join_code), f"Join code: {spelled(access.join_code)}", 30),
+            _said(grouped(access.join_code), f"Join code: {grouped(access.join_code)}", 30),
             _said(links.join, f"Join link: {links.join}", 14),
         ),
         section(
             "Watch: follow the games, record nothing",
-            _said(grouped(access.watch_code), f"Watch code: {spelled(access.watch_code)}", 22),
+            _said(grouped(access.watch_code), f"Watch code: {grouped(access.watch_code)}", 22),
             _said(links.watch, f"Watch link: {links.watch}", 14),
         ),
         section("Devices", *_device_lines(app)),
@@ -101,11 +101,6 @@ def build(app: App) -> ft.View:
         ),
     ]
     return view
-
-
-def spelled(code: str) -> str:
-    """A code as a screen reader should read it out: one symbol at a time."""
-    return " ".join(code)
 
 
 def _said(text: str, label: str, size: int) -> ft.Control:
