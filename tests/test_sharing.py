@@ -248,9 +248,12 @@ def test_a_seated_session_records_its_players_turns_and_is_refused_anothers(save
     store, game_id = saved_game
     seat = {"now": "blue"}
     session = GameSession(store, game_id, lambda: seat["now"])
-    # Bjorn's phone taps a button drawn for Ragna: made as Bjorn, whose turn it is not.
+    # Bjorn's phone taps a button drawn for Ragna: it is told whose turns it records.
     refused = session.do(Pass(), by="red")
-    assert not refused.ok and "Ragna" in refused.message
+    assert not refused.ok and refused.message == (
+        "This device records Bjorn's turns only: Ragna's are recorded on Ragna's device or "
+        "the scorekeeper's."
+    )
     assert store.load(game_id).revision == 0
     seat["now"] = "red"
     assert session.do(Pass(), by="red").ok
@@ -407,3 +410,138 @@ def test_a_client_without_the_code_is_sent_no_game_whatever_it_asks_for(shared_s
         assert b"Ragnhild" not in seen and b"Bjorn" not in seen
     # The same client with the code in its address is let in and shown the game.
     assert b"Ragnhild" in _as_a_client(port, f"/?code={code}", [])
+
+
+# --- deleting a shared game -----------------------------------------------------------------
+
+
+class _Pubsub:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, object]] = []
+
+    def send_others_on_topic(self, topic: str, message: object) -> None:
+        self.sent.append((topic, message))
+
+    send_all_on_topic = send_others_on_topic
+
+
+def _shared_app(store, role_code: str | None = None):
+    from types import SimpleNamespace
+
+    from companion.app.main import App
+
+    access = TableAccess()
+    table = TableLinks.serving(access, "10.0.0.2", 8550, "127.0.0.1")
+    app = App(SimpleNamespace(pubsub=_Pubsub()), store, table)
+    ticket = access.admit("10.0.0.5", role_code or access.join_code)
+    assert isinstance(ticket, Ticket)
+    app.ticket = ticket
+    return app, access
+
+
+def test_only_the_host_and_the_scorekeeper_delete_a_shared_game(saved_game):
+    from companion.app.sharing.policy import DELETE_REFUSED, delete_refusal
+
+    assert delete_refusal(True, WATCHER) is None
+    assert delete_refusal(False, SCOREKEEPER) is None
+    assert delete_refusal(False, "red") == DELETE_REFUSED
+    assert delete_refusal(False, WATCHER) == DELETE_REFUSED
+    store, game_id = saved_game
+    app, access = _shared_app(store)
+    access.seats.take(game_id, app.ticket.device, "red", PLAYERS)
+    # Ragna's phone is refused, with a sentence, and the game stays.
+    assert app.delete_game(game_id) == DELETE_REFUSED
+    assert store.load(game_id).id == game_id
+    access.seats.take(game_id, app.ticket.device, SCOREKEEPER, PLAYERS)
+    assert app.delete_refusal(game_id) is None
+    assert app.delete_game(game_id) is None
+    assert game_id not in {summary.id for summary in store.unfinished()}
+    # The other devices are told, its seats are freed, and it is known as deleted.
+    assert ("table/deleted", game_id) in app.page.pubsub.sent
+    assert access.was_deleted(game_id) and access.seats.seat_of(game_id, app.ticket.device) is None
+
+
+def test_the_hosts_link_deletes_a_shared_game_without_a_seat(saved_game):
+    store, game_id = saved_game
+    app, access = _shared_app(store)
+    assert app.role is Role.JOIN and app.delete_refusal(game_id) is not None
+    host = access.admit("127.0.0.1", access.host_key)
+    assert isinstance(host, Ticket)
+    app.ticket = host
+    assert app.delete_game(game_id) is None
+
+
+def test_a_tap_on_a_deleted_game_says_it_was_deleted(saved_game):
+    store, game_id = saved_game
+    session = GameSession(store, game_id, lambda: "red")
+    store.delete_game(game_id)
+    assert session.do(Pass(), by="red").message == "This game was deleted."
+
+
+def test_a_new_code_keeps_the_hosts_own_seat():
+    access = TableAccess()
+    host = access.admit("127.0.0.1", access.host_key)
+    player = access.admit("10.0.0.5", access.join_code)
+    assert isinstance(host, Ticket) and isinstance(player, Ticket)
+    access.seats.take("g1", host.device, SCOREKEEPER, PLAYERS)
+    access.seats.take("g1", player.device, "red", PLAYERS)
+    access.renew()
+    assert access.seats.taken("g1") == {SCOREKEEPER: host.device}
+
+
+def test_a_new_code_prints_the_new_links_for_a_headless_host(saved_game, capsys):
+    store, _ = saved_game
+    app, access = _shared_app(store)
+    host = access.admit("127.0.0.1", access.host_key)
+    assert isinstance(host, Ticket)
+    app.ticket = host
+    app.renew_code()
+    printed = capsys.readouterr().out
+    assert f"Join: {app.table.join}\n" in printed and access.join_code in app.table.join
+    assert f"Watch: {app.table.watch}\n" in printed
+
+
+def _texts(control) -> list:
+    """Every control below `control` (a view's controls, contents and rows), depth first."""
+    found = [control]
+    for name in ("controls", "content"):
+        below = getattr(control, name, None)
+        for child in below if isinstance(below, list) else [below] if below else []:
+            found.extend(_texts(child))
+    return found
+
+
+def test_the_share_panel_reads_its_codes_out_and_frees_a_seat(saved_game):
+    import flet as ft
+
+    from companion.app.screens import share
+
+    store, game_id = saved_game
+    app, access = _shared_app(store)
+    player = app.ticket
+    access.seats.take(game_id, player.device, "red", PLAYERS)
+    host = access.admit("127.0.0.1", access.host_key)
+    assert isinstance(host, Ticket)
+    app.ticket = host
+    view = share.build(app)
+    labels = {c.label for c in _texts(view) if isinstance(c, ft.Semantics)}
+    assert f"Join code: {codes.grouped(access.join_code)}" in labels
+    assert f"Watch link: {app.table.watch}" in labels
+    (free,) = [
+        c
+        for c in _texts(view)
+        if isinstance(c, ft.TextButton) and str(c.content).startswith("Free this seat")
+    ]
+    assert free.content == "Free this seat: Ragna in Ragna and Bjorn's game"
+    app.show = lambda: None
+    free.on_click(None)
+    assert access.seats.seat_of(game_id, player.device) is None
+    assert ("table/seats", game_id) in app.page.pubsub.sent
+
+
+def test_a_locked_out_address_is_told_so_not_its_device():
+    clock = Clock()
+    access = TableAccess(limiter=TryLimiter(tries=1, window_s=60, clock=clock))
+    access.admit("10.0.0.5", "WRONGCOD")
+    said = access.admit("10.0.0.5", access.join_code)
+    assert said == "Too many wrong codes from this network address: try again in 61 s."

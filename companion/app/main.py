@@ -23,7 +23,7 @@ from companion.app.screens import home, join
 from companion.app.session import GameSession
 from companion.app.sharing.access import Role, Ticket
 from companion.app.sharing.links import CODE_PARAMETER, TableLinks
-from companion.app.sharing.policy import LOCKED
+from companion.app.sharing.policy import GAME_DELETED, LOCKED, delete_refusal
 from companion.app.sharing.seats import WATCHER
 from companion.app.theme import FONTS, theme
 from companion.app.widgets import PADDING, SIZED, WIDE, notify
@@ -58,6 +58,7 @@ KEPT_TIMEOUT_S = 10
 # Pubsub topics of a shared table: a new code was made; a seat or a device changed.
 RENEWED = "table/renewed"
 SEATS = "table/seats"
+DELETED = "table/deleted"
 
 
 def screen_module(name: str) -> ModuleType:
@@ -221,6 +222,31 @@ class App:
         assert self.table is not None and self.role is Role.HOST
         self.table.access.renew()
         self.page.pubsub.send_all_on_topic(RENEWED, self.table.access.generation)
+        # A headless host reads the new links where it read the first ones: the journal.
+        print(f"Join: {self.table.join}\nWatch: {self.table.watch}", flush=True)
+
+    def free_seat(self, game_id: str, device: str) -> None:
+        """Free another device's seat in a game (host only): that device picks again."""
+        assert self.table is not None and self.role is Role.HOST
+        self.table.access.seats.leave(game_id, device)
+        self.page.pubsub.send_all_on_topic(SEATS, game_id)
+
+    def delete_refusal(self, game_id: str) -> str | None:
+        """Why this device may not delete a game; None if it may (the host, the scorekeeper)."""
+        if self.table is None:
+            return None
+        return delete_refusal(self.role is Role.HOST, self.seat(game_id))
+
+    def delete_game(self, game_id: str) -> str | None:
+        """Delete a game if this device may: None if deleted, else the sentence saying why not."""
+        refused = self.delete_refusal(game_id)
+        if refused:
+            return refused
+        self.store.delete_game(game_id)
+        if self.table is not None:
+            self.table.access.deleted(game_id)
+            self.page.pubsub.send_others_on_topic(DELETED, game_id)
+        return None
 
     def seat(self, game_id: str) -> str | None:
         """Who this device is in a game: None when not shared (it records for everyone)."""
@@ -251,10 +277,23 @@ class App:
             self.refused = "The host made a new table code: ask them for it."
             self.show()
 
+    def _game_deleted(self, _topic: str, game_id: str) -> None:
+        if self.game_shown() == game_id:
+            self.go("/", GAME_DELETED, error=True)
+        elif urlsplit(self.page.route or "/").path in ("", "/"):
+            self.show()  # a list of games drops it
+
     def _seats_changed(self, _topic: str, _game: str) -> None:
         view = self.page.views[-1] if self.page.views else None
         if view is not None and view.data in (SEAT_PICKER, SHARE_PANEL):
             self.show()
+            return
+        shown = self.game_shown()
+        if shown is not None and self.ticket is not None and self.role is not Role.WATCH:
+            assert self.table is not None
+            if self.table.access.seats.seat_of(shown, self.ticket.device) is None:
+                # The host freed this device's seat: it picks again.
+                self.show()
 
     def _connected(self, _: ft.Event[ft.Page]) -> None:
         if self.table is not None and self.ticket is not None:
@@ -323,13 +362,14 @@ class App:
             else:
                 page.pubsub.subscribe_topic(RENEWED, self._renewed)
                 page.pubsub.subscribe_topic(SEATS, self._seats_changed)
+                page.pubsub.subscribe_topic(DELETED, self._game_deleted)
                 view = self._shared_view(parts)
         except GameNotFound:
-            notify(page, "That game is not saved on this device.", error=True)
-            view = home.build(self)
+            notify(page, self._not_found(), error=True)
+            view = self._home()
         except StoreError as error:
             notify(page, str(error), error=True)
-            view = home.build(self)
+            view = self._home()
         width = page.width or 0
         self._wide = width > COLUMN_WIDTH + 40
         if view.data != WIDE and width > COLUMN_WIDTH + 40:
@@ -340,6 +380,23 @@ class App:
             notify(page, self._message[0], error=self._message[1])
             self._message = None
         page.update()
+
+    def _not_found(self) -> str:
+        """What a device is told when the game it opened is not in the store."""
+        shown = self.game_shown()
+        if self.table is not None and shown is not None and self.table.access.was_deleted(shown):
+            return GAME_DELETED
+        if self.table is not None:
+            return "That game is not on this table: it may have been deleted."
+        return "That game is not saved on this device."
+
+    def _home(self) -> ft.View:
+        """The home screen this device may see: a watcher's list for a watcher, else Home."""
+        if self.table is not None and self.role is Role.WATCH:
+            return screen_module("watch").home(self)
+        if self.table is not None and not self.table.access.valid(self.ticket):
+            return join.build(self)
+        return home.build(self)
 
     def _view(self, parts: list[str]) -> ft.View:
         if not parts:

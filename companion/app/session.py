@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from companion.app.sharing import policy
 from companion.engine import GameState, IllegalCommand, Tally
 from companion.engine.queries import tally_after
-from companion.store.errors import GameMovedOn, StoreError
+from companion.store.errors import GameMovedOn, GameNotFound, StoreError
 from companion.store.store import LogEntry, SavedGame, Store, tap_size
 from models.commands import PLAYER_COMMANDS, Command, EnergyAndReset
 
@@ -91,7 +91,11 @@ class GameSession:
         if refused:
             return Outcome(False, refused)
         bots = {player.id for player in self.saved.setup.players if player.bot}
-        signed = [policy.signed(seat, made_by(command, by), bots) for command in commands]
+        made = [made_by(command, by) for command in commands]
+        refused = policy.others_refusal(seat, made, bots, self.saved.game.labels)
+        if refused:
+            return Outcome(False, refused)
+        signed = [policy.signed(seat, command, bots) for command in made]
         before = len(self.saved.log)
         base = self.saved.revision if revision is None else revision
         failed = self._write(lambda: self.store.append_all(self.id, signed, base))
@@ -135,6 +139,8 @@ class GameSession:
             latest = self.saved.undo_label
             now = f" (last recorded: {latest})" if latest else ""
             return Outcome(False, f"The game moved on before that tap{now}; nothing was recorded.")
+        except GameNotFound:
+            return Outcome(False, policy.GAME_DELETED)
         except StoreError as error:
             return Outcome(False, _sentence(str(error)))
         return None

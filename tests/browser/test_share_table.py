@@ -163,6 +163,8 @@ class Device:
         for attempt in range(3):
             field.click()
             self.page.wait_for_timeout(500)
+            # A failed try leaves what was typed in the field: it is replaced, not added to.
+            self.page.keyboard.press("Control+a")
             self.page.keyboard.type(code, delay=50)
             self.page.wait_for_timeout(300)
             self.page.keyboard.press("Enter")
@@ -230,8 +232,8 @@ def test_players_record_their_own_turns_and_are_refused_anothers(shared, browser
     bjorn.ui.tap("Bjorn", "This device records for Bjorn's turns")
 
     ragna.ui.tap("Ragna: done with Wyrms", "Bjorn: done with Wyrms")
-    # Bjorn decides now; Ragna's phone shows his button too, but a tap on it is Ragna's.
-    ragna.ui.tap("Bjorn: done with Wyrms", "It is Bjorn's turn, not Ragna's.")
+    # Bjorn decides now; Ragna's phone shows his button too, but it records Ragna's turns only.
+    ragna.ui.tap("Bjorn: done with Wyrms", "This device records Ragna's turns only")
     ragna.ui.shot("share-refused-anothers-turn", tall=740)
     bjorn.ui.tap("Bjorn: done with Wyrms", "Ragna: done with Trolls")
     with open_store(server.db) as store:

@@ -152,6 +152,14 @@ def _resume_card(app: App, summary: GameSummary) -> ft.Control:
             ),
         ),
     )
+    if app.delete_refusal(summary.id):
+        # Only the host's device and the scorekeeper's delete a shared game.
+        return ft.Container(
+            border_radius=10,
+            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+            padding=ft.Padding.only(right=4),
+            content=ft.Row([resume], spacing=0),
+        )
     delete = ft.Semantics(
         container=True,
         content=ft.IconButton(
@@ -177,11 +185,14 @@ def _confirm_delete(app: App, summary: GameSummary, where: Standing) -> None:
 
     def delete(_: ft.Event[Any]) -> None:
         try:
-            app.store.delete_game(summary.id)
+            refused = app.delete_game(summary.id)
         except StoreError as error:
             said.append((str(error), True))
         else:
-            said.append((f"Deleted {players}'s game.", False))
+            if refused:
+                said.append((refused, True))
+            else:
+                said.append((f"Deleted {players}'s game.", False))
         page.pop_dialog()
 
     def closed(_: ft.Event) -> None:

@@ -10,7 +10,7 @@ from companion.app.screens.home import players_of
 from companion.app.sharing.access import Role
 from companion.app.sharing.codes import grouped
 from companion.app.sharing.links import png_qr
-from companion.app.sharing.seats import seat_name
+from companion.app.sharing.seats import WATCHER, seat_name
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, screen, section
@@ -55,7 +55,7 @@ def build(app: App) -> ft.View:
                 title=ft.Text("Make a new code?"),
                 content=ft.Text(
                     "Every device but this one goes back to the code screen and needs the new "
-                    "code; seats are given up.",
+                    "code; their seats are given up (this device keeps its own).",
                     size=15,
                 ),
                 actions=[
@@ -83,13 +83,13 @@ def build(app: App) -> ft.View:
         ),
         section(
             "Join: take a seat and record",
-            ft.Text(grouped(access.join_code), size=30, weight=ft.FontWeight.BOLD),
-            ft.Text(links.join, size=14, selectable=True),
+            _said(grouped(access.join_code), f"Join code: {grouped(access.join_code)}", 30),
+            _said(links.join, f"Join link: {links.join}", 14),
         ),
         section(
             "Watch: follow the games, record nothing",
-            ft.Text(grouped(access.watch_code), size=22, weight=ft.FontWeight.BOLD),
-            ft.Text(links.watch, size=14, selectable=True),
+            _said(grouped(access.watch_code), f"Watch code: {grouped(access.watch_code)}", 22),
+            _said(links.watch, f"Watch link: {links.watch}", 14),
         ),
         section("Devices", *_device_lines(app)),
         big_button("Make a new code", ask_renew, icon=ft.Icons.REFRESH, primary=False),
@@ -103,6 +103,16 @@ def build(app: App) -> ft.View:
     return view
 
 
+def _said(text: str, label: str, size: int) -> ft.Control:
+    """A code or link on the panel, with a label a screen reader reads out."""
+    bold = ft.FontWeight.BOLD if size > 20 else None
+    return ft.Semantics(
+        label=label,
+        container=True,
+        content=ft.Text(text, size=size, weight=bold, selectable=size <= 20),
+    )
+
+
 def _device_lines(app: App) -> list[ft.Control]:
     """One line per device let in: its name, how it came in, whether it is connected, its seats."""
     assert app.table is not None
@@ -110,6 +120,7 @@ def _device_lines(app: App) -> list[ft.Control]:
     lines: list[ft.Control] = []
     for device in access.devices():
         seats = []
+        frees: list[ft.Control] = []
         for game_id, seat in access.seats.of_device(device.id).items():
             try:
                 saved = app.store.load(game_id)
@@ -117,6 +128,15 @@ def _device_lines(app: App) -> list[ft.Control]:
                 continue
             game = players_of([p.label for p in saved.setup.players])
             seats.append(f"{seat_name(seat, saved.game.labels)} in {game}'s game")
+            if seat != WATCHER:
+                frees.append(
+                    ft.TextButton(
+                        f"Free this seat: {seat_name(seat, saved.game.labels)} in {game}'s game",
+                        icon=ft.Icons.EVENT_SEAT,
+                        height=TAP,
+                        on_click=lambda _, g=game_id, d=device.id: _free(app, g, d),
+                    )
+                )
         state = "● connected" if device.connections else "○ not connected"
         you = " (this device)" if app.ticket is not None and device.id == app.ticket.device else ""
         lines.append(
@@ -126,4 +146,11 @@ def _device_lines(app: App) -> list[ft.Control]:
                 size=15,
             )
         )
+        lines.extend(frees)
     return lines or [ft.Text("No device has joined yet.", size=15)]
+
+
+def _free(app: App, game_id: str, device: str) -> None:
+    """Free a device's seat in a game (the host's answer to a seat held by a lost phone)."""
+    app.free_seat(game_id, device)
+    app.show()

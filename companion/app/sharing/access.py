@@ -28,6 +28,11 @@ class Role(StrEnum):
     WATCH = "watch"  # follow games, record nothing
 
 
+def locked_out(wait_s: float) -> str:
+    """What a client is told while its wrong tries keep it out for `wait_s` more seconds."""
+    return f"Too many wrong codes from this network address: try again in {int(wait_s) + 1} s."
+
+
 @dataclass(frozen=True)
 class Ticket:
     """A device let in: its role, under which codes, and its id (kept in its browser)."""
@@ -68,6 +73,7 @@ class TableAccess:
         self._retired: list[str] = []
         self._devices: dict[str, Device] = {}
         self._numbered = 0
+        self._deleted: set[str] = set()
         self._lock = threading.RLock()
         while same(self.watch_code, self.join_code):
             self.watch_code = new_code()
@@ -83,7 +89,7 @@ class TableAccess:
             return "Type the table code the host shows."
         wait = self.limiter.wait_s(client)
         if wait > 0:
-            return f"Too many wrong codes from this device: try again in {int(wait) + 1} s."
+            return locked_out(wait)
         with self._lock:
             role = self._role_of(given)
             if role is None:
@@ -120,8 +126,20 @@ class TableAccess:
             while same(self.watch_code, self.join_code):
                 self.watch_code = new_code()
             self.generation += 1
-            self.seats.clear()
             self._devices = {d.id: d for d in self._devices.values() if d.role is Role.HOST}
+            # The host's own seats stay: no other phone may take its place while it waits.
+            self.seats.keep_only(set(self._devices))
+
+    def deleted(self, game_id: str) -> None:
+        """A game was deleted: its seats are freed and devices opening it are told so."""
+        with self._lock:
+            self._deleted.add(game_id)
+            self.seats.forget(game_id)
+
+    def was_deleted(self, game_id: str) -> bool:
+        """Whether a game was deleted while the table was shared."""
+        with self._lock:
+            return game_id in self._deleted
 
     def connected(self, ticket: Ticket, game: str | None) -> None:
         """A device's page is open (and showing `game`, if one)."""

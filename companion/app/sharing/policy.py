@@ -32,6 +32,23 @@ def signed(seat: str | None, command: Command, bots: Iterable[str] = ()) -> Comm
     return command._replace(by=seat)
 
 
+def others_refusal(
+    seat: str | None, commands: Sequence[Command], bots: Iterable[str], labels: Mapping[str, str]
+) -> str | None:
+    """Why a player's device may not record commands made for another (human) player, if so."""
+    if seat is None or seat in (SCOREKEEPER, WATCHER, LOCKED):
+        return None
+    for command in commands:
+        by = command.by if isinstance(command, PLAYER_COMMANDS) else None
+        if by is not None and by != seat and by not in set(bots):
+            mine, theirs = labels.get(seat, seat), labels.get(by, by)
+            return (
+                f"This device records {mine}'s turns only: {theirs}'s are recorded on "
+                f"{theirs}'s device or the scorekeeper's."
+            )
+    return None
+
+
 def refusal(seat: str | None, commands: Sequence[Command]) -> str | None:
     """Why a seat may not record these commands; None if it may."""
     if seat is None or seat == SCOREKEEPER:
@@ -41,6 +58,17 @@ def refusal(seat: str | None, commands: Sequence[Command]) -> str | None:
     if any(isinstance(command, Correction) for command in commands):
         return "Only the scorekeeper's device corrects energy by hand."
     return None
+
+
+DELETE_REFUSED = "Only the host's device or the scorekeeper's deletes a shared game."
+GAME_DELETED = "This game was deleted."
+
+
+def delete_refusal(host: bool, seat: str | None) -> str | None:
+    """Why a device may not delete a shared game (`host`: it came in with the host link)."""
+    if host or seat is None or seat == SCOREKEEPER:
+        return None
+    return _closed(seat) if seat == LOCKED else DELETE_REFUSED
 
 
 def undo_refusal(

@@ -62,6 +62,18 @@ class SeatRegistry:
         with self._lock:
             return {g: seats[device] for g, seats in self._seats.items() if device in seats}
 
+    def forget(self, game_id: str) -> None:
+        """Free every seat of a game (it was deleted)."""
+        with self._lock:
+            self._seats.pop(game_id, None)
+
+    def keep_only(self, devices: set[str]) -> None:
+        """Free every seat but those of `devices` (a new code keeps the host's seats)."""
+        with self._lock:
+            for seats in self._seats.values():
+                for device in [d for d in seats if d not in devices]:
+                    del seats[device]
+
     def clear(self) -> None:
         """Free every seat (a new table code sends everyone back)."""
         with self._lock:
