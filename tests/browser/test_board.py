@@ -90,13 +90,20 @@ def wait_for_person(ui, server, game_id, after_revision, timeout=180):
     """Wait until the bot is done and the screen shows the person's decision (or the result),
     going on from each Energy and Reset shown on the way."""
     deadline = time.monotonic() + timeout
+    went_on: set[int] = set()
     while time.monotonic() < deadline:
         saved = saved_game(server, game_id)
         state = saved.state
         if saved.revision > after_revision:
-            if go_on_from_reset(ui, saved):
+            if saved.revision not in went_on and go_on_from_reset(ui, saved):
+                went_on.add(saved.revision)
                 continue
             if state.is_terminal:
+                if saved.log[-1].reset is not None and saved.revision not in went_on:
+                    # A game ended by its last Energy and Reset shows it before the result:
+                    # the card may still be on its way to the screen.
+                    ui.wait_for("See the result", timeout=60)
+                    assert go_on_from_reset(ui, saved)
                 ui.wait_for("Energy by round", timeout=60)
                 return saved
             # The board's description names every creature and every space a tap would use:
