@@ -133,7 +133,8 @@ def _device_lines(app: App) -> list[ft.Control]:
                     ft.TextButton(
                         f"Free this seat: {seat_name(seat, saved.game.labels)} in {game}'s game",
                         icon=ft.Icons.EVENT_SEAT,
-                        height=TAP,
+                        # No fixed height: the label wraps on a phone, and the theme keeps
+                        # the button at least 48 px tall.
                         on_click=lambda _, g=game_id, d=device.id: _free(app, g, d),
                     )
                 )
