@@ -74,7 +74,7 @@ def test_reset_preview_is_the_engines_tally_and_records_nothing(session):
     assert tally.turn_order == ("blue", "red")
     assert session.state.round == 1
     too_many = EnergyAndReset((Placement("rh1", "red", K.TROLL),), ())
-    assert "Ragna has 0 Trolls on the board" in session.reset_preview(too_many)
+    assert "Ragna has 0 Trolls on the board" in str(session.reset_preview(too_many))
 
 
 def test_user_boards_are_saved_and_listed(tmp_path, monkeypatch):

@@ -20,6 +20,7 @@ from companion.boards.user import (
     save_user_board,
     user_boards,
 )
+from companion.language.render import language
 
 DUEL = shipped_board("duel-isle")
 GATHERING = shipped_board("gathering-isle")
@@ -135,7 +136,7 @@ def test_typing_one_name_is_one_step_but_two_fields_are_two():
     typed(history, "troll-fen", "Bog")
     history.rename("Fen Isle")
     history.rename("Fen Isle 2")
-    assert [step.label for step in history.undos] == ["rename Troll Fen", "rename the board"]
+    assert [str(step.label) for step in history.undos] == ["rename Troll Fen", "rename the board"]
     history.undo()
     assert (
         history.draft.name == "My Duel Isle" and history.draft.territory("troll-fen").name == "Bog"
@@ -151,7 +152,10 @@ def test_a_new_edit_after_undo_clears_redo():
     history.remove_location("nc1")
     assert history.redo_label is None and history.redo() is None
     assert history.draft.territory("skalds-strand").bonus == 1
-    assert [step.label for step in history.undos] == ["add a space to Skald's Strand", "remove nc1"]
+    assert [str(step.label) for step in history.undos] == [
+        "add a space to Skald's Strand",
+        "remove nc1",
+    ]
 
 
 def test_undo_goes_all_the_way_back_and_redo_all_the_way_forward():
@@ -339,6 +343,7 @@ def dialogs(page) -> list:
 def test_the_editor_asks_before_saving_over_another_board_and_can_keep_both(data):
     app = MagicMock()
     app.page.width, app.page.height = 400, 800
+    app.words = language("en")
     first = BoardEditor(app, ft.View(route="/board-editor"))
     first.save(None)
     assert dialogs(app.page) == []

@@ -127,3 +127,19 @@ def test_the_installed_store_migrates_a_new_database(installed, tmp_path):
     listed = run(command, "game", "list", *db, cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.startswith(made.stdout.strip()) and "red, blue" in listed.stdout
+
+
+def test_the_installed_copy_explains_in_french(installed, tmp_path):
+    """The catalogs are package data: an install anywhere speaks both languages."""
+    (wheel,) = (installed.parent / "dist").glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"companion/language/catalogs/en.po", "companion/language/catalogs/fr.po"} <= names
+    python = installed / BIN / "python"
+    result = run(
+        python, "-m", "companion", "tally", "--explain", "--lang", "fr", "-",
+        cwd=tmp_path, stdin=json.dumps(TALLY),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["explanation"]["players"]["red"].startswith(
+        "red commence à 12"
+    )

@@ -22,6 +22,7 @@ from companion.app.turns import (
     seat_bots,
 )
 from companion.engine.queries import turn_key
+from companion.language.render import language
 from companion.store.store import open_store
 from models.commands import Command, Dominate, Move, Pass, Summon
 from models.rules import CreatureKind as K
@@ -115,6 +116,7 @@ def against_a_bot(store, bot=None, leases=None):
         think=think_here,
         leases=leases or Leases(Clock()),
         device="phone",
+        clock=Clock(),
     )
     return turns, stage
 
@@ -150,23 +152,30 @@ def test_a_computer_plays_its_seat_until_a_persons_turn(store):
     assert turns.human_to_move() and not turns.busy and turns.showing is None
     made = [entry.command.by for entry in log]
     assert made[0] == "red" and set(made[1:]) == {"blue"}
-    # Every computer command was pointed out for its pause before it was recorded.
-    assert [(p, c) for p, c, _ in stage.presented] == [
-        ("blue", entry.command._replace(by=None)) for entry in log[1:]
-    ]
-    # Each command is shown for its share of its turn's showing time (issue 11).
-    state = turns.session.saved.game.new_initial_state()
-    state.apply(log[0].command)
-    expected, turn, shown = [], None, 0.0
-    for entry in log[1:]:
-        if turn_key(state) != turn:
-            turn, shown = turn_key(state), 0.0
-        expected.append(pause_for(entry.command, shown))
-        shown += expected[-1]
-        state.apply(entry.command)
-    assert [seconds for _, _, seconds in stage.presented] == expected
+    # Each command is shown for its share of its turn's showing time (issue 11); one with
+    # none left (or a pass) is recorded without being pointed out.
+    expected = pauses(turns.session, after=1)
     assert any(seconds == SHOW_EACH for seconds in expected)
+    assert stage.presented == [
+        ("blue", entry.command._replace(by=None), seconds)
+        for entry, seconds in zip(log[1:], expected, strict=True)
+        if seconds
+    ]
     assert stage.announced[-1] == turns.session.saved.revision
+
+
+def pauses(session, after: int = 0) -> list[float]:
+    """How long each logged command from `after` on was to be pointed out, by its turn."""
+    state = session.saved.game.new_initial_state()
+    expected, turn, shown = [], None, 0.0
+    for number, entry in enumerate(session.saved.log):
+        if number >= after:
+            if turn_key(state) != turn:
+                turn, shown = turn_key(state), 0.0
+            expected.append(pause_for(entry.command, shown))
+            shown += expected[-1]
+        state.apply(entry.command)
+    return expected
 
 
 def test_undo_takes_back_the_persons_command_and_the_computers_after_it(store):
@@ -178,7 +187,13 @@ def test_undo_takes_back_the_persons_command_and_the_computers_after_it(store):
     assert turns.undo_depth() == computer + 1
     commands = f"{computer} computer command" + ("s" if computer > 1 else "")
     summon = "Ragna summons a Wyrm onto Rune Hollow 1 for 5 energy (5 → 0)"
-    assert turns.undo_text() == f"{summon} and {commands} after it"
+    assert turns.undo_text(language("en")) == f"{summon} and {commands} after it"
+    # In French, the same told again from the log (the store keeps English sentences).
+    coups = f"{computer} coup" + ("s" if computer > 1 else "")
+    assert turns.undo_text(language("fr")) == (
+        f"Ragna invoque un Wyrm au Creux des Runes 1 pour 5 points d'énergie (5 → 0), "
+        f"et {coups} de l'ordinateur après"
+    )
     assert turns.undo().ok
     assert len(turns.session.saved.log) == 0 and turns.human_to_move()
     # Redo brings back Ragna's summon and the computer's answer in one tap.
@@ -361,6 +376,113 @@ def test_a_choice_made_for_a_position_since_undone_is_dropped(store):
     assert turns.session.saved.log == () and turns.human_to_move()
 
 
+class Remembering(Summoner):
+    """A Summoner that remembers every position it was asked about and what it chose."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.choices: list[tuple[str, Command]] = []
+
+    def choose(self, state) -> Command:
+        command = super().choose(state)
+        self.choices.append((state.position(), command))
+        return command
+
+
+def chosen_where_recorded(turns, bots) -> bool:
+    """Whether every computer command in the log was chosen for the position it was
+    recorded in (a choice made for another position never reaches the log)."""
+    state = turns.session.saved.game.new_initial_state()
+    for entry in turns.session.saved.log:
+        bot = bots.get(entry.command.by)
+        if bot is not None and (
+            (state.position(), entry.command._replace(by=None)) not in bot.choices
+        ):
+            return False
+        state.apply(entry.command)
+    return True
+
+
+def computers_only(store):
+    """A duel played by two remembering computers: the controller, its stage, the bots."""
+    setup = GameSetup(
+        players=[
+            {"id": "red", "name": "Ragna", "bot": "greedy"},
+            {"id": "blue", "name": "Bjorn", "bot": "greedy"},
+        ],
+        board="duel-isle",
+        mode="digital",
+    )
+    session = GameSession(store, store.new_game(setup).id)
+    stage = Stage()
+    bots = {"red": Remembering(), "blue": Remembering()}
+    turns = Turns(
+        session, stage.announce, bots, think=think_here, leases=Leases(Clock()), clock=Clock()
+    )
+    return turns, stage, bots
+
+
+def test_the_next_computer_decision_is_made_while_a_command_is_shown(store):
+    # Issue 11: showing a command and working out the next one overlap, and nothing is
+    # searched twice: each decision recorded was searched once.
+    turns, stage, bots = computers_only(store)
+    session = turns.session
+    asked_after_showing: list[int] = []
+
+    def asked() -> int:
+        return sum(bot.asked for bot in bots.values())
+
+    async def present(player, command, seconds):
+        stage.presented.append((player, command, seconds))
+        for _ in range(3):
+            await asyncio.sleep(0)
+        asked_after_showing.append(asked())
+
+    async def stop_at_the_reset(seconds):
+        stage.visible = False
+
+    stage.present, stage.wait = present, stop_at_the_reset
+    asyncio.run(turns.play_bots(stage))
+    played = len(session.saved.log)
+    assert played > 3 and session.saved.log[-1].reset is not None
+    # While the k-th command was shown, the (k+1)-th was already decided, save the last
+    # of the round (the round's end is no position to search ahead from).
+    shown = [k for k, seconds in enumerate(pauses(session), start=1) if seconds]
+    assert len(shown) >= 2 and 0 in pauses(session)
+    assert asked_after_showing == [min(k + 1, played) for k in shown]
+    assert asked() == played and chosen_where_recorded(turns, bots)
+    # A command pointed out is drawn once, along with those before it done; the round's
+    # last is drawn done. Commands not pointed out are not drawn on their own.
+    assert stage.shown == [None] * len(shown) + [Outcome(True, session.saved.log[-1].description)]
+
+
+def test_a_decision_made_ahead_for_a_command_undone_meanwhile_is_dropped(store):
+    turns, stage, bots = computers_only(store)
+    other = GameSession(store, turns.session.id)
+
+    async def present(player, command, seconds):
+        stage.presented.append((player, command, seconds))
+        await asyncio.sleep(0)
+        if len(stage.presented) == 2:
+            # Someone takes back the computer's first command while its second is shown: the
+            # game's revision is then the one the decision made ahead was meant for.
+            other.refresh()
+            assert other.undo().ok
+            turns.session.refresh()
+
+    async def stop_at_the_reset(seconds):
+        stage.visible = False
+
+    stage.present, stage.wait = present, stop_at_the_reset
+    asyncio.run(turns.play_bots(stage))
+    assert not turns.busy and turns.session.saved.log[-1].reset is not None
+    # The undone command's position was decided again; nothing chosen for another position
+    # was recorded.
+    first = turns.session.saved.log[0].command._replace(by=None)
+    assert [command for _, command in bots["red"].choices].count(first) == 2
+    assert chosen_where_recorded(turns, bots)
+
+
 def test_a_failing_computer_is_reported_and_play_stops(store):
     class Broken:
         def choose(self, state):
@@ -385,11 +507,11 @@ def test_at_the_table_undo_takes_back_one_record_as_the_screen_showed_it(store):
     setup = GameSetup(players=[{"id": "red"}, {"id": "blue"}], board="duel-isle")
     session = GameSession(store, store.new_game(setup).id)
     turns = Turns(session, Stage().announce)
-    assert turns.undo_depth() == 0 and turns.undo_text() is None
+    assert turns.undo_depth() == 0 and turns.undo_text(language("fr")) is None
     assert turns.record([Summon(K.WYRM)], "red").ok
     shown = session.saved.revision
     assert turns.record([Summon(K.WYRM)], "blue").ok
-    assert turns.undo_depth() == 1 and turns.undo_text() == session.saved.undo_label
+    assert turns.undo_depth() == 1 and turns.undo_text(language("en")) == session.saved.undo_label
     # An undo tapped on a drawing of an older revision is refused: the game moved on.
     assert not turns.undo(shown).ok
     assert turns.undo().ok and len(session.saved.log) == 1

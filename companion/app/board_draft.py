@@ -12,8 +12,12 @@ import math
 from dataclasses import dataclass, field
 
 from companion.app.board_geometry import Point
+from companion.app.game_words import english, say
 from companion.boards import BoardError, parse_board
 from companion.boards.user import board_name, slug, user_board_id
+from companion.engine.names import board_term, territory_term
+from companion.language import Message
+from companion.language.render import Language
 from models.board import Board, Location, Territory
 from models.rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -47,14 +51,29 @@ class BoardDraft:
     source: str = ""
 
     @classmethod
-    def from_board(cls, board: Board) -> BoardDraft:
-        """A draft of a board; a shipped layout's copy gets a name of its own."""
-        name = board.name if board.id.startswith("my-") else f"My {board.short_name}"
+    def from_board(cls, board: Board, words: Language | None = None) -> BoardDraft:
+        """A draft of a board; a shipped layout's copy gets a name of its own.
+
+        A shipped layout's names are copied as `words`' language says them (default
+        English): the copy is the user's own board, named as they would name it.
+        """
+        words = words or english()
+        shipped = not board.id.startswith("my-")
+        if shipped:
+            name = say(words, "game.editor.my_board", board=board_term(board, short=True))
+        else:
+            name = board.name
         positions = {location.id: (location.x, location.y) for location in board.locations}
         return cls(
             name=name,
             territories=[
-                TerritoryDraft(t.id, t.label, t.bonus, list(t.locations)) for t in board.territories
+                TerritoryDraft(
+                    t.id,
+                    words.value(territory_term(board, t), "nu") if shipped else t.label,
+                    t.bonus,
+                    list(t.locations),
+                )
+                for t in board.territories
             ],
             positions=positions or laid_out(board),
             paths={_pair(a, b) for a, b in board.paths},
@@ -96,27 +115,47 @@ class BoardDraft:
 
     def board(self) -> Board:
         """The draft as a valid board for digital play; BoardError says what is wrong."""
-        board_name(self.name)
-        for territory in self.territories:
-            if not territory.locations:
-                raise BoardError(
-                    f"{territory.name} has no spaces yet: add some with Add, or remove it"
-                )
+        said = self.own_problem()
+        if said is not None:
+            raise BoardError(str(said))
         try:
             board = parse_board(self.sketch().model_dump())
         except BoardError as error:
             # Said of the board on screen, the check's "board: " prefix is only noise.
             raise BoardError(str(error).removeprefix("board: ")) from None
         if not board.paths:
-            raise BoardError("join the spaces with paths: creatures move along them")
+            raise BoardError(str(Message("game.editor.no_paths")))
         return board
 
+    def own_problem(self) -> Message | None:
+        """What the editor itself finds wrong before the board's check: a territory
+        without spaces (a board's name is checked first, by its own rule)."""
+        board_name(self.name)
+        for territory in self.territories:
+            if not territory.locations:
+                return Message("game.editor.no_spaces", territory=territory.name)
+        return None
+
     def problem(self) -> str | None:
-        """What keeps the draft from being a playable board, or None."""
+        """What keeps the draft from being a playable board (in English), or None."""
+        said = self.problem_message()
+        return None if said is None else str(said)
+
+    def problem_message(self) -> Message | None:
+        """What keeps the draft from being a playable board, as a sentence, or None.
+
+        The board's own checks (`models.board`, `companion.boards`) speak English: their
+        words are shown as they are, inside a sentence of the device's language.
+        """
         try:
-            self.board()
+            said = self.own_problem()
+            if said is not None:
+                return said
+            board = parse_board(self.sketch().model_dump())
         except BoardError as error:
-            return str(error)
+            return Message("game.editor.check", problem=str(error).removeprefix("board: "))
+        if not board.paths:
+            return Message("game.editor.no_paths")
         return None
 
     def territory(self, territory_id: str) -> TerritoryDraft:
@@ -180,7 +219,7 @@ class BoardDraft:
 class Step:
     """One change to the draft: what it did, and the draft as it was on the other side of it."""
 
-    label: str
+    label: Message
     draft: BoardDraft
 
 
@@ -191,8 +230,10 @@ class DraftHistory:
     typing a name) passes the same `merge` key each time and is one step until `settle`.
     """
 
-    def __init__(self, draft: BoardDraft) -> None:
+    def __init__(self, draft: BoardDraft, words: Language | None = None) -> None:
         self.draft = draft
+        # The language new territories are named in.
+        self.words = words or english()
         self.undos: list[Step] = []
         self.redos: list[Step] = []
         # The merge key of the change still going on, if any.
@@ -200,15 +241,25 @@ class DraftHistory:
 
     @property
     def undo_label(self) -> str | None:
+        """What Undo takes back (in English), or None if nothing."""
+        return str(self.undos[-1].label) if self.undos else None
+
+    @property
+    def redo_label(self) -> str | None:
+        """What Redo brings back (in English), or None if nothing."""
+        return str(self.redos[-1].label) if self.redos else None
+
+    @property
+    def undo_message(self) -> Message | None:
         """What Undo takes back, or None if nothing."""
         return self.undos[-1].label if self.undos else None
 
     @property
-    def redo_label(self) -> str | None:
+    def redo_message(self) -> Message | None:
         """What Redo brings back, or None if nothing."""
         return self.redos[-1].label if self.redos else None
 
-    def record(self, label: str, merge: str | None = None) -> BoardDraft:
+    def record(self, label: Message, merge: str | None = None) -> BoardDraft:
         """Keep the draft as it is before a change; the draft to change. Redo is cleared."""
         if merge is None or merge != self.merging:
             self.undos.append(Step(label, self.draft.copy()))
@@ -221,7 +272,7 @@ class DraftHistory:
         self.merging = None
 
     def undo(self) -> str | None:
-        """Take back the newest change; what it was, or None if there was none."""
+        """Take back the newest change; what it was (in English), or None if there was none."""
         return self._swap(self.undos, self.redos)
 
     def redo(self) -> str | None:
@@ -235,63 +286,74 @@ class DraftHistory:
         step = source.pop()
         target.append(Step(step.label, self.draft))
         self.draft = step.draft
-        return step.label
+        return str(step.label)
 
     # --- the changes, each one step -------------------------------------------------------
 
     def start_from(self, board: Board) -> None:
         """Begin again from another board."""
-        self.record(f"start from {board.name}")
-        self.draft = BoardDraft.from_board(board)
+        self.record(Message("game.editor.step.start", board=board_term(board)))
+        self.draft = BoardDraft.from_board(board, self.words)
 
     def add_location(self, territory_id: str, point: Point) -> str:
         """A new space of a territory at a board point; its id."""
         name = self.draft.territory(territory_id).name
-        return self.record(f"add a space to {name}").add_location(territory_id, point)
+        said = Message("game.editor.step.add_space", territory=name)
+        return self.record(said).add_location(territory_id, point)
 
     def remove_location(self, location: str) -> None:
         """Remove a space and every path to it."""
-        self.record(f"remove {location}").remove_location(location)
+        self.record(Message("game.editor.step.remove", what=location)).remove_location(location)
 
     def drag(self, location: str, point: Point) -> None:
         """Move a space while it is dragged: the whole drag is one step, until `settle`."""
-        self.record(f"move {location}", merge=f"move {location}").move_location(location, point)
+        said = Message("game.editor.step.move", what=location)
+        self.record(said, merge=f"move {location}").move_location(location, point)
 
     def toggle_path(self, a: str, b: str) -> bool:
         """Join two spaces, or part them if joined; whether they are joined now."""
-        verb = "part" if _pair(a, b) in self.draft.paths else "join"
-        return self.record(f"{verb} {a} and {b}").toggle_path(a, b)
+        joined = _pair(a, b) in self.draft.paths
+        step = "game.editor.step.part" if joined else "game.editor.step.join"
+        said = Message(step, a=a, b=b)
+        return self.record(said).toggle_path(a, b)
 
     def add_territory(self, name: str) -> str:
         """A new territory without spaces; its id."""
-        return self.record(f"add {name}").add_territory(name)
+        return self.record(Message("game.editor.step.add", what=name)).add_territory(name)
 
     def remove_territory(self, territory_id: str) -> None:
         """Remove a territory with its spaces; a draft left without one gets a new one."""
-        draft = self.record(f"remove {self.draft.territory(territory_id).name}")
+        name = self.draft.territory(territory_id).name
+        draft = self.record(Message("game.editor.step.remove", what=name))
         draft.remove_territory(territory_id)
         if not draft.territories:
             # New spaces always need a territory to go to.
-            draft.add_territory("Territory 1")
+            draft.add_territory(self.territory_name(1))
+
+    def territory_name(self, number: int) -> str:
+        """A new territory's name until the user gives it one: 'Territory 2'."""
+        return say(self.words, "game.editor.territory_n", number=number)
 
     def rename_territory(self, territory_id: str, name: str) -> None:
         """Rename a territory: typing one name is one step, until `settle`."""
         territory = self.draft.territory(territory_id)
         if name != territory.name:
-            self.record(f"rename {territory.name}", merge=f"rename {territory_id}")
+            said = Message("game.editor.step.rename", what=territory.name)
+            self.record(said, merge=f"rename {territory_id}")
             territory.name = name
 
     def set_bonus(self, territory_id: str, bonus: int) -> None:
         """Set a territory's bonus."""
         territory = self.draft.territory(territory_id)
         if bonus != territory.bonus:
-            self.record(f"set {territory.name}'s bonus to {bonus}")
+            self.record(Message("game.editor.step.bonus", territory=territory.name, bonus=bonus))
             territory.bonus = bonus
 
     def rename(self, name: str) -> None:
         """Rename the board: typing one name is one step, until `settle`."""
         if name != self.draft.name:
-            self.record("rename the board", merge="rename the board").name = name
+            said = Message("game.editor.step.rename_board")
+            self.record(said, merge="rename the board").name = name
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:

@@ -8,7 +8,7 @@ no space; `along` is a point part of the way along a line of spaces (a creature 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -32,8 +32,13 @@ MAX_RADIUS = 30.0
 # Land reaches this many radii beyond its outermost spaces.
 LAND_MARGIN = 1.6
 LABEL_SIZE = 12.0
+# On a crowded canvas (a phone's) labels are set smaller, to fit between the spaces.
+SMALL_LABEL_SIZE = 10.5
+CROWDED_RADIUS = 15.0
 # Half the side of the square inside a circle, as a share of its radius (1/sqrt 2).
 INSCRIBED = 0.71
+# What is drawn on a space (a token, a mark's ring) reaches this far beyond its disc.
+MARK_REACH = 4.0
 # A bold label's average glyph width, as a share of its size.
 LABEL_WIDTH = 0.62
 # A canvas never grows taller than this share of its width (tall boards scroll instead).
@@ -197,41 +202,65 @@ def along(points: list[Point], fraction: float) -> Point:
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
 
-def label_text(territory: Territory) -> str:
-    """What a territory's label says: its name and its domination bonus."""
-    return f"{territory.label} ◆{territory.bonus}"
+def label_size(layout: Layout) -> float:
+    """The size territory names are set in on this layout."""
+    return LABEL_SIZE if layout.radius >= CROWDED_RADIUS else SMALL_LABEL_SIZE
 
 
-def label_places(board: Board, layout: Layout) -> dict[str, Box]:
+def label_text(territory: Territory, name: str | None = None) -> str:
+    """What a territory's label says: its name (`name`, as the device's language says it,
+    or as entered) and its domination bonus."""
+    return f"{name or territory.label} ◆{territory.bonus}"
+
+
+def label_places(
+    board: Board, layout: Layout, names: Mapping[str, str] | None = None
+) -> dict[str, Box]:
     """Where each territory's label goes: on or beside its own land, nearer its own spaces.
 
     Candidates lie above, below and beside the land and among its spaces. The best is the one
     that overlaps no label placed before, is nearer one of its own spaces than any other
     territory's, covers no other territory's space, then none of its own, then lies nearest
-    the middle of its spaces. Every place is kept inside the canvas.
+    the middle of its spaces. Every place is kept inside the canvas. `names` are the
+    territories' names as drawn (by id; default as entered): a label is as wide as its text
+    in the language shown.
     """
+    names = names or {}
     r = layout.radius
-    # A space as the square inside its disc: a label may graze a ring, not cover a space.
+    # A space as the square inside its disc (where a token's letter is) and as the square
+    # around what is drawn on it (a token, its owner's badge, a mark's ring): a label keeps
+    # off both where it can, and where it cannot, grazes the rings rather than the middles.
     core = r * INSCRIBED
+    reach = r + MARK_REACH
+    # And the land around it: a label on another territory's land reads as that one's.
+    shore = r * LAND_MARGIN * 0.8
     spaces = {
-        location: (x - core, y - core, x + core, y + core)
+        location: (
+            (x - core, y - core, x + core, y + core),
+            (x - reach, y - reach, x + reach, y + reach),
+            (x - shore, y - shore, x + shore, y + shore),
+        )
         for location, (x, y) in layout.points.items()
     }
+    size = label_size(layout)
     placed: dict[str, Box] = {}
     for territory in board.territories:
         if not territory.locations:
             continue
         points = [layout.points[location] for location in territory.locations]
-        width = len(label_text(territory)) * LABEL_SIZE * LABEL_WIDTH
-        height = LABEL_SIZE + 4
+        width = len(label_text(territory, names.get(territory.id))) * size * LABEL_WIDTH
+        height = size + 4
         centre = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
-        reach = r * LAND_MARGIN - 2
-        above = min(p[1] for p in points) - reach - height
-        below = max(p[1] for p in points) + reach
+        land = r * LAND_MARGIN - 2
+        above = min(p[1] for p in points) - land - height
+        below = max(p[1] for p in points) + land
         tops = [above, below, centre[1] - height / 2]
-        # Just clear of each space's ring, above and below it: between rows of the land.
+        # Just clear of each space's marks, above and below it: between rows of the land.
         tops += [
-            y + sign * (r + 1) - (height if sign < 0 else 0) for _, y in points for sign in (-1, 1)
+            y + sign * (clear + 1) - (height if sign < 0 else 0)
+            for _, y in points
+            for sign in (-1, 1)
+            for clear in (r, reach)
         ]
         lefts = [centre[0] + shift * width - width / 2 for shift in (0.0, -0.34, 0.34, -0.67, 0.67)]
         candidates = [_inside(x, top, width, height, layout) for x in lefts for top in tops]
@@ -253,7 +282,7 @@ def _label_cost(
     box: Box,
     own: tuple[str, ...],
     layout: Layout,
-    spaces: dict[str, Box],
+    spaces: dict[str, tuple[Box, Box, Box]],
     labels: list[Box],
     centre: Point,
 ) -> tuple[float, ...]:
@@ -265,10 +294,13 @@ def _label_cost(
     return (
         # Two labels over each other cannot be read: that counts first.
         round(sum(_overlap(box, other) for other in labels)),
-        # A label nearer another territory's space reads as that territory's name.
-        max(0.0, round(near_own - near_other)),
-        round(sum(_overlap(box, spaces[at]) for at in others)),
-        round(sum(_overlap(box, spaces[at]) for at in own)),
+        # A label nearer another territory's space reads as that territory's name: its own
+        # must be nearer by a pixel at least.
+        max(0, math.ceil(near_own - near_other + 1)),
+        round(sum(_overlap(box, spaces[at][0]) for at in others)),
+        round(sum(_overlap(box, spaces[at][0]) for at in own)),
+        round(sum(_overlap(box, spaces[at][2]) for at in others)),
+        round(sum(_overlap(box, spaces[at][1]) for at in layout.points)),
         math.dist(middle, centre),
     )
 

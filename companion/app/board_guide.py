@@ -3,60 +3,88 @@
 from __future__ import annotations
 
 from companion.app.board_taps import Mark, targets
+from companion.app.game_words import counted_kind, english, place_terms
 from companion.engine import GameState, Phase
-from companion.engine.wording import counted
+from companion.engine.names import kind_term, kinds_term, territory_term
+from companion.language import Message, by_commas
+from companion.language.render import Language
 from models.board import Territory
 from models.rules import CREATURES, WYRM_SWAP_COST
 
+# Each phase's name, as a message id.
 PHASE_NAMES = {
-    Phase.SUMMONING: "Summoning",
-    Phase.ACTIONS: "Actions",
-    Phase.ENERGY_AND_RESET: "Energy and Reset",
+    Phase.SUMMONING: "game.phase.summoning",
+    Phase.ACTIONS: "game.phase.actions",
+    Phase.ENERGY_AND_RESET: "game.phase.energy_and_reset",
 }
 
 
-def step_guide(state: GameState) -> str:
-    """What the player whose turn it is can do now, in a sentence or two."""
+def phase_name(phase: Phase, words: Language) -> str:
+    """A phase's name ('Summoning'), or nothing for the end of the game."""
+    said = PHASE_NAMES.get(phase)
+    return words.render(Message(said)) if said else ""
+
+
+def step_guide(state: GameState, words: Language | None = None) -> str:
+    """What the player whose turn it is can do now, in a sentence or two (default English)."""
+    words = words or english()
+    said = guide_message(state)
+    return "" if said is None else words.render(said)
+
+
+def guide_message(state: GameState) -> Message | None:
+    """The step guide as a message, or None when nobody decides."""
     turn = state.decision()
     if turn is None:
-        return ""
+        return None
     kind = turn.kind
     if turn.phase is Phase.SUMMONING:
         assert kind is not None, "a Summoning step is of a kind"
         mine = state.holdings(turn.player)
-        return (
-            f"Summon {kind.plural}: tap a marked space to summon one for {mine.costs[kind]} "
-            f"energy ({mine.reserve[kind]} in reserve, {mine.energy} energy), then Done."
+        return Message(
+            "game.guide.summon",
+            kinds=kinds_term(kind),
+            cost=Message("count.energy", count=mine.costs[kind]),
+            reserve=counted_kind(kind, mine.reserve[kind]),
+            energy=Message("count.energy", count=mine.energy),
         )
     if turn.phase is Phase.ACTIONS and turn.active is None:
         assert kind is not None, "an Actions step is of a kind"
         actions = CREATURES[kind].actions
-        return (
-            f"{kind.plural} act: tap one of your marked {kind.plural} to activate it "
-            f"({counted(actions, 'action')}), then Done."
+        return Message(
+            "game.guide.activate",
+            kinds=kinds_term(kind),
+            actions=Message("count.action", count=actions),
         )
     if turn.phase is Phase.ACTIONS:
         assert kind is not None and turn.active is not None, "a creature is being activated"
-        where = state.game.board.location_names[turn.active]
+        head = Message(
+            "game.guide.active",
+            kind=kind_term(kind),
+            place=place_terms(state.game.isle)[turn.active],
+            actions=Message("count.action", count=turn.actions_left),
+        )
         marks = {target.mark for target in targets(state).values()}
-        parts = []
+        parts: list[Message] = []
         if Mark.MOVE in marks:
-            parts.append("a green space to move there (the number is the actions it takes)")
+            parts.append(Message("game.guide.tap_move"))
         if Mark.ATTACK in marks:
-            parts.append("a red one to attack")
+            parts.append(Message("game.guide.tap_attack"))
         if Mark.SWAP in marks:
-            parts.append(f"a blue one to swap places ({WYRM_SWAP_COST} energy)")
-        head = f"Your {kind.title} at {where} has {counted(turn.actions_left, 'action')} left"
+            parts.append(
+                Message("game.guide.tap_swap", cost=Message("count.energy", count=WYRM_SWAP_COST))
+            )
         if not parts:
-            return f"{head}: End activation when it is done."
-        return f"{head}: tap {', '.join(parts)}; or End activation."
+            return Message("game.guide.active_done", head=head)
+        return Message("game.guide.active_taps", head=head, taps=by_commas(parts))
     if turn.territory is not None:
         territory = territory_of(state, turn.territory)
-        return (
-            f"You hold every space of {territory.label}: take its {territory.bonus}-energy "
-            f"bonus, or decline it (a higher total can mean a worse band next round)."
+        return Message(
+            "game.guide.dominate",
+            territory=territory_term(state.game.board, territory),
+            bonus=territory.bonus,
         )
-    return ""
+    return None
 
 
 def territory_of(state: GameState, territory_id: str) -> Territory:

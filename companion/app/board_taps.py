@@ -11,8 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from companion.app.game_words import english
 from companion.engine import GameState, Phase
+from companion.engine.names import kind_term
 from companion.engine.queries import Creature
+from companion.language import Message, Value, by_commas, by_semicolons, by_spaces
+from companion.language.render import Language
 from models.commands import Activate, Attack, Command, Move, Summon, Swap
 from models.rules import CreatureKind
 
@@ -85,20 +89,43 @@ def describe_board(
     on_board: Mapping[str, Creature],
     labels: Mapping[str, str],
     marks: Mapping[str, Target],
-    names: Mapping[str, str],
+    names: Mapping[str, Value],
+    words: Language | None = None,
 ) -> str:
     """The board in words, for screen readers: each creature and each space a tap would use.
 
-    `names` are what players call the spaces (`Board.location_names`).
+    `names` are what players call the spaces (`Board.location_names`, or the engine's terms
+    for them, which a shipped board's catalog entries translate); default English.
     """
-    parts = []
+    words = words or english()
+    parts: list[Value] = []
     for location, piece in sorted(on_board.items()):
-        state = " active" if piece.active else " face-down" if piece.face_down else ""
-        parts.append(f"{labels[piece.player]}'s{state} {piece.kind.title} at {names[location]}")
-    creatures = "; ".join(parts) if parts else "no creatures"
-    text = f"The isle: {creatures}."
+        said = (
+            "game.isle.active"
+            if piece.active
+            else ("game.isle.face_down" if piece.face_down else "game.isle.creature")
+        )
+        parts.append(
+            Message(
+                said, player=labels[piece.player], kind=kind_term(piece.kind), place=names[location]
+            )
+        )
+    creatures = by_semicolons(parts) if parts else Message("game.isle.empty")
+    sentences: list[Value] = [Message("game.isle", creatures=creatures)]
     for mark in Mark:
-        places = sorted(names[at] for at, target in marks.items() if target.mark is mark)
+        places = sorted(
+            words.value(names[at], "nu") for at, target in marks.items() if target.mark is mark
+        )
         if places:
-            text += f" Tap to {mark.value}: {', '.join(places)}."
-    return text
+            sentences.append(Message(TAP_TO[mark], places=by_commas(places)))
+    return words.render(by_spaces(sentences))  # type: ignore[arg-type]
+
+
+# What a tap does on the spaces of each mark, for screen readers.
+TAP_TO: dict[Mark, str] = {
+    Mark.SUMMON: "game.isle.tap.summon",
+    Mark.ACTIVATE: "game.isle.tap.activate",
+    Mark.MOVE: "game.isle.tap.move",
+    Mark.ATTACK: "game.isle.tap.attack",
+    Mark.SWAP: "game.isle.tap.swap",
+}

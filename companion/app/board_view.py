@@ -12,19 +12,22 @@ import flet as ft
 import flet.canvas as cv
 
 from companion.app.board_geometry import (
-    LABEL_SIZE,
     LAND_MARGIN,
     Box,
     Layout,
     Point,
     convex_hull,
     label_places,
+    label_size,
     label_text,
 )
 from companion.app.board_taps import Mark, Target, describe_board
+from companion.app.game_words import board_place_terms, english, territory_names
 from companion.app.theme import ACCENT, CREATURE_MARK, FONT, PlayerColour
 from companion.engine.queries import Creature
-from models.board import Board, Territory
+from companion.language import Term
+from companion.language.render import Language
+from models.board import Board
 from models.rules import CreatureKind
 
 # Creatures differ in size as well as in letter, so kinds read apart at a glance.
@@ -59,8 +62,12 @@ class IsleCanvas:
         on_drag: Callable[[str, Point], None] | None = None,
         on_drop: Callable[[], None] | None = None,
         on_tap_sea: Callable[[Point], None] | None = None,
+        words: Language | None = None,
     ) -> None:
         self.board = board
+        # The device's language: shipped names are drawn and read out in it.
+        self.words = words or english()
+        self.places, self.names = self._named(board)
         self.colours = colours
         self.on_tap = on_tap
         # The editor's handlers: a space dragged to a board point, let go, a tap off every space.
@@ -79,15 +86,23 @@ class IsleCanvas:
         self.flash: tuple[str, ...] = ()
         # A creature on its way between spaces, drawn at a canvas point.
         self.gliding: tuple[Creature, Point] | None = None
-        self.canvas = cv.Canvas(
+        # The shapes of what stands on a space, by what it is, for the layout as it is: the
+        # same shapes drawn again are compared, not sent again, when the game changes.
+        self._made: dict[tuple[object, ...], list[cv.Shape]] = {}
+        # Two layers: the isle itself (sea, land, paths, names, spaces), drawn again only when
+        # the board or its size changes, and above it what moves (creatures, marks, numbers
+        # of empty spaces), drawn at every change of the game: a computer's command or a
+        # glide's frame sends the few shapes that move, not the whole isle again.
+        self.ground = cv.Canvas(
             height=height, on_resize=self._resized, resize_interval=150, expand=False
         )
+        self.canvas = cv.Canvas(height=height, expand=False)
         self.semantics = ft.Semantics(
             identifier="board",
             # One sentence for screen readers; the tap goes to the canvas at its position.
             exclude_semantics=True,
             content=ft.GestureDetector(
-                content=self.canvas,
+                content=ft.Stack([self.ground, self.canvas], fit=ft.StackFit.PASS_THROUGH),
                 on_tap_down=self._tapped,
                 on_pan_start=self._drag_start if self.frame else None,
                 on_pan_update=self._drag_update if self.frame else None,
@@ -101,7 +116,7 @@ class IsleCanvas:
         # through to the canvas.
         # Passing the column's width on to the canvas: a stack would otherwise shrink it to nothing.
         self.stack = ft.Stack([self.semantics], fit=ft.StackFit.PASS_THROUGH)
-        self._place_spaces()
+        self._draw()
 
     @property
     def control(self) -> ft.Control:
@@ -122,15 +137,20 @@ class IsleCanvas:
         self.marks = marks
         self.flash = flash
         self.gliding = gliding
-        self.semantics.label = describe_board(on_board, labels, marks, self.board.location_names)
-        self.canvas.shapes = self._shapes()
+        self.semantics.label = describe_board(on_board, labels, marks, self.places, self.words)
+        self.canvas.shapes = self._pieces()
 
     def redraw(self, board: Board) -> None:
         """Draw another version of the board (the editor's), keeping the canvas size."""
         self.board = board
+        self.places, self.names = self._named(board)
         self.layout = Layout.fit(board, self.layout.width, self.layout.height, frame=self.frame)
-        self.canvas.shapes = self._shapes()
-        self._place_spaces()
+        self._draw()
+
+    def send_drawing(self) -> None:
+        """Send both layers as they are now, and nothing else of the screen (a drag's step)."""
+        self.ground.update()
+        self.canvas.update()
 
     def refit(self) -> None:
         """Size the canvas again for the page as it is now (turned, resized, reloaded)."""
@@ -144,15 +164,26 @@ class IsleCanvas:
         height = self.height_for(width)
         if abs(width - self.layout.width) < 1 and abs(height - self.layout.height) < 1:
             return
-        self.canvas.height = height
+        self.ground.height = self.canvas.height = height
         self.layout = Layout.fit(self.board, width, height, frame=self.frame)
-        self.canvas.shapes = self._shapes()
-        self._place_spaces()
+        self._draw()
         self.stack.update()
+
+    def _draw(self) -> None:
+        """Draw both layers and place the spaces' reader boxes, for the layout as it is."""
+        self._made.clear()
+        self.ground.shapes = self._ground()
+        self.canvas.shapes = self._pieces()
+        self._place_spaces()
+
+    def _named(self, board: Board) -> tuple[dict[str, Term], dict[str, str]]:
+        """The board's spaces as terms, and its territories' names as drawn, in the language."""
+        return board_place_terms(board), territory_names(board, self.words)
 
     def _place_spaces(self) -> None:
         r = self.layout.radius
-        names = self.board.location_names
+        words = self.words
+        names = {location: words.value(term, "nu") for location, term in self.places.items()}
         self.stack.controls = [
             self.semantics,
             *(
@@ -196,7 +227,7 @@ class IsleCanvas:
             self.on_drop()
         self.dragging = None
 
-    def _shapes(self) -> list[cv.Shape]:
+    def _ground(self) -> list[cv.Shape]:
         layout = self.layout
         r = layout.radius
         shapes: list[cv.Shape] = [
@@ -213,30 +244,56 @@ class IsleCanvas:
         for a, b in self.board.paths:
             (ax, ay), (bx, by) = layout.points[a], layout.points[b]
             shapes.append(cv.Line(ax, ay, bx, by, paint=path_paint))
-        places = label_places(self.board, layout)
-        for territory in self.board.territories:
-            if territory.locations:
-                shapes.append(_territory_label(territory, places[territory.id]))
         for x, y in layout.points.values():
             shapes.append(cv.Circle(x, y, r, paint=_fill(SPACE)))
             shapes.append(cv.Circle(x, y, r, paint=_stroke(SPACE_RING, 1.5)))
+        return shapes
+
+    def _pieces(self) -> list[cv.Shape]:
+        layout = self.layout
+        r = layout.radius
+        made = self._made
+        key: tuple[object, ...]
+        shapes: list[cv.Shape] = []
         if r >= NUMBER_RADIUS:
             # Where there is room, empty spaces show their number in the territory: the log
             # and the guide call a space 'North Cliffs 4'.
             numbers = self.board.location_numbers
             for location, (x, y) in layout.points.items():
                 if location not in self.on_board and location not in self.marks:
-                    shapes.append(_text(str(numbers[location]), x, y, r * 0.7, "#8FA3A3"))
+                    key = ("number", location)
+                    if key not in made:
+                        made[key] = [_text(str(numbers[location]), x, y, r * 0.7, "#8FA3A3")]
+                    shapes.extend(made[key])
         for location, piece in self.on_board.items():
-            shapes.extend(self._token(piece, *layout.points[location]))
+            key = ("token", location, piece.player, piece.kind, piece.face_down, piece.active)
+            if key not in made:
+                made[key] = self._token(piece, *layout.points[location])
+            shapes.extend(made[key])
         for location, target in self.marks.items():
-            shapes.extend(_mark(target, *layout.points[location], r))
+            key = ("mark", location, target.mark, target.cost)
+            if key not in made:
+                made[key] = _mark(target, *layout.points[location], r)
+            shapes.extend(made[key])
         for location in self.flash:
             x, y = layout.points[location]
             shapes.append(cv.Circle(x, y, r + 6, paint=_stroke(FLASH_COLOUR, 4)))
         if self.gliding is not None:
             piece, (x, y) = self.gliding
             shapes.extend(self._token(piece, x, y))
+        # Names go on top: placed clear of the spaces where there is room, they stay readable
+        # where a crowded canvas makes one graze a token's ring.
+        if ("labels",) not in made:
+            places = label_places(self.board, layout, self.names)
+            size = label_size(layout)
+            made[("labels",)] = [
+                _territory_label(
+                    label_text(territory, self.names.get(territory.id)), places[territory.id], size
+                )
+                for territory in self.board.territories
+                if territory.locations
+            ]
+        shapes.extend(made[("labels",)])
         return shapes
 
     def _token(self, piece: Creature, x: float, y: float) -> list[cv.Shape]:
@@ -260,12 +317,15 @@ class IsleCanvas:
             ),
         ]
         # The owner's shape on a badge: two seats' tokens differ by more than their colour.
-        badge = max(7.0, self.layout.radius * 0.42)
-        bx, by = x + size * 0.78, y + size * 0.62
+        # Never under 8.5 px: its shape (set at 1.4 times that) must read on a phone.
+        badge = max(8.5, self.layout.radius * 0.45)
+        # At the space's rim whatever the token's size: on a small Sprite it stays off the S.
+        rim = self.layout.radius
+        bx, by = x + rim * 0.85, y + rim * 0.7
         shapes += [
             cv.Circle(bx, by, badge, paint=_fill("#101010")),
             cv.Circle(bx, by, badge, paint=_stroke(colour.hex, 1.5)),
-            _text(colour.mark, bx, by, badge * 1.35, "#F4ECD8"),
+            _text(colour.mark, bx, by, badge * 1.4, "#F4ECD8"),
         ]
         if piece.active:
             shapes.append(cv.Circle(x, y, self.layout.radius + 4, paint=_stroke(ACCENT, 4)))
@@ -327,15 +387,15 @@ def _land(points: list[Point], radius: float, colour: str) -> list[cv.Shape]:
     return shapes
 
 
-def _territory_label(territory: Territory, box: Box) -> cv.Text:
-    """The territory's name and bonus, in the box `label_places` found for it."""
+def _territory_label(text: str, box: Box, size: float) -> cv.Text:
+    """A territory's label (`label_text`), in the box `label_places` found for it."""
     return cv.Text(
         (box[0] + box[2]) / 2,
         box[3],
-        label_text(territory),
+        text,
         alignment=ft.Alignment.BOTTOM_CENTER,
         style=ft.TextStyle(
-            size=LABEL_SIZE,
+            size=size,
             color="#F4ECD8",
             weight=ft.FontWeight.BOLD,
             font_family=FONT,

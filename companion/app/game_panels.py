@@ -12,10 +12,12 @@ from typing import Any
 
 import flet as ft
 
+from companion.app.game_words import english, say
 from companion.app.session import GameSession
 from companion.app.theme import ACCENT
 from companion.app.widgets import player_chip, reserve_line, section
 from companion.engine import GameState, Tally
+from companion.language.render import Language
 
 NO_BORDER = ft.Border.all(2, ft.Colors.TRANSPARENT)
 CURRENT_BORDER = ft.Border.all(2, ACCENT)
@@ -30,7 +32,9 @@ class GameBar:
         game_id: str,
         undo: Callable[[ft.Event[Any]], object],
         redo: Callable[[ft.Event[Any]], object],
+        words: Language,
     ) -> None:
+        self.words = words
         # Home and three actions leave a 360 px phone about 150 px: 'Round 6/7' must fit.
         self.title = ft.Text(size=20)
         self.undo_button = ft.IconButton(ft.Icons.UNDO, on_click=undo)
@@ -38,24 +42,36 @@ class GameBar:
         self.control = ft.AppBar(
             title=self.title,
             title_spacing=4,
-            leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: go("/")),
+            leading=ft.IconButton(
+                ft.Icons.HOME, tooltip=say(words, "game.bar.home"), on_click=lambda _: go("/")
+            ),
             actions=[
                 self.undo_button,
                 self.redo_button,
                 ft.IconButton(
                     ft.Icons.LIST_ALT,
-                    tooltip="Game log",
+                    tooltip=say(words, "game.bar.log"),
                     on_click=lambda _: go(f"/game/{game_id}/log"),
                 ),
             ],
         )
 
-    def show(self, state: GameState, undo: str | None, redo: str | None) -> None:
-        """The round of `state`; `undo` and `redo` describe what the buttons would do, or None."""
-        self.title.value = f"◈ Round {state.round}/{state.game.final_round}"
-        self.undo_button.tooltip = f"Undo: {undo}" if undo else "Nothing to undo"
+    def show(
+        self, state: GameState, undo: str | None, redo: str | None, round_: int | None = None
+    ) -> None:
+        """The round of `state` (or `round_`, one whose Energy and Reset is still shown);
+        `undo` and `redo` describe what the buttons would do, or None."""
+        words = self.words
+        self.title.value = say(
+            words, "game.bar.round", round=round_ or state.round, final=state.game.final_round
+        )
+        self.undo_button.tooltip = (
+            say(words, "game.bar.undo", what=undo) if undo else say(words, "game.bar.no_undo")
+        )
         self.undo_button.disabled = undo is None
-        self.redo_button.tooltip = f"Redo: {redo}" if redo else "Nothing to redo"
+        self.redo_button.tooltip = (
+            say(words, "game.bar.redo", what=redo) if redo else say(words, "game.bar.no_redo")
+        )
         self.redo_button.disabled = redo is None
 
 
@@ -89,7 +105,15 @@ class _PlayerRow:
 class PlayersCard:
     """Every player in this round's turn order: energy and creatures, the current one ringed."""
 
-    def __init__(self, session: GameSession, notes: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        session: GameSession,
+        notes: Mapping[str, str] | None = None,
+        *,
+        words: Language | None = None,
+    ) -> None:
+        # The device's language (English where a screen gives none).
+        words = words or english()
         notes = notes or {}
         self.rows = {
             player: _PlayerRow(
@@ -97,13 +121,14 @@ class PlayersCard:
             )
             for player in session.state.game.players
         }
+        self.words = words
         self.column = ft.Column(spacing=10)
         key = ft.Text(
-            "W/T/S: in reserve · on the board; ↺ back next round",
+            say(words, "game.players.key"),
             size=12,
             color=ft.Colors.ON_SURFACE_VARIANT,
         )
-        self.control = section("Turn order", self.column, key)
+        self.control = section(say(words, "game.players.title"), self.column, key)
 
     def show(self, state: GameState) -> None:
         """Put the rows in turn order and fill in each player's numbers."""
@@ -111,9 +136,9 @@ class PlayersCard:
         for position, player in enumerate(order, start=1):
             mine = state.holdings(player)
             row = self.rows[player]
-            row.position.value = str(position)
+            row.position.value = self.words.number(position)
             row.creatures.value = reserve_line(mine)
-            row.energy.value = str(mine.energy)
+            row.energy.value = self.words.number(mine.energy)
             row.control.border = CURRENT_BORDER if player == state.current_player else NO_BORDER
         self.column.controls = [self.rows[player].control for player in order]
 
@@ -121,6 +146,7 @@ class PlayersCard:
 def tally_lines(
     session: GameSession,
     tally: Tally,
+    words: Language,
     choice: Callable[[str, str, bool], None] | None = None,
 ) -> list[ft.Control]:
     """Each player's numbers and the engine's sentence for them; with `choice`, bonus switches.
@@ -135,17 +161,27 @@ def tally_lines(
                 [
                     player_chip(name, session.colour(line.player)),
                     ft.Text(name, size=17, weight=ft.FontWeight.BOLD, expand=True),
-                    ft.Text(f"{line.before} → {line.after}", size=22, weight=ft.FontWeight.BOLD),
+                    ft.Text(
+                        say(words, "game.tally.change", before=line.before, after=line.after),
+                        size=22,
+                        weight=ft.FontWeight.BOLD,
+                    ),
                 ]
             )
         )
-        lines.append(ft.Text(line.explain(name), size=14))
+        lines.append(ft.Text(words.render(line.explanation(name)), size=14))
         if choice is None:
             continue
         for held in line.dominated:
             lines.append(
                 ft.Switch(
-                    label=f"{name} takes {held.name} (+{held.bonus})",
+                    label=say(
+                        words,
+                        "game.tally.take",
+                        player=name,
+                        territory=held.named,
+                        bonus=held.bonus,
+                    ),
                     value=held.taken,
                     on_change=lambda e, p=line.player, t=held.territory: choice(
                         p, t, e.control.value

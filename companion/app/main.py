@@ -18,15 +18,18 @@ from urllib.parse import parse_qs, urlsplit
 import flet as ft
 
 from companion.app.guard import ASGIApp, OriginGuard, allowed_hosts, allowed_origins, url_name
+from companion.app.language_setting import STORED_LANGUAGE, device_language, locale_tag
 from companion.app.reconnect import ReconnectNotice
 from companion.app.screens import home, join
 from companion.app.session import GameSession
 from companion.app.sharing.access import Role, Ticket
 from companion.app.sharing.links import CODE_PARAMETER, TableLinks
-from companion.app.sharing.policy import GAME_DELETED, LOCKED, delete_refusal
+from companion.app.sharing.policy import LOCKED, delete_refusal
 from companion.app.sharing.seats import WATCHER
 from companion.app.theme import FONTS, theme
 from companion.app.widgets import PADDING, SIZED, WIDE, notify
+from companion.language.message import Message, Value
+from companion.language.render import DEFAULT_LANGUAGE, LANGUAGES, Language, language
 from companion.store.errors import GameNotFound, StoreError
 from companion.store.store import Store, open_store
 from models.setup import Mode
@@ -55,6 +58,8 @@ STORED_CODE = "summoners-isle.table-code"
 STORED_DEVICE = "summoners-isle.device"
 # How long a browser is given to say what it keeps.
 KEPT_TIMEOUT_S = 10
+# How long the first screen waits for the device to say its language: past it, English.
+LANGUAGE_TIMEOUT_S = 3
 # Pubsub topics of a shared table: a new code was made; a seat or a device changed.
 RENEWED = "table/renewed"
 SEATS = "table/seats"
@@ -134,6 +139,14 @@ class App:
         self._message: tuple[str, bool] | None = None
         # What the screen shown wants done whenever the page changes size (set as it is built).
         self._page_resized: Callable[[], None] | None = None
+        # The language this device shows the app in (a device's setting, never the game's).
+        self.words: Language = language(DEFAULT_LANGUAGE)
+        # Whether this device's user picked it on Home (then a change of locale leaves it be).
+        self._language_chosen = False
+
+    def say(self, message_id: str, /, **values: Value) -> str:
+        """A message of the app's catalogs in this device's language."""
+        return self.words.render(Message(message_id, **values))
 
     def start(self) -> None:
         """Set up the page and show the screen its address names."""
@@ -146,9 +159,11 @@ class App:
         page.on_route_change = lambda _: self.show()
         page.on_view_pop = self._pop
         page.on_resize = self._resized
+        page.on_locale_change = self._locale_changed
+        # What this browser keeps: its language, and a shared table's code.
+        self._prefs = ft.SharedPreferences()
         if self.table is not None:
             # The code this browser kept is read from it first: until then, nothing is shown.
-            self._prefs = ft.SharedPreferences()
             page.on_connect = self._connected
             page.on_disconnect = self._disconnected
             page.views.append(join.opening())
@@ -156,10 +171,56 @@ class App:
             self._entering = True
             page.run_task(self.enter)
             return
+        page.run_task(self._open)
+
+    async def _open(self) -> None:
+        """Show the first screen in the device's language (not shared: no code to read)."""
+        await self.find_language()
         self.show()
         for notice in self.store.notices:
-            notify(page, notice, error=True)
+            notify(self.page, notice, error=True)
         warm_up()
+
+    # --- the device's language --------------------------------------------------------------
+
+    async def find_language(self) -> None:
+        """Take the language this browser kept, else its locale's (see language_setting)."""
+        kept = await self.kept(STORED_LANGUAGE, LANGUAGE_TIMEOUT_S)
+        self._language_chosen = bool(kept)
+        locales: list[str] = []
+        if not kept:
+            try:
+                info = await asyncio.wait_for(self.page.get_device_info(), LANGUAGE_TIMEOUT_S)
+            except Exception:
+                info = None  # a client that cannot say: English
+            if info is not None:
+                locales = [locale_tag(x.language_code, x.country_code) for x in info.locales]
+        self._use_language(device_language(kept, locales))
+
+    def set_language(self, code: str) -> None:
+        """Show the app in `code` on this device from now on, and keep the choice."""
+        self._language_chosen = True
+        self._use_language(code)
+        assert self._prefs is not None
+        self.page.run_task(self._prefs.set, STORED_LANGUAGE, code)
+        self.show()
+
+    def _use_language(self, code: str) -> None:
+        self.words = language(code)
+        # Flutter's own texts (a text field's menu, a back button's tooltip) follow too.
+        self.page.locale_configuration = ft.LocaleConfiguration(
+            supported_locales=[ft.Locale(name) for name in LANGUAGES],
+            current_locale=ft.Locale(code),
+        )
+
+    def _locale_changed(self, event: ft.LocaleChangeEvent) -> None:
+        if self._language_chosen:
+            return
+        tags = [locale_tag(x.language_code, x.country_code) for x in event.locales]
+        code = device_language("", tags)
+        if code != self.words.code:
+            self._use_language(code)
+            self.show()
 
     # --- a shared table -------------------------------------------------------------------
 
@@ -179,6 +240,7 @@ class App:
                 # The code leaves the route at once (so it is tried once), and the address
                 # bar below: a reload comes back with the kept one.
                 self.page.route = parts.path or "/"
+            await self.find_language()
             stored = await self.kept(STORED_CODE)
             device = await self.kept(STORED_DEVICE)
             if linked or stored:
@@ -190,11 +252,11 @@ class App:
         self.show()
         warm_up()
 
-    async def kept(self, key: str) -> str:
-        """A value this browser keeps for the shared table; empty if it has none or cannot say."""
+    async def kept(self, key: str, timeout: float = KEPT_TIMEOUT_S) -> str:
+        """A value this browser keeps (see STORED_*); empty if it has none or cannot say."""
         assert self._prefs is not None
         try:
-            value = await asyncio.wait_for(self._prefs.get(key), KEPT_TIMEOUT_S)
+            value = await asyncio.wait_for(self._prefs.get(key), timeout)
         except Exception:
             # A browser that keeps nothing (or never answers) is a device without a code.
             return ""
@@ -206,7 +268,7 @@ class App:
         access = self.table.access
         if device is None:
             device = await self.kept(STORED_DEVICE)
-        result = access.admit(self.page.client_ip or "", code, device)
+        result = access.admit(self.page.client_ip or "", code, device, self.words)
         if isinstance(result, str):
             return result
         self.ticket = result
@@ -235,7 +297,7 @@ class App:
         """Why this device may not delete a game; None if it may (the host, the scorekeeper)."""
         if self.table is None:
             return None
-        return delete_refusal(self.role is Role.HOST, self.seat(game_id))
+        return delete_refusal(self.role is Role.HOST, self.seat(game_id), self.words)
 
     def delete_game(self, game_id: str) -> str | None:
         """Delete a game if this device may: None if deleted, else the sentence saying why not."""
@@ -274,12 +336,12 @@ class App:
     def _renewed(self, _topic: str, _generation: int) -> None:
         if self.table is not None and not self.table.access.valid(self.ticket):
             self.ticket = None
-            self.refused = "The host made a new table code: ask them for it."
+            self.refused = self.say("app.main.code_renewed")
             self.show()
 
     def _game_deleted(self, _topic: str, game_id: str) -> None:
         if self.game_shown() == game_id:
-            self.go("/", GAME_DELETED, error=True)
+            self.go("/", self.say("app.main.game_deleted"), error=True)
         elif urlsplit(self.page.route or "/").path in ("", "/"):
             self.show()  # a list of games drops it
 
@@ -385,10 +447,10 @@ class App:
         """What a device is told when the game it opened is not in the store."""
         shown = self.game_shown()
         if self.table is not None and shown is not None and self.table.access.was_deleted(shown):
-            return GAME_DELETED
+            return self.say("app.main.game_deleted")
         if self.table is not None:
-            return "That game is not on this table: it may have been deleted."
-        return "That game is not saved on this device."
+            return self.say("app.main.not_on_table")
+        return self.say("app.main.not_saved")
 
     def _home(self) -> ft.View:
         """The home screen this device may see: a watcher's list for a watcher, else Home."""
@@ -433,14 +495,14 @@ class App:
             # A game's other screens (Energy and Reset, the log) and every other screen record
             # something: a watcher is told so and shown what it may watch.
             if parts and len(parts) != 2:
-                self._message = ("This device watches: that screen is for the table.", True)
+                self._message = (self.say("app.main.watch_only"), True)
             if game_id is not None:
                 return screen_module("watch").build(self, game_id)
             return screen_module("watch").home(self)
         if parts == ["share"]:
             if self.ticket.role is Role.HOST:
                 return screen_module("share").build(self)
-            self._message = ("Only the host's device shows the Share panel.", True)
+            self._message = (self.say("app.main.share_host_only"), True)
             return home.build(self)
         if game_id is not None:
             self.store.load(game_id)  # a game not saved here goes home with a sentence

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import flet as ft
 
+from companion.app.language_setting import ENGLISH
 from companion.app.session import GameSession
 from companion.app.theme import ACCENT
 from companion.app.widgets import player_chip
 from companion.engine import GameState
+from companion.language import Message
+from companion.language.render import Language
 
 
 class _Slot:
@@ -48,7 +51,8 @@ class _Slot:
 class OrderStrip:
     """Every player in this round's order, with energy; made once, changed in place."""
 
-    def __init__(self, session: GameSession) -> None:
+    def __init__(self, session: GameSession, words: Language | None = None) -> None:
+        self.words = words or ENGLISH
         self.slots = {
             player: _Slot(session.label(player), session.colour(player))
             for player in session.state.game.players
@@ -63,9 +67,14 @@ class OrderStrip:
             slot = self.slots[player]
             now = player == state.current_player
             energy = state.energy_of(player)
-            slot.position.value = f"▶{position}" if now else str(position)
-            slot.energy.value = str(energy)
+            shown = self.words.number(position)
+            slot.position.value = f"▶{shown}" if now else shown
+            slot.energy.value = self.words.number(energy)
             slot.box.border = ft.Border.all(2, ACCENT if now else ft.Colors.OUTLINE_VARIANT)
-            turn = ", to decide now" if now else ""
-            slot.control.label = f"{position}. {slot.name}, {energy} energy{turn}"
+            said = (
+                Message("app.strip.deciding", position=position, player=slot.name, energy=energy)
+                if now
+                else Message("app.strip.slot", position=position, player=slot.name, energy=energy)
+            )
+            slot.control.label = self.words.render(said)
         self.row.controls = [self.slots[player].control for player in order]

@@ -8,15 +8,41 @@ reconnecting; the first message on a new one takes the banner away.
 
 from __future__ import annotations
 
-from companion.app.guard import ASGIApp, Message, Receive, Scope, Send
+import json
 
-NOTICE = "Reconnecting to the table…"
+from companion.app.guard import ASGIApp, Message, Receive, Scope, Send
+from companion.app.language_setting import STORED_LANGUAGE
+from companion.language import Message as Words
+from companion.language.render import DEFAULT_LANGUAGE, LANGUAGES, render
+
+# The notice in each language: the page picks the one its device shows the app in.
+NOTICES = {code: render(Words("app.reconnecting"), code) for code in LANGUAGES}
+NOTICE = NOTICES[DEFAULT_LANGUAGE]
 BANNER_ID = "reconnecting"
 
 SCRIPT = (
     """<script>
 (() => {
   const Native = window.WebSocket;
+  const notices = __NOTICES__;
+  // The language chosen on Home (kept by the app in localStorage, under a prefix of
+  // Flutter's), else the browser's, else English.
+  const language = () => {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && key.endsWith("__STORED__")) {
+        try {
+          const kept = JSON.parse(localStorage.getItem(key));
+          if (kept in notices) return kept;
+        } catch (e) {}
+      }
+    }
+    for (const tag of navigator.languages || [navigator.language || ""]) {
+      const code = tag.slice(0, 2).toLowerCase();
+      if (code in notices) return code;
+    }
+    return "__DEFAULT__";
+  };
   let banner = null;
   const show = (on) => {
     if (banner === null) {
@@ -24,7 +50,7 @@ SCRIPT = (
       banner.id = "__ID__";
       banner.setAttribute("role", "status");
       banner.setAttribute("aria-live", "polite");
-      banner.textContent = "__NOTICE__";
+      banner.textContent = notices[language()];
       banner.style.cssText = "position:fixed;left:0;right:0;top:0;z-index:2147483647;" +
         "padding:14px 12px;font:16px sans-serif;text-align:center;" +
         "background:#FFE082;color:#111;border-bottom:2px solid #111;";
@@ -45,7 +71,9 @@ SCRIPT = (
 })();
 </script>
 """.replace("__ID__", BANNER_ID)
-    .replace("__NOTICE__", NOTICE)
+    .replace("__NOTICES__", json.dumps(NOTICES, ensure_ascii=False))
+    .replace("__STORED__", STORED_LANGUAGE)
+    .replace("__DEFAULT__", DEFAULT_LANGUAGE)
     .encode()
 )
 

@@ -7,11 +7,14 @@ logic under the screens is tested without a browser.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.app.sharing import policy
 from companion.engine import GameState, IllegalCommand, Tally
 from companion.engine.queries import tally_after
+from companion.engine.replay import narrate
+from companion.language import Message, by_semicolons
+from companion.language.render import DEFAULT_LANGUAGE, Language
 from companion.store.errors import GameMovedOn, GameNotFound, StoreError
 from companion.store.store import LogEntry, SavedGame, Store, tap_size
 from models.commands import PLAYER_COMMANDS, Command, EnergyAndReset
@@ -19,10 +22,25 @@ from models.commands import PLAYER_COMMANDS, Command, EnergyAndReset
 
 @dataclass(frozen=True)
 class Outcome:
-    """What became of an action: done (with its log sentence) or refused (with the reason)."""
+    """What became of an action: done (with its log sentence) or refused (with the reason).
+
+    `message` is English (the log's and old callers' text); `said` is the same as a message
+    to render in a device's language, when there is one (the sharing policy's refusals are
+    still English strings).
+    """
 
     ok: bool
     message: str
+    said: Message | None = field(default=None, compare=False)
+
+    def text(self, words: Language) -> str:
+        """What to show, in `words`' language."""
+        return self.message if self.said is None else words.render(self.said)
+
+
+def saying(ok: bool, said: Message) -> Outcome:
+    """An outcome saying a message (its English kept as `message`)."""
+    return Outcome(ok, str(said), said)
 
 
 class GameSession:
@@ -39,6 +57,8 @@ class GameSession:
         self.store = store
         self.saved: SavedGame = store.load(game_id)
         self._seat = seat or (lambda: None)
+        # The log's sentences as messages, for one revision: the store keeps them in English.
+        self._told: tuple[int, tuple[Message, ...]] | None = None
 
     @property
     def seat(self) -> str | None:
@@ -97,11 +117,14 @@ class GameSession:
             return Outcome(False, refused)
         signed = [policy.signed(seat, command, bots) for command in made]
         before = len(self.saved.log)
+        start = self.state
         base = self.saved.revision if revision is None else revision
         failed = self._write(lambda: self.store.append_all(self.id, signed, base))
         if failed:
             return failed
-        return Outcome(True, "; ".join(e.description for e in self.saved.log[before:]))
+        # Told again from the state they were played in: the store keeps English sentences.
+        told = narrate(start, [entry.command for entry in self.saved.log[before:]])
+        return saying(True, joined([t.sentence for t in told]))
 
     def undo(self, revision: int | None = None) -> Outcome:
         """Take back the newest command, as of `revision` (default: the latest seen here)."""
@@ -109,19 +132,70 @@ class GameSession:
         refused = self._undo_refusal(log[len(log) - tap_size(log[::-1]) :])
         if refused:
             return Outcome(False, refused)
-        label = self.saved.undo_label
+        label = self.undo_message()
         base = self.saved.revision if revision is None else revision
         failed = self._write(lambda: self.store.undo(self.id, base))
-        return failed or Outcome(True, f"Undone: {label}")
+        return failed or saying(True, Message("game.undone", what=label or ""))
 
     def redo(self) -> Outcome:
         """Bring back the newest undone command."""
         refused = self._undo_refusal(self.saved.undone[: tap_size(self.saved.undone)])
         if refused:
             return Outcome(False, refused)
-        label = self.saved.redo_label
+        label = self.redo_message()
         failed = self._write(lambda: self.store.redo(self.id, self.saved.revision))
-        return failed or Outcome(True, f"Redone: {label}")
+        return failed or saying(True, Message("game.redone", what=label or ""))
+
+    # --- the log's sentences in any language ----------------------------------------------
+
+    def sentences(self) -> tuple[Message, ...]:
+        """Each active log entry's sentence as a message, oldest first.
+
+        The store keeps the English sentence it recorded; a message is found by replaying
+        the log (once per revision), as `game show --lang` does.
+        """
+        revision = self.saved.revision
+        if self._told is None or self._told[0] != revision:
+            state = self.saved.game.new_initial_state()
+            told = narrate(state, [entry.command for entry in self.saved.log])
+            self._told = (revision, tuple(t.sentence for t in told))
+        return self._told[1]
+
+    def entry_text(self, words: Language, index: int) -> str:
+        """One log entry's sentence (by its index in the active log) in `words`' language."""
+        if words.code == DEFAULT_LANGUAGE:
+            return self.saved.log[index].description  # as recorded: no replay needed
+        return words.render(self.sentences()[index])
+
+    def undo_message(self, depth: int | None = None) -> Message | None:
+        """What undo would take back (the newest `depth` entries, default one tap's)."""
+        log = self.saved.log
+        size = tap_size(log[::-1]) if depth is None else depth
+        if not size:
+            return None
+        return joined(self.sentences()[len(log) - size :])
+
+    def redo_message(self) -> Message | None:
+        """What redo would bring back: said from the state it would be played in."""
+        brought = self.saved.undone[: tap_size(self.saved.undone)]
+        if not brought:
+            return None
+        told = narrate(self.state, [entry.command for entry in brought])
+        return joined([t.sentence for t in told])
+
+    def undo_text(self, words: Language) -> str | None:
+        """Undo's label in `words`' language (English: the store's own, with no replay)."""
+        if words.code == DEFAULT_LANGUAGE:
+            return self.saved.undo_label
+        said = self.undo_message()
+        return None if said is None else words.render(said)
+
+    def redo_text(self, words: Language) -> str | None:
+        """Redo's label in `words`' language."""
+        if words.code == DEFAULT_LANGUAGE:
+            return self.saved.redo_label
+        said = self.redo_message()
+        return None if said is None else words.render(said)
 
     def _undo_refusal(self, entries: Sequence[LogEntry]) -> str | None:
         """Why this device's seat may not take back or bring back these records, if so."""
@@ -133,32 +207,33 @@ class GameSession:
         try:
             self.saved = write()
         except IllegalCommand as error:
-            return Outcome(False, _sentence(str(error)))
+            return saying(False, refusal_of(error))
         except GameMovedOn:
             self.refresh()
-            latest = self.saved.undo_label
-            now = f" (last recorded: {latest})" if latest else ""
-            return Outcome(False, f"The game moved on before that tap{now}; nothing was recorded.")
+            latest = self.undo_message()
+            if latest is None:
+                return saying(False, Message("game.moved_on"))
+            return saying(False, Message("game.moved_on_after", latest=latest))
         except GameNotFound:
             return Outcome(False, policy.GAME_DELETED)
         except StoreError as error:
             return Outcome(False, _sentence(str(error)))
         return None
 
-    def refusal(self, command: Command) -> str | None:
+    def refusal(self, command: Command) -> Message | None:
         """Why the engine would refuse a command now, or None if it is allowed."""
         try:
             self.state.clone().apply(command)
         except IllegalCommand as error:
-            return _sentence(str(error))
+            return refusal_of(error)
         return None
 
-    def reset_preview(self, command: EnergyAndReset) -> Tally | str:
-        """The engine's tally for a reset record, without recording it; a string if refused."""
+    def reset_preview(self, command: EnergyAndReset) -> Tally | Message:
+        """The engine's tally for a reset record, without recording it; why not if refused."""
         try:
             return tally_after(self.state, command)
         except IllegalCommand as error:
-            return _sentence(str(error))
+            return refusal_of(error)
 
     def energy_by_round(self) -> dict[str, list[int]]:
         """Every player's energy at the end of each round, for the chart."""
@@ -172,5 +247,18 @@ def made_by(command: Command, by: str | None) -> Command:
     return command
 
 
+def joined(sentences: Sequence[Message]) -> Message:
+    """Sentences of one tap as one: 'a; b'."""
+    said = by_semicolons(sentences)
+    assert isinstance(said, Message), "sentences joined are a message"
+    return said
+
+
+def refusal_of(error: IllegalCommand) -> Message:
+    """The engine's refusal as a sentence: a capital first and a full stop."""
+    return Message("game.refused", reason=error.message)
+
+
 def _sentence(text: str) -> str:
+    """A store's error (English) as a sentence."""
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

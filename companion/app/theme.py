@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import flet as ft
 
+from companion.language import Term
+from companion.language.render import Language
 from models.rules import ENERGY_BANDS, CreatureKind
 from models.setup import SEAT_COLOURS
 
@@ -61,6 +63,15 @@ BAND_TINT = {
 def colour_of(colour_id: str) -> PlayerColour:
     """A seat colour by id, falling back to the first for an unknown id."""
     return COLOUR_BY_ID.get(colour_id, PLAYER_COLOURS[0])
+
+
+# The catalog context of the seat colours' names ('Red' is 'Rouge' in French).
+COLOUR = "colour"
+
+
+def colour_name(colour_id: str, words: Language) -> str:
+    """A seat colour's name in a language: 'Red', 'Rouge'."""
+    return words.value(Term(colour_of(colour_id).name, COLOUR))
 
 
 def theme(mode: ft.ThemeMode) -> ft.Theme:

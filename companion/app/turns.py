@@ -15,6 +15,7 @@ it fakes and a fake clock.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import threading
 import time
@@ -22,10 +23,12 @@ import zlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Protocol
 
-from companion.app.session import GameSession, Outcome
+from companion.app.session import GameSession, Outcome, saying
 from companion.bots import Bot, make_bot
+from companion.engine import GameState
 from companion.engine.queries import turn_key, undo_depth
-from companion.engine.wording import counted
+from companion.language import Message
+from companion.language.render import Language
 from companion.store.store import LogEntry
 from models.commands import Command, EndActivation, Pass
 from models.setup import GameSetup
@@ -166,6 +169,7 @@ class Turns:
         think: Think = asyncio.to_thread,
         leases: Leases = LEASES,
         device: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.session = session
         # Tells the game's other devices about a revision this one recorded.
@@ -182,6 +186,8 @@ class Turns:
         self.device = device or secrets.token_hex(6)
         # The log entry (its seq) whose Energy and Reset this device has gone on from.
         self.went_on: int | None = None
+        # Times drawing a computer's command, which comes out of the pause that shows it.
+        self.clock = clock
 
     # --- whose decision -------------------------------------------------------------------
 
@@ -275,17 +281,19 @@ class Turns:
             return 1 if log else 0
         return undo_depth([entry.command for entry in log], self.bots)
 
-    def undo_text(self) -> str | None:
+    def undo_text(self, words: Language) -> str | None:
         """What Undo takes back now, computers' commands after a person's included."""
         depth = self.undo_depth()
         if not depth:
             return None
         if not self.bots:
-            return self.session.saved.undo_label
-        entry = self.session.saved.log[-depth]
+            return self.session.undo_text(words)
+        log = self.session.saved.log
+        entry = self.session.entry_text(words, len(log) - depth)
         after = depth - 1
-        more = f" and {counted(after, 'computer command')} after it" if after else ""
-        return f"{entry.description}{more}"
+        if not after:
+            return entry
+        return words.render(Message("game.undo_and_computers", entry=entry, count=after))
 
     def undo(self, revision: int | None = None) -> Outcome:
         """Take back the newest person's command and the computers' after it (or, at the
@@ -325,6 +333,11 @@ class Turns:
     async def play_bots(self, stage: Stage) -> None:
         """Let computers play, one shown command at a time, until a person's turn or the end.
 
+        While a command is pointed out, the next computer decision is already worked out
+        from the position it leads to (unless dice decide that position), so a computer's
+        pause to show and its next search overlap, and drawing comes out of the pause; a
+        command with no pause (a pass, or once its turn's showing time is spent) is not
+        drawn on its own: the next drawing shows it done.
         Play stops at an Energy and Reset until a person goes on (in a game no person
         plays, it goes on by itself after a while). A choice made for a position someone
         has since undone is dropped, and the bot decides again; a record another device
@@ -335,6 +348,9 @@ class Turns:
         # The turn being shown, and the seconds of it shown before the command now shown.
         shown_turn: tuple[object, ...] | None = None
         shown = pause = 0.0
+        # The next decision, worked out while the command before it is shown: the revision
+        # recording that command made, and the search.
+        ahead: tuple[int, asyncio.Future[Command]] | None = None
         try:
             while stage.on_screen() and self.drives():
                 waiting = self.reset_waiting()
@@ -355,33 +371,95 @@ class Turns:
                 player = state.current_player
                 assert player is not None, "a bot is to move: someone decides"
                 revision = self.session.saved.revision
+                search = self._search_for(ahead, revision, bot, state)
+                ahead = None
                 try:
-                    command = await self.think(bot.choose, state.clone())
+                    command = await search
                 except Exception as error:
                     # Reported in one line; the person can go on or reload.
                     name = self.session.label(player)
-                    stage.show(Outcome(False, f"{name} (computer) could not decide: {error}"))
+                    said = Message("game.bot_failed", player=name, error=str(error))
+                    stage.show(saying(False, said))
                     return
                 if self.session.saved.revision != revision:
                     continue  # someone undid meanwhile: decide again from the new position
                 turn = turn_key(state)
                 shown = shown + pause if turn == shown_turn else 0.0
                 shown_turn, pause = turn, pause_for(command, shown)
-                self.showing = (player, command)
-                stage.show(None)
-                await stage.present(player, command, pause)
-                self.showing = None
+                if pause:
+                    self.showing = (player, command)
+                    drawing = self.clock()
+                    stage.show(None)
+                    ahead = self._think_ahead(state, command, revision)
+                    drawn = self.clock() - drawing
+                    await stage.present(player, command, max(0.0, pause - drawn))
+                    self.showing = None
+                else:
+                    # Nothing to point out (a pass, or the turn's showing time spent): the
+                    # command is recorded at once, and drawn done with the next one shown.
+                    ahead = self._think_ahead(state, command, revision)
                 if self.session.saved.revision != revision or not stage.on_screen():
+                    await _settled(ahead)  # it was for the command not recorded
+                    ahead = None
                     continue
                 outcome = self.record([command], player)
-                if not outcome.ok and self.session.saved.revision != revision:
-                    continue  # another device recorded first: it drives now
+                if not outcome.ok:
+                    await _settled(ahead)
+                    ahead = None
+                    if self.session.saved.revision != revision:
+                        continue  # another device recorded first: it drives now
                 if outcome.ok and self.session.state.is_terminal and not self.reset_waiting():
                     stage.finished()
                     return
-                stage.show(outcome)
+                if ahead is None:
+                    # Otherwise the next drawing, as soon as the next decision is made, shows
+                    # this command done along with the next one.
+                    stage.show(outcome)
                 if not outcome.ok:
                     return  # never loop on a refusal
         finally:
+            await _settled(ahead)
             self.busy = False
             self.showing = None
+
+    def _search_for(
+        self,
+        ahead: tuple[int, asyncio.Future[Command]] | None,
+        revision: int,
+        bot: Bot,
+        state: GameState,
+    ) -> Awaitable[Command]:
+        """The search deciding at `revision`: the one worked out ahead if it was for this
+        revision (kept only when the command it followed was recorded here, as revision
+        `revision`), else a new one, once the one ahead has ended."""
+        if ahead is not None and ahead[0] == revision:
+            return ahead[1]
+
+        async def anew() -> Command:
+            await _settled(ahead)
+            return await self.think(bot.choose, state.clone())
+
+        return anew()
+
+    def _think_ahead(
+        self, state: GameState, command: Command, revision: int
+    ) -> tuple[int, asyncio.Future[Command]] | None:
+        """Start the next computer decision from the position `command` leads to, if that
+        position is known before it is recorded (no dice to roll) and a computer decides
+        there within the same round; None otherwise."""
+        if state.chance_outcomes(command) != [(1.0, command)]:
+            return None
+        after = state.clone()
+        after.apply(command)
+        player = after.current_player
+        bot = self.bots.get(player) if player else None
+        if bot is None or after.is_terminal or after.round != state.round:
+            return None
+        return revision + 1, asyncio.ensure_future(self.think(bot.choose, after))
+
+
+async def _settled(ahead: tuple[int, asyncio.Future[Command]] | None) -> None:
+    """Let a search started ahead finish, its choice dropped: a bot searches once at a time."""
+    if ahead is not None:
+        with contextlib.suppress(Exception):
+            await ahead[1]

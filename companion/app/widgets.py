@@ -7,9 +7,13 @@ from typing import Any
 
 import flet as ft
 
+from companion.app.language_setting import ENGLISH
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT, BAND_TINT, CREATURE_MARK, FONT, ON_TINT, colour_of
+from companion.engine.names import board_term
 from companion.engine.queries import Holdings
+from companion.language import Message
+from companion.language.render import Language
 from models.board import Board
 from models.rules import ENERGY_BANDS, KIND_ORDER, MAX_TRACK_ENERGY, WINNING_ENERGY, band_for
 
@@ -40,9 +44,9 @@ def player_chip(name: str, colour_id: str, size: int = 28) -> ft.Control:
     )
 
 
-def energy_track(counters: Sequence[tuple[str, str, int]]) -> ft.Control:
+def energy_track(counters: Sequence[tuple[str, str, int]], words: Language = ENGLISH) -> ft.Control:
     """The track 0-35 with each player's counter on it; `counters` is (name, colour, energy)."""
-    return EnergyTrack(counters).control
+    return EnergyTrack(counters, words).control
 
 
 class EnergyTrack:
@@ -52,7 +56,8 @@ class EnergyTrack:
     so a tap re-sends a few chips, not the whole track.
     """
 
-    def __init__(self, counters: Sequence[tuple[str, str, int]]) -> None:
+    def __init__(self, counters: Sequence[tuple[str, str, int]], words: Language = ENGLISH) -> None:
+        self._words = words
         self._chips: list[ft.Row] = []
         rows: list[ft.Control] = []
         for start in range(0, MAX_TRACK_ENERGY + 1, TRACK_COLUMNS):
@@ -68,7 +73,7 @@ class EnergyTrack:
                         border_radius=6,
                         padding=ft.Padding.only(left=4, top=2, right=2, bottom=2),
                         content=ft.Column(
-                            [ft.Text(str(value), size=11, color="#C8C8C8"), chips],
+                            [ft.Text(words.number(value), size=11, color="#C8C8C8"), chips],
                             spacing=0,
                             tight=True,
                         ),
@@ -82,9 +87,16 @@ class EnergyTrack:
                     border_radius=4,
                     padding=ft.Padding.symmetric(horizontal=6, vertical=2),
                     content=ft.Text(
-                        f"{band.label}: {band.modifier:+d}"
-                        if band.modifier
-                        else f"{band.label}: 0",
+                        words.render(
+                            Message(
+                                "app.track.band",
+                                low=band.low,
+                                high=band.high,
+                                change=Message("app.track.change", change=band.modifier)
+                                if band.modifier
+                                else Message("app.track.no_change"),
+                            )
+                        ),
                         size=11,
                         color=ON_TINT,
                     ),
@@ -95,7 +107,11 @@ class EnergyTrack:
             spacing=4,
             run_spacing=4,
         )
-        goal = ft.Text(f"{WINNING_ENERGY}: Summoner, wins at once", size=12, color=ACCENT_TEXT)
+        goal = ft.Text(
+            words.render(Message("app.track.goal", energy=WINNING_ENERGY)),
+            size=12,
+            color=ACCENT_TEXT,
+        )
         # Screen readers get one sentence instead of thirty-six numbers. The sentence sits on
         # the small legend, so changing it re-sends the legend and not the whole grid.
         self._label = ft.Semantics(
@@ -123,7 +139,15 @@ class EnergyTrack:
                     player_chip(name, colour_id, size=size) for name, colour_id in here
                 ]
                 changed.append(chips)
-        label = "Energy track: " + ", ".join(f"{name} {energy}" for name, _, energy in counters)
+        label = self._words.render(
+            Message(
+                "app.track.label",
+                players=tuple(
+                    Message("app.track.player", player=name, energy=energy)
+                    for name, _, energy in counters
+                ),
+            )
+        )
         if label != self._label.label:
             self._label.label = label
             changed.append(self._label)
@@ -143,11 +167,16 @@ def reserve_line(holdings: Holdings) -> str:
     return "   ".join(parts)
 
 
-def board_options(boards: Sequence[Board]) -> list[ft.DropdownOption]:
+def board_options(boards: Sequence[Board], words: Language = ENGLISH) -> list[ft.DropdownOption]:
     """Boards to pick from: the full name in the list, the short one in the field."""
     # 'Duel Isle (companion layout, 2 players)' would be cut off in a 360 px phone's field.
+    # A shipped board's names in the language, without an article; a user's as typed.
     return [
-        ft.DropdownOption(key=board.id, text=board.short_name, content=ft.Text(board.name))
+        ft.DropdownOption(
+            key=board.id,
+            text=words.value(board_term(board, short=True), "Nu"),
+            content=ft.Text(words.value(board_term(board), "Nu")),
+        )
         for board in boards
     ]
 

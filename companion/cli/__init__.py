@@ -19,10 +19,12 @@ from pydantic import ValidationError
 from companion.boards import BoardError, resolve_board
 from companion.cli.game import game_app
 from companion.cli.io import OneLineErrors, UserError, echo, fail, print_json, read_json
-from companion.engine import Game, reset_phase
+from companion.cli.language import Lang
+from companion.engine import Game, SetupError, reset_phase
 from companion.engine.isle import compile_isle
 from companion.engine.replay import ReplayError, replay
 from companion.engine.serialize import state_to_json
+from companion.language.render import DEFAULT_LANGUAGE, language, render
 from companion.store.errors import StoreError
 from models.commands import CommandFormatError
 from models.game_log import GameLog
@@ -51,6 +53,7 @@ MAX_WAIT_GAMES = 100
 def tally(
     source: Annotated[str, typer.Argument(metavar="FILE", help=INPUT_HELP)],
     explain: Annotated[bool, typer.Option(help="Add the explanation sentences.")] = False,
+    lang: Lang = DEFAULT_LANGUAGE,
 ) -> None:
     """Compute one Energy and Reset phase (see docs/tally.md for the JSON in and out)."""
     try:
@@ -94,10 +97,14 @@ def tally(
         "game_over": result.game_over,
     }
     if explain:
+        words = language(lang)
+        winner = result.winner_message
         output["explanation"] = {
-            "players": {line.player: line.explain(line.player) for line in result.players},
-            "turn_order": list(result.order_notes),
-            "winner": result.winner_note,
+            "players": {
+                line.player: words.render(line.explanation(line.player)) for line in result.players
+            },
+            "turn_order": [words.render(note) for note in result.order_messages],
+            "winner": "" if winner is None else words.render(winner),
         }
     print_json(output)
 
@@ -108,6 +115,7 @@ def replay_command(
     position: Annotated[
         bool, typer.Option("--position", help="Print the final position as one line of text.")
     ] = False,
+    lang: Lang = DEFAULT_LANGUAGE,
 ) -> None:
     """Replay a game log (docs/game-log.md) and print the final state as JSON."""
     try:
@@ -118,7 +126,9 @@ def replay_command(
             raise UserError(f"game log: {problem(error, data)}") from None
         game = Game(log.setup, resolve_board(log.setup.board))
         state = replay(game, log.parsed_commands())
-    except (UserError, BoardError, CommandFormatError, ReplayError, ValueError) as error:
+    except (ReplayError, SetupError) as error:
+        fail(render(error.message, lang))
+    except (UserError, BoardError, CommandFormatError, ValueError) as error:
         fail(str(error))
     if position:
         echo(state.position())
@@ -181,16 +191,32 @@ def bench(
             "mcts:normal seats and report how long the person waits (minutes per game).",
         ),
     ] = 0,
+    waits_app: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=MAX_WAIT_GAMES,
+            help="Instead, serve this many games of four mcts:normal seats to a headless "
+            "Chromium at a phone's size and report each seat's waits as a person's "
+            "(a few minutes per game; needs what `make test` installs).",
+        ),
+    ] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Measure the engine (decisions per second, tally, replay) and the store (append, reopen)."""
-    from companion.cli.bench import run_bench, run_waits
+    from companion.cli.app_waits import AppWaitsUnavailable
+    from companion.cli.bench import run_app_waits, run_bench, run_waits
 
     # NaN passes a `<= 0` test, and infinity would never end.
     if not math.isfinite(seconds) or not 0 < seconds <= MAX_BENCH_SECONDS:
         fail(f"--seconds must be a positive number, at most {MAX_BENCH_SECONDS}, not {seconds}")
     try:
-        result = run_waits(waits) if waits else run_bench(seconds)
+        if waits_app:
+            result = run_app_waits(waits_app)
+        else:
+            result = run_waits(waits) if waits else run_bench(seconds)
+    except AppWaitsUnavailable as error:
+        fail(f"cannot measure waits in the app: {error}")
     except (OSError, StoreError) as error:
         fail(f"cannot run the store benchmark: {getattr(error, 'strerror', None) or error}")
     if as_json:

@@ -151,6 +151,16 @@ def run_bench(seconds: float = 3.0) -> dict[str, Any]:
     }
 
 
+def run_app_waits(games: int) -> dict[str, Any]:
+    """A person's waits in the app itself, in Chromium, against three computers at "normal"."""
+    from companion.cli.app_waits import measure_app_waits
+
+    summary = measure_app_waits(games).summary()
+    # The log gives commands' times, not where each computer's turn began.
+    del summary["longest_computer_turn_s"]
+    return summary
+
+
 def run_waits(games: int, seed: int = 1) -> dict[str, Any]:
     """A person's waits against three computers at "normal", with the app's pacing."""
     from companion.app.turns import pause_for

@@ -29,10 +29,15 @@ from companion.cli.io import (
     print_json,
     read_text,
 )
-from companion.engine import GameState, IllegalCommand
+from companion.cli.language import Lang
+from companion.engine import GameState, IllegalCommand, Phase
+from companion.engine.names import kind_term
 from companion.engine.serialize import state_to_json
+from companion.language import Message, by_commas
+from companion.language.render import DEFAULT_LANGUAGE, language, render
 from companion.store import DB_ENV
 from companion.store.errors import GameMovedOn, StoreError
+from companion.store.retold import in_language
 from models.commands import (
     Command,
     CommandFormatError,
@@ -50,7 +55,7 @@ from models.rules import (
     STANDARD_ROUNDS,
     WINNING_ENERGY,
 )
-from models.setup import GameSetup, default_colours
+from models.setup import GameSetup, Mode, default_colours
 from models.text import json_printable, printable
 
 if TYPE_CHECKING:
@@ -94,8 +99,11 @@ Revision = Annotated[
 
 
 @contextmanager
-def opened(db: str | None) -> Iterator[Store]:
-    """The store, with every failure turned into one line and an exit status."""
+def opened(db: str | None, lang: str = DEFAULT_LANGUAGE) -> Iterator[Store]:
+    """The store, with every failure turned into one line and an exit status.
+
+    The rules' refusals are said in `lang`; the store's own errors are in English.
+    """
     # SQL is loaded only here, so other commands of the CLI start as fast as before.
     from companion.store.store import open_store
 
@@ -109,7 +117,9 @@ def opened(db: str | None) -> Iterator[Store]:
         yield store
     except GameMovedOn as error:
         fail(str(error), EXIT_MOVED_ON)
-    except (StoreError, UserError, IllegalCommand, CommandFormatError, BoardError) as error:
+    except IllegalCommand as error:
+        fail(render(error.message, lang))
+    except (StoreError, UserError, CommandFormatError, BoardError) as error:
         fail(str(error))
     finally:
         store.close()
@@ -233,13 +243,16 @@ def new(
 
 
 @game_app.command()
-def legal(game_id: GameId, as_json: AsJson = False, db: Db = None) -> None:
+def legal(
+    game_id: GameId, as_json: AsJson = False, db: Db = None, lang: Lang = DEFAULT_LANGUAGE
+) -> None:
     """List the commands the rules allow now, each with its sentence."""
-    with opened(db) as store:
+    with opened(db, lang) as store:
         saved = store.load(game_id)
     state = saved.state
+    words = language(lang)
     rows = [
-        {"command": command_to_json(command), "description": state.describe(command)}
+        {"command": command_to_json(command), "description": words.render(state.sentence(command))}
         for command in map(state.sign, state.legal_commands())
     ]
     if as_json:
@@ -258,14 +271,16 @@ def do_command(
     revision: Revision = None,
     as_json: AsJson = False,
     db: Db = None,
+    lang: Lang = DEFAULT_LANGUAGE,
 ) -> None:
     """Record one command; an attack without dice gets seeded dice, stored with it."""
-    with opened(db) as store:
+    with opened(db, lang) as store:
         text = read_text("-") if command == "-" else command
         parsed = command_from_json(parse_json(text, "the command"))
         latest = store.load(game_id)
         base = latest.revision if revision is None else revision
         saved = store.append(game_id, as_new_record(latest.state, parsed), base)
+    saved = in_language(saved, lang)
     entry = saved.log[-1]
     if as_json:
         print_json(change_json(saved, entry))
@@ -289,39 +304,49 @@ def as_new_record(state: GameState, command: Command) -> Command:
 
 @game_app.command()
 def undo(
-    game_id: GameId, revision: Revision = None, as_json: AsJson = False, db: Db = None
+    game_id: GameId,
+    revision: Revision = None,
+    as_json: AsJson = False,
+    db: Db = None,
+    lang: Lang = DEFAULT_LANGUAGE,
 ) -> None:
     """Take back the newest command (it stays on record, and redo can bring it back)."""
-    with opened(db) as store:
+    with opened(db, lang) as store:
         base = store.load(game_id).revision if revision is None else revision
-        saved = store.undo(game_id, base)
+        saved = in_language(store.undo(game_id, base), lang)
     entry = saved.undone[0]
     if as_json:
         print_json(change_json(saved, entry))
     else:
-        echo(f"undone: {entry.description}")
+        echo(render(Message("cli.undone", sentence=entry.description), lang))
 
 
 @game_app.command()
 def redo(
-    game_id: GameId, revision: Revision = None, as_json: AsJson = False, db: Db = None
+    game_id: GameId,
+    revision: Revision = None,
+    as_json: AsJson = False,
+    db: Db = None,
+    lang: Lang = DEFAULT_LANGUAGE,
 ) -> None:
     """Bring back the command undone last, if nothing new was recorded since."""
-    with opened(db) as store:
+    with opened(db, lang) as store:
         base = store.load(game_id).revision if revision is None else revision
-        saved = store.redo(game_id, base)
+        saved = in_language(store.redo(game_id, base), lang)
     entry = saved.log[-1]
     if as_json:
         print_json(change_json(saved, entry))
     else:
-        echo(f"redone: {entry.description}")
+        echo(render(Message("cli.redone", sentence=entry.description), lang))
 
 
 @game_app.command()
-def show(game_id: GameId, as_json: AsJson = False, db: Db = None) -> None:
+def show(
+    game_id: GameId, as_json: AsJson = False, db: Db = None, lang: Lang = DEFAULT_LANGUAGE
+) -> None:
     """Show a game: where it stands, its log, what undo and redo would do."""
-    with opened(db) as store:
-        saved = store.load(game_id)
+    with opened(db, lang) as store:
+        saved = in_language(store.load(game_id), lang)
         energy = store.energy_by_round(game_id)
     if as_json:
         print_json(
@@ -342,52 +367,89 @@ def show(game_id: GameId, as_json: AsJson = False, db: Db = None) -> None:
             }
         )
         return
-    for line in show_lines(saved, energy):
+    for line in show_lines(saved, energy, lang):
         echo(line)
 
 
-def show_lines(saved: SavedGame, energy: dict[str, list[int]]) -> list[str]:
-    """A game as readable lines."""
+def show_lines(
+    saved: SavedGame, energy: dict[str, list[int]], lang: str = DEFAULT_LANGUAGE
+) -> list[str]:
+    """A game as readable lines, in a language (its log already in it: `in_language`)."""
+    words = language(lang)
+    say = words.render
     state = saved.state
     labels = saved.game.labels
     setup = saved.setup
     board = setup.board if isinstance(setup.board, str) else setup.board.id
+    status = Message("cli.status.finished") if state.is_terminal else Message("cli.status.active")
+    mode = Message("cli.mode.table") if setup.mode is Mode.TABLE else Message("cli.mode.digital")
     lines = [
-        f"game {saved.id}, revision {saved.revision}, {saved.status.value}: {board}, "
-        f"{setup.mode.value}, round {state.round} of {setup.final_round}"
+        say(
+            Message(
+                "cli.show.game",
+                id=saved.id,
+                revision=saved.revision,
+                status=status,
+                board=board,
+                mode=mode,
+                round=state.round,
+                final=setup.final_round,
+            )
+        )
     ]
     if state.is_terminal:
         assert state.winner_id is not None, "a finished game has a winner"
-        how = (
-            f"reached {WINNING_ENERGY}: Summoner"
-            if state.summoner
-            else "most energy after the final round"
-        )
-        lines.append(f"winner: {labels[state.winner_id]} ({how})")
+        winner = labels[state.winner_id]
+        if state.summoner:
+            lines.append(say(Message("cli.show.summoner", player=winner, energy=WINNING_ENERGY)))
+        else:
+            lines.append(say(Message("cli.show.most_energy", player=winner)))
     else:
-        where = state.phase.value.replace("_", " ")
-        if state.step_kind is not None:
-            where += f", {state.step_kind.title} step"
-        whose = f": {labels[state.current_player]} to play" if state.current_player else ""
-        lines.append(f"{where}{whose}")
-    lines.append(
-        "energy: " + ", ".join(f"{labels[p]} {state.energy_of(p)}" for p in saved.game.players)
-    )
-    lines.append(f"position: {state.position()}")
+        where = say(_phase(state))
+        if state.current_player:
+            where = say(Message("cli.show.to_play", now=where, player=labels[state.current_player]))
+        lines.append(where)
+    totals = [
+        Message("cli.show.player_energy", player=labels[p], energy=state.energy_of(p))
+        for p in saved.game.players
+    ]
+    lines.append(say(Message("cli.show.energy", players=by_commas(totals))))
+    lines.append(say(Message("cli.show.position", position=state.position())))
     if any(energy.values()):
-        lines.append("energy at the end of each round:")
+        lines.append(say(Message("cli.show.rounds")))
         lines.extend(
-            f"  {labels[p]}: {' '.join(str(e) for e in rounds)}" for p, rounds in energy.items()
+            "  "
+            + say(
+                Message(
+                    "cli.show.round_energy",
+                    player=labels[p],
+                    energies=" ".join(words.number(e) for e in rounds),
+                )
+            )
+            for p, rounds in energy.items()
         )
-    count = len(saved.log)
-    lines.append(f"log ({count} command{'' if count == 1 else 's'}):")
+    lines.append(say(Message("cli.show.log", count=len(saved.log))))
     for entry in saved.log:
         lines.append(f"  {entry.seq:4}  {entry.description}")
         if entry.reset:
             lines.append(f"        {entry.reset}")
-    lines.append(f"undo: {saved.undo_label or '-'}")
-    lines.append(f"redo: {saved.redo_label or '-'}")
+    lines.append(say(Message("cli.show.undo", label=saved.undo_label or "-")))
+    lines.append(say(Message("cli.show.redo", label=saved.redo_label or "-")))
     return lines
+
+
+def _phase(state: GameState) -> Message:
+    """Where the round is, for `game show`: 'actions, Troll step'."""
+    phases = {
+        Phase.SUMMONING: Message("cli.phase.summoning"),
+        Phase.ACTIONS: Message("cli.phase.actions"),
+        Phase.ENERGY_AND_RESET: Message("cli.phase.energy_and_reset"),
+        Phase.GAME_OVER: Message("cli.phase.game_over"),
+    }
+    phase = phases[state.phase]
+    if state.step_kind is None:
+        return phase
+    return Message("cli.show.step", phase=phase, kind=kind_term(state.step_kind))
 
 
 @game_app.command()

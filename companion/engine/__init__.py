@@ -13,7 +13,7 @@
 """
 
 from companion.engine.constants import Phase
-from companion.engine.errors import IllegalCommand
+from companion.engine.errors import IllegalCommand, SetupError
 from companion.engine.position import PositionError
 from companion.engine.reset_phase import Tally, reset_phase
 from companion.engine.state import Game, GameState
@@ -24,6 +24,7 @@ __all__ = [
     "IllegalCommand",
     "Phase",
     "PositionError",
+    "SetupError",
     "Tally",
     "reset_phase",
 ]

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 from companion.engine.constants import ACTIONS, COSTS, KINDS, WYRM, Phase
 from companion.engine.dice import chances, strike
 from companion.engine.errors import IllegalCommand
+from companion.engine.names import kind_term, kinds_term
 from companion.engine.reset_phase import Occupant, Tally, reset_phase
-from companion.engine.wording import counted
+from companion.language import Message
 from models.commands import Skip
 from models.rules import DIE_SIDES, KIND_ORDER, WINNING_ENERGY, WYRM_SWAP_COST, CreatureKind
 
@@ -47,7 +48,7 @@ def can_summon(state: GameState, seat: int) -> bool:
     return state.reserve[seat][step] > 0 and state.energy[seat] >= COSTS[step]
 
 
-def blocker(state: GameState, seat: int) -> str | None:
+def blocker(state: GameState, seat: int) -> Message | None:
     """Why a player has nothing to decide in the current step, or None if they have.
 
     Said on screen for a player the step passes over, e.g. 'Alice cannot summon Trolls:
@@ -56,21 +57,23 @@ def blocker(state: GameState, seat: int) -> str | None:
     if state.phase not in (Phase.SUMMONING, Phase.ACTIONS):
         return None
     kind = state.step
-    creature = KIND_ORDER[kind]
+    kinds = kinds_term(KIND_ORDER[kind])
     name = state.game.labels[state.game.players[seat]]
     if state.phase is Phase.SUMMONING:
         if state.reserve[seat][kind] == 0:
             back = state.returning[seat][kind]
-            later = f" ({back} back next round)" if back else ""
-            return f"{name} has no {creature.plural} left to summon{later}"
+            if back:
+                return Message("blocker.none_left_back", player=name, kinds=kinds, count=back)
+            return Message("blocker.none_left", player=name, kinds=kinds)
         if state.energy[seat] < COSTS[kind]:
-            return f"{name} cannot summon {creature.plural}: {state.energy[seat]} energy"
+            have = Message("count.energy", count=state.energy[seat])
+            return Message("blocker.cannot_pay", player=name, kinds=kinds, energy=have)
     elif state.on_board[seat][kind] == 0:
-        return f"{name} has no {creature.plural} on the board"
+        return Message("blocker.none_on_board", player=name, kinds=kinds)
     return state.game.rules.passed_over(state, seat)
 
 
-def removal_blocker(state: GameState, seat: int, kind: int) -> str | None:
+def removal_blocker(state: GameState, seat: int, kind: int) -> Message | None:
     """Why the creatures acting now could not have removed a creature of `kind`, or None.
 
     Ruling 7 at the table: the step's kind is the attacker's. No roll lets a Sprite beat a
@@ -81,19 +84,23 @@ def removal_blocker(state: GameState, seat: int, kind: int) -> str | None:
     if chances(state.step, kind).success is None:
         # No dice win: not even the attacker's best roll against the weakest defence.
         best = strike(state.step, kind, DIE_SIDES, 1)
-        return (
-            f"a {attacker.title} cannot remove a {defender.title}: its best roll, "
-            f"{best.total}, is under the {defender.title}'s defence of {best.defence}"
+        return Message(
+            "refuse.out_of_reach",
+            attacker=kind_term(attacker),
+            defender=kind_term(defender),
+            best=best.total,
+            defence=best.defence,
         )
     count = state.on_board[seat][state.step]
     most = count * ACTIONS[state.step]
     if state.step_removals >= most:
-        name = state.game.labels[state.game.players[seat]]
-        creatures = counted(count, attacker.title, attacker.plural)
-        verb = "has" if count == 1 else "have"
-        return (
-            f"{name}'s {creatures} {verb} {counted(most, 'action')} in all this step, "
-            "and each removal took one"
+        return Message(
+            "refuse.removals_used",
+            player=state.game.labels[state.game.players[seat]],
+            count=count,
+            kind=kind_term(attacker),
+            kinds=kinds_term(attacker),
+            actions=Message("count.action", count=most),
         )
     return None
 
@@ -108,14 +115,14 @@ def skip_target(state: GameState, command: Skip) -> tuple[int, int, int]:
     phase = Phase(command.phase)
     if command.kind is None:
         if command.player is not None:
-            raise IllegalCommand("a skip to a player names the step too")
+            raise IllegalCommand(Message("refuse.skip_needs_step"))
         return (_PHASE_RANK[phase], KINDS, 0)
     step = KIND_ORDER.index(CreatureKind(command.kind))
     if command.player is None:
         return (_PHASE_RANK[phase], step, 0)
     seat = state.game.seat.get(command.player)
     if seat is None:
-        raise IllegalCommand(f"there is no player {command.player!r} in this game")
+        raise IllegalCommand(Message("refuse.no_player", player=repr(command.player)))
     return (_PHASE_RANK[phase], step, state.turn_order.index(seat))
 
 

@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING, NamedTuple
 from companion.engine.constants import COSTS, SPRITE, Phase, Token
 from companion.engine.dice import attack_odds
 from companion.engine.errors import IllegalCommand
+from companion.engine.names import kind_term, location_term
 from companion.engine.reset_phase import Tally
-from companion.engine.wording import counted
+from companion.language import Message
 from models.commands import (
     PLAYER_COMMANDS,
     Attack,
@@ -106,15 +107,30 @@ class AttackView:
         return self.defence is None
 
     def explain(self) -> str:
+        """The attack in a sentence, from the attacker's side, in English."""
+        return str(self.explanation())
+
+    def explanation(self) -> Message:
         """The attack in a sentence, from the attacker's side."""
+        attacker = kind_term(self.attacker_kind)
+        bounty = Message("count.energy", count=self.bounty)
         if self.defence is None:
-            others = f"{counted(self.support, 'other Sprite')} of its owner there"
-            against = f"the Sprite rolls a d6 + {self.support} ({others})"
-        else:
-            against = f"the {self.defender_kind.title}'s defence is {self.defence}"
-        return (
-            f"Your {self.attacker_kind.title} rolls a d6 + {self.bonus}; {against}. "
-            f"Success removes it and gains {self.bounty} energy."
+            others = Message("count.other_sprite", count=self.support)
+            return Message(
+                "attack.odds_sprite",
+                attacker=attacker,
+                bonus=self.bonus,
+                support=self.support,
+                others=others,
+                bounty=bounty,
+            )
+        return Message(
+            "attack.odds",
+            attacker=attacker,
+            bonus=self.bonus,
+            defender=kind_term(self.defender_kind),
+            defence=self.defence,
+            bounty=bounty,
         )
 
 
@@ -213,7 +229,7 @@ def move_path(state: GameState, to: str) -> tuple[str, ...]:
     """
     start = state.active
     if start is None:
-        raise IllegalCommand("no creature is being activated")
+        raise IllegalCommand(Message("refuse.none_active"))
     isle = state.game.isle
     goal = isle.index[to]
     mover = state.occupant[start]
@@ -234,7 +250,7 @@ def move_path(state: GameState, to: str) -> tuple[str, ...]:
                 following.append(there)
         frontier = following
     if goal not in came_from or goal == start:
-        raise IllegalCommand(f"{isle.location_names[goal]} cannot be reached")
+        raise IllegalCommand(Message("refuse.unreachable", place=location_term(isle, goal)))
     path = [goal]
     while path[-1] != start:
         path.append(came_from[path[-1]])
@@ -244,12 +260,14 @@ def move_path(state: GameState, to: str) -> tuple[str, ...]:
 def attack_view(state: GameState, attack: Attack) -> AttackView:
     """The attack's breakdown and chance, made by the creature being activated (ruling 7)."""
     if state.active is None:
-        raise IllegalCommand("no creature is being activated")
+        raise IllegalCommand(Message("refuse.none_active"))
     game = state.game
     target = game.isle.index[attack.target]
     attacking, defending = state.occupant[state.active], state.occupant[target]
     if attacking is None or defending is None:
-        raise IllegalCommand(f"there is no creature at {game.isle.location_names[target]}")
+        raise IllegalCommand(
+            Message("refuse.no_creature_at", place=location_term(game.isle, target))
+        )
     attacker, defender = KIND_ORDER[attacking[1]], KIND_ORDER[defending[1]]
     support = state.sprite_support(target) if defending[1] == SPRITE else 0
     return AttackView(
@@ -289,7 +307,7 @@ def tally_after(state: GameState, command: Command) -> Tally:
     trial = state.clone()
     trial.apply(command)
     if trial.last_tally is None or trial.last_tally is state.last_tally:
-        raise IllegalCommand("that command does not end the round")
+        raise IllegalCommand(Message("refuse.not_round_end"))
     return trial.last_tally
 
 

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from companion.engine.isle import Isle
-from companion.engine.turn_order import final_winner, next_turn_order, tie_notes
-from companion.engine.wording import counted, joined
+from companion.engine.names import board_context
+from companion.engine.turn_order import Tie, final_winner, next_turn_order, tie_notes, ties
+from companion.language import Message, Term, Value, by_arrows, by_commas, by_semicolons, by_spaces
 from models.rules import WINNING_ENERGY, CreatureKind, EnergyBand, band_for
 
 Occupant = tuple[str, CreatureKind] | None
@@ -36,6 +37,14 @@ class DominationLine:
     name: str
     bonus: int
     taken: bool
+    # The catalog context of the board's names (a shipped one's are translated): kept as
+    # text, the term is made only when a sentence is asked for.
+    context: str | None = None
+
+    @property
+    def named(self) -> Term | str:
+        """The territory as a message names it."""
+        return self.name if self.context is None else Term(self.name, self.context)
 
 
 @dataclass(slots=True)
@@ -49,35 +58,81 @@ class PlayerTally:
     sprites: int = 0
     # (territory name, Sprites counted there), for territories that earned something.
     sprite_territories: list[tuple[str, int]] = field(default_factory=list)
+    # The catalog context of the board's names, for the sentences' terms.
+    context: str | None = None
     domination: int = 0
     dominated: list[DominationLine] = field(default_factory=list)
     after: int = 0
 
+    @property
+    def sprite_terms(self) -> list[tuple[Term, int]]:
+        """The territories whose Sprites earned something, as messages name them."""
+        return [(Term(name, self.context), count) for name, count in self.sprite_territories]
+
     def explain(self, label: str) -> str:
-        """The player's tally as one sentence."""
-        parts = [f"{label} starts on {self.before}"]
-        sign = f"{self.modifier:+d}" if self.modifier else "no change"
-        parts.append(f"band {self.band.label} gives {sign}")
-        if self.sprite_territories:
-            where = ", ".join(f"{count} in {name}" for name, count in self.sprite_territories)
-            parts.append(f"uncontested Sprites give +{self.sprites} ({where})")
+        """The player's tally as one sentence, in English."""
+        return str(self.explanation(label))
+
+    def explanation(self, label: str) -> Message:
+        """The player's tally as one sentence: 'Red starts on 12; band 10-18 gives +3; ...'."""
+        parts: list[Value] = [Message("tally.start", player=label, before=self.before)]
+        if self.modifier:
+            parts.append(Message("tally.band", band=band_range(self.band), change=self.modifier))
+        else:
+            parts.append(Message("tally.band_unchanged", band=band_range(self.band)))
+        if self.sprite_terms:
+            where = by_commas(
+                [
+                    Message("tally.sprites_in", count=count, territory=territory)
+                    for territory, count in self.sprite_terms
+                ]
+            )
+            parts.append(Message("tally.sprites", sprites=self.sprites, where=where))
         for line in self.dominated:
-            verb = f"+{line.bonus}" if line.taken else f"declined ({line.bonus})"
-            parts.append(f"holding all of {line.name}: {verb}")
-        return "; ".join(parts) + f"; ends on {self.after}."
+            if line.taken:
+                parts.append(Message("tally.holding", territory=line.named, bonus=line.bonus))
+            else:
+                parts.append(
+                    Message("tally.holding_declined", territory=line.named, bonus=line.bonus)
+                )
+        return Message("tally.explain", clauses=by_semicolons(parts), after=self.after)
 
     def brief(self, label: str) -> str:
+        """The player's numbers in a few words, for the log, in English."""
+        return str(self.summary(label))
+
+    def summary(self, label: str) -> Message:
         """The player's numbers in a few words, for the log: 'Ragna 12 → 16 (band 10-18 +3)'."""
-        sign = f"{self.modifier:+d}" if self.modifier else "no change"
-        parts = [f"band {self.band.label} {sign}"]
+        band = band_range(self.band)
+        parts: list[Value] = [
+            Message("tally.brief_band", band=band, change=self.modifier)
+            if self.modifier
+            else Message("tally.brief_band_unchanged", band=band)
+        ]
         parts.extend(
-            f"{counted(count, 'Sprite')} in {name}" for name, count in self.sprite_territories
+            Message(
+                "tally.brief_sprites", sprites=Message("count.sprite", count=count), territory=name
+            )
+            for name, count in self.sprite_terms
         )
         parts.extend(
-            f"{line.name} +{line.bonus}" if line.taken else f"{line.name} declined"
+            Message("tally.brief_taken", territory=line.named, bonus=line.bonus)
+            if line.taken
+            else Message("tally.brief_declined", territory=line.named)
             for line in self.dominated
         )
-        return f"{label} {self.before} → {self.after} ({', '.join(parts)})"
+        return Message(
+            "tally.brief",
+            player=label,
+            before=self.before,
+            after=self.after,
+            parts=by_commas(parts),
+        )
+
+
+def band_range(band: EnergyBand) -> Message:
+    """An energy band as players read it: '10-18'."""
+    return Message("band.range", low=band.low, high=band.high)
 
 
 @dataclass(slots=True)
@@ -86,14 +141,35 @@ class Tally:
 
     players: list[PlayerTally]
     turn_order: tuple[str, ...]
-    order_notes: tuple[str, ...] = ()
+    # Each tie in the next order (ruling 12): its total and players; `order_messages` says
+    # how it was broken, made only when asked for.
+    order_ties: tuple[Tie, ...] = ()
     winner: str | None = None
     summoner: bool = False
     game_over: bool = False
     decided_in: Pass | None = None
-    winner_note: str = ""
+    # How the game was won, once it is over.
+    winner_message: Message | None = None
     # The round it ended, when run for a game (None for a tally asked on its own).
     round: int | None = None
+
+    # The players' names for the sentences (as the tally was run with them).
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def order_messages(self) -> tuple[Message, ...]:
+        """How each tie in the next order was broken (ruling 12), one sentence each."""
+        return tie_notes(self.order_ties, self.labels)
+
+    @property
+    def order_notes(self) -> tuple[str, ...]:
+        """The tie notes in English."""
+        return tuple(str(note) for note in self.order_messages)
+
+    @property
+    def winner_note(self) -> str:
+        """How the game was won, in English ('' while it goes on)."""
+        return "" if self.winner_message is None else str(self.winner_message)
 
     def player(self, player: str) -> PlayerTally:
         """The tally line of one player."""
@@ -103,18 +179,40 @@ class Tally:
         raise KeyError(player)
 
     def log_line(self, labels: Mapping[str, str]) -> str:
+        """The whole Energy and Reset as one log entry, in English."""
+        return str(self.log_message(labels))
+
+    def log_message(self, labels: Mapping[str, str]) -> Message:
         """The whole Energy and Reset as one log entry: each player's numbers, then the next
         round's order and how its ties were broken, or how the game ended."""
-        when = "" if self.round is None else f", round {self.round}"
-        players = ", ".join(line.brief(labels[line.player]) for line in self.players)
+        players = by_commas([line.summary(labels[line.player]) for line in self.players])
         if self.game_over:
-            return f"Energy and Reset{when}: {players}. {self.winner_note}"
-        order = " → ".join(labels[player] for player in self.turn_order)
-        notes = "".join(f" {note}" for note in self.order_notes)
-        return f"Energy and Reset{when}: {players}; next order: {order}.{notes}"
+            assert self.winner_message is not None, "a game over has its winner's sentence"
+            if self.round is None:
+                return Message("log.reset_over", players=players, winner=self.winner_message)
+            return Message(
+                "log.reset_over_round",
+                round=self.round,
+                players=players,
+                winner=self.winner_message,
+            )
+        order = by_arrows([labels[player] for player in self.turn_order])
+        if self.round is None:
+            line = Message("log.reset", players=players, order=order)
+        else:
+            line = Message("log.reset_round", round=self.round, players=players, order=order)
+        whole = by_spaces([line, *self.order_messages])
+        assert isinstance(whole, Message), "sentences joined are a message"
+        return whole
 
 
 Gain = Callable[[str, int, "Pass"], None]
+# Ruling 11: the sentence for a win at once, by the pass it came in.
+_SUMMONER = {
+    Pass.MODIFIERS: "winner.summoner_modifiers",
+    Pass.SPRITES: "winner.summoner_sprites",
+    Pass.DOMINATION: "winner.summoner_domination",
+}
 
 
 class _Won(Exception):
@@ -183,9 +281,8 @@ def reset_phase(
         if totals[player] >= WINNING_ENERGY:
             tally.winner, tally.summoner, tally.game_over = player, True, True
             tally.decided_in = stage
-            tally.winner_note = (
-                f"{labels[player]} reached {totals[player]} in the {stage.value} pass and "
-                f"wins at once with Summoner status."
+            tally.winner_message = Message(
+                _SUMMONER[stage], player=labels[player], total=totals[player]
             )
             raise _Won
 
@@ -201,17 +298,22 @@ def reset_phase(
     for player in turn_order:
         lines[player].after = totals[player]
     tally.turn_order = next_turn_order(turn_order, totals)
-    tally.order_notes = tie_notes(turn_order, totals, labels)
+    tally.order_ties = ties(turn_order, totals)
+    tally.labels = labels
     if final_round and not tally.game_over:
         winner, tied = final_winner(turn_order, totals)
         tally.winner, tally.game_over, tally.decided_in = winner, True, Pass.FINAL_ROUND
         if len(tied) > 1:
-            tally.winner_note = (
-                f"{joined([labels[p] for p in tied])} tie on {totals[winner]}; {labels[winner]} "
-                f"was latest in the final round's order and wins."
+            tally.winner_message = Message(
+                "winner.tie",
+                players=tuple(labels[p] for p in tied),
+                total=totals[winner],
+                player=labels[winner],
             )
         else:
-            tally.winner_note = f"{labels[winner]} has the most energy ({totals[winner]}) and wins."
+            tally.winner_message = Message(
+                "winner.most", player=labels[winner], total=totals[winner]
+            )
     return tally
 
 
@@ -223,14 +325,20 @@ def _sprite_pass(
     gain: Gain,
 ) -> None:
     """Ruling 10, pass two: 1 energy per Sprite in a territory holding no rival creature."""
-    earned: dict[str, list[tuple[str, int]]] = {player: [] for player in turn_order}
+    earned: dict[str, list[tuple[int, int]]] = {player: [] for player in turn_order}
     for t, (owner, sprites, _) in enumerate(survey):
         if owner is not None and sprites:
-            earned[owner].append((isle.board.territories[t].label, sprites))
+            earned[owner].append((t, sprites))
+    board = isle.board
+    context = board_context(board)
     for player in turn_order:
         if earned[player]:
-            lines[player].sprite_territories = earned[player]
-            lines[player].sprites = sum(count for _, count in earned[player])
+            line = lines[player]
+            line.sprite_territories = [
+                (board.territories[t].label, count) for t, count in earned[player]
+            ]
+            line.context = context
+            line.sprites = sum(count for _, count in earned[player])
             gain(player, lines[player].sprites, Pass.SPRITES)
 
 
@@ -244,6 +352,7 @@ def _domination_pass(
 ) -> None:
     """Ruling 10, pass three: each territory held entirely may pay its bonus."""
     held = [(t, owner) for t, (owner, _, full) in enumerate(survey) if full and owner is not None]
+    context = board_context(isle.board)
     for player in turn_order:
         refused = declined.get(player, ())
         for t, owner in held:
@@ -252,7 +361,7 @@ def _domination_pass(
             territory = isle.board.territories[t]
             taken = territory.id not in refused
             lines[player].dominated.append(
-                DominationLine(territory.id, territory.label, territory.bonus, taken)
+                DominationLine(territory.id, territory.label, territory.bonus, taken, context)
             )
             if taken:
                 lines[player].domination += territory.bonus

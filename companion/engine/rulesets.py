@@ -23,8 +23,10 @@ from companion.engine.flow import (
     run_reset,
     show_passes,
 )
+from companion.engine.names import kinds_term
 from companion.engine.reset_phase import Pass as TallyPass
 from companion.engine.reset_phase import domination_opportunities
+from companion.language import Message
 from models.commands import Command
 from models.rules import KIND_ORDER, CreatureKind
 from models.setup import Mode
@@ -43,7 +45,7 @@ class RuleSet:
     mode: Mode
     declarations: dict[type, Declaration]
     # The other rule set's commands, each with the sentence that refuses it here.
-    refusals: dict[type, str]
+    refusals: dict[type, Message]
     # Each moment's legal-command generators in listing order, then the commands always
     # legal then, which close the list.
     summoning: Listing
@@ -53,7 +55,7 @@ class RuleSet:
     # Whether the player whose turn it is could do anything in the current step.
     has_business: Callable[[GameState], bool]
     # What, beyond the shared reasons, passes a player over in the current step.
-    passed_over: Callable[[GameState, int], str | None]
+    passed_over: Callable[[GameState, int], Message | None]
     # Energy and Reset has begun: compute it, or wait for the table's record.
     enter_reset: Callable[[GameState], None]
     # Creatures move along paths, so the board must have them.
@@ -62,11 +64,11 @@ class RuleSet:
     def apply(self, state: GameState, command: Command) -> None:
         """Apply one command in place, or raise IllegalCommand saying why not."""
         if state.phase is Phase.GAME_OVER:
-            raise IllegalCommand("the game is over")
+            raise IllegalCommand(Message("refuse.game_over"))
         declaration = self.declarations.get(type(command))
         if declaration is None:
             refusal = self.refusals.get(type(command))
-            raise IllegalCommand(refusal or f"{command!r} is not a command")
+            raise IllegalCommand(refusal or Message("refuse.not_a_command", command=repr(command)))
         # Read without an isinstance test: this runs for every decision of every playout, and
         # only players' commands have a `by` (records for the whole table name nobody).
         by = getattr(command, "by", None)
@@ -91,7 +93,7 @@ class RuleSet:
         commands.extend(closing)
         return commands
 
-    def describe(self, state: GameState, command: Command) -> str:
+    def describe(self, state: GameState, command: Command) -> Message:
         """One sentence saying what the command does from this state."""
         declaration = self.declarations.get(type(command))
         if declaration is not None:
@@ -99,7 +101,7 @@ class RuleSet:
                 return declaration.describe(state, command)
             except (LookupError, TypeError, AttributeError):
                 pass  # an illegal command still gets a readable, if plainer, description
-        return f"{type(command).__name__} {command_fields(command)}"
+        return Message("command.plain", type=type(command).__name__, fields=command_fields(command))
 
     def places(self, state: GameState, command: Command) -> tuple[str, ...]:
         """The board spaces a command is about, to point them out while it is played."""
@@ -133,12 +135,14 @@ def _check_by(state: GameState, by: str) -> None:
     """Refuse a player's command made for someone whose decision it is not."""
     seat = state.game.seat.get(by)
     if seat is None:
-        raise IllegalCommand(f"there is no player {by!r} in this game")
+        raise IllegalCommand(Message("refuse.no_player", player=repr(by)))
     current = state.current_seat
     if current is not None and current != seat:
         labels, players = state.game.labels, state.game.players
         raise IllegalCommand(
-            f"it is {labels[players[current]]}'s turn, not {labels[players[seat]]}'s"
+            Message(
+                "refuse.other_turn", player=labels[players[current]], other=labels[players[seat]]
+            )
         )
 
 
@@ -159,16 +163,16 @@ def _digital_business(state: GameState) -> bool:
     return state.active is not None or state.ready[seat][state.step] > 0
 
 
-def _table_passed_over(state: GameState, seat: int) -> str | None:
+def _table_passed_over(state: GameState, seat: int) -> Message | None:
     return None
 
 
-def _digital_passed_over(state: GameState, seat: int) -> str | None:
+def _digital_passed_over(state: GameState, seat: int) -> Message | None:
     name = state.game.labels[state.game.players[seat]]
     if state.phase is Phase.SUMMONING:
-        return None if None in state.occupant else f"{name} cannot summon: every space is taken"
+        return None if None in state.occupant else Message("blocker.board_full", player=name)
     if state.ready[seat][state.step] == 0 and state.active is None:
-        return f"{name}'s {KIND_ORDER[state.step].plural} have all acted"
+        return Message("blocker.all_acted", player=name, kinds=kinds_term(KIND_ORDER[state.step]))
     return None
 
 
@@ -200,16 +204,16 @@ def _digital_reset(state: GameState) -> None:
 
 def _rule_set(
     mode: Mode,
-    elsewhere: str,
+    elsewhere: Message,
     *,
     has_business: Callable[[GameState], bool],
-    passed_over: Callable[[GameState, int], str | None],
+    passed_over: Callable[[GameState, int], Message | None],
     enter_reset: Callable[[GameState], None],
     needs_paths: bool,
 ) -> RuleSet:
     """Gather a mode's declarations from every command module; refuse the other mode's."""
     mine: list[Declaration] = []
-    refusals: dict[type, str] = {}
+    refusals: dict[type, Message] = {}
     for module in MODULES:
         own, other = (
             (module.TABLE, module.DIGITAL) if mode is Mode.TABLE else (module.DIGITAL, module.TABLE)
@@ -217,7 +221,9 @@ def _rule_set(
         if own is not None:
             mine.append(own)
         else:
-            refusals[other.command] = f"{other.what} is for {elsewhere}"
+            refusals[other.command] = Message(
+                "refuse.other_mode", what=other.what, elsewhere=elsewhere
+            )
     mine.sort(key=lambda declaration: declaration.rank)
 
     def listed(moment: Moment) -> Listing:
@@ -252,7 +258,7 @@ def _rule_set(
 
 TABLE_PLAY = _rule_set(
     Mode.TABLE,
-    "the digital board; at the table record removals and swaps",
+    Message("elsewhere.digital"),
     has_business=_table_business,
     passed_over=_table_passed_over,
     enter_reset=_table_reset,
@@ -260,7 +266,7 @@ TABLE_PLAY = _rule_set(
 )
 DIGITAL_PLAY = _rule_set(
     Mode.DIGITAL,
-    "table games; the digital board enforces every rule itself",
+    Message("elsewhere.table"),
     has_business=_digital_business,
     passed_over=_digital_passed_over,
     enter_reset=_digital_reset,

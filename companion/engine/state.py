@@ -9,6 +9,7 @@ from __future__ import annotations
 from companion.engine import queries
 from companion.engine.constants import KINDS, OWNED, Phase, Token
 from companion.engine.dice import attack_strike, sprite_support
+from companion.engine.errors import SetupError
 from companion.engine.flow import blocker, occupants_by_id, run_reset, settle
 from companion.engine.isle import Isle, compile_isle
 from companion.engine.movement import reachable
@@ -17,6 +18,7 @@ from companion.engine.reach import reach
 from companion.engine.reset_phase import Tally
 from companion.engine.rulesets import RULE_SETS, RuleSet
 from companion.engine.versions import sign
+from companion.language import Message
 from models.board import Board
 from models.commands import Activate, Attack, Command, Move, Summon, Swap
 from models.rules import KIND_ORDER, STARTING_ENERGY, CreatureKind
@@ -67,11 +69,16 @@ class Game:
         self.attacks = tuple(Attack(i) for i in ids)
         self.swaps = tuple(Swap(i) for i in ids)
         if self.rules.needs_paths and not board.paths:
-            raise ValueError(f"board {board.id!r} has no paths, so it cannot be played digitally")
+            raise SetupError(Message("setup.no_paths", board=repr(board.id)))
         if not board.min_players <= len(self.players) <= board.max_players:
-            raise ValueError(
-                f"board {board.id!r} is for {board.min_players}-{board.max_players} players, "
-                f"not {len(self.players)}"
+            raise SetupError(
+                Message(
+                    "setup.players",
+                    board=repr(board.id),
+                    least=board.min_players,
+                    most=board.max_players,
+                    count=len(self.players),
+                )
             )
 
     def new_initial_state(self) -> GameState:
@@ -244,7 +251,11 @@ class GameState:
         self.game.rules.apply(self, command)
 
     def describe(self, command: Command) -> str:
-        """The command as one human sentence, as it would play out from this state."""
+        """The command as one human sentence in English, as it would play out from this state."""
+        return str(self.sentence(command))
+
+    def sentence(self, command: Command) -> Message:
+        """The command as one sentence in any language, as it would play out from this state."""
         return self.game.rules.describe(self, command)
 
     def sign(self, command: Command) -> Command:
@@ -256,6 +267,11 @@ class GameState:
         return reach(self, command, kind)
 
     def blocker(self, player: str) -> str | None:
+        """Why a player has nothing to decide in the current step (in English), or None."""
+        reason = self.blocker_message(player)
+        return None if reason is None else str(reason)
+
+    def blocker_message(self, player: str) -> Message | None:
         """Why a player has nothing to decide in the current step (a sentence), or None."""
         return blocker(self, self.game.seat[player])
 

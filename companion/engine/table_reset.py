@@ -33,7 +33,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from companion.engine.isle import Isle
+from companion.engine.names import kind_term, territory_term
 from companion.engine.reset_phase import Occupant, domination_opportunities
+from companion.language import Message, by_commas
 from models.board import Territory
 from models.commands import Declined, EnergyAndReset, Placement, Removed
 from models.rules import KIND_ORDER, CreatureKind
@@ -65,7 +67,7 @@ class ResetDraft:
     to_place: dict[Creature, int] = field(default_factory=dict)
     gone: dict[Creature, int] = field(default_factory=dict)
     # What the record says about a group still to place, e.g. 'last seen: North, South'.
-    notes: dict[Creature, str] = field(default_factory=dict)
+    note_messages: dict[Creature, Message] = field(default_factory=dict)
     # (player, territory id) bonuses the player chose not to take (ruling 10: each is optional).
     declined: set[tuple[str, str]] = field(default_factory=set)
 
@@ -73,6 +75,11 @@ class ResetDraft:
     def territories(self) -> tuple[Territory, ...]:
         """The board's territories, in board order."""
         return self.isle.board.territories
+
+    @property
+    def notes(self) -> dict[Creature, str]:
+        """What the record says about each group still to place, in English."""
+        return {creature: str(note) for creature, note in self.note_messages.items()}
 
     @property
     def left(self) -> int:
@@ -103,18 +110,29 @@ class ResetDraft:
 
     def name(self, creature: Creature) -> str:
         """A creature as players say it: "Bob's Troll"."""
-        return f"{self.labels[creature.player]}'s {creature.kind.title}"
+        return str(self.naming(creature))
+
+    def naming(self, creature: Creature) -> Message:
+        """A creature as players say it, in any language: "Bob's Troll"."""
+        return Message(
+            "creatures.one", player=self.labels[creature.player], kind=kind_term(creature.kind)
+        )
 
     def place(self, creature: Creature, territory_id: str) -> str | None:
+        """Put one creature still to place in a territory; why it cannot (in English), or None."""
+        refusal = self.put(creature, territory_id)
+        return None if refusal is None else str(refusal)
+
+    def put(self, creature: Creature, territory_id: str) -> Message | None:
         """Put one creature still to place in a territory; why it cannot, or None once done."""
         territory = self.territory(territory_id)
         if not self.to_place.get(creature):
-            return f"{self.name(creature)} is not waiting to be placed"
+            return Message("draft.not_waiting", creature=self.naming(creature))
         if not self.free(territory_id):
-            size = len(territory.locations)
-            return (
-                f"{territory.label} is full ({size} of {size} places): "
-                "tap a creature there to take it off first"
+            return Message(
+                "draft.full",
+                territory=territory_term(self.isle.board, territory),
+                size=len(territory.locations),
             )
         self.to_place[creature] -= 1
         self._put(territory_id, creature)
@@ -232,9 +250,11 @@ def reset_draft(state: GameState) -> ResetDraft:
             stays = _survivors(where, now, removed, summoned)
             if stays is None:
                 draft.to_place[creature] = now
-                places = [isle.board.territories[t].label for t in sorted(where)]
-                draft.notes[creature] = (
-                    f"last seen: {', '.join(places)}; {removed} removed this round"
+                places = by_commas(
+                    [territory_term(isle.board, isle.board.territories[t]) for t in sorted(where)]
+                )
+                draft.note_messages[creature] = Message(
+                    "draft.last_seen", places=places, count=removed
                 )
                 continue
             # Seats in turn order, kinds in kind order: each territory's list stays in order.
@@ -242,7 +262,7 @@ def reset_draft(state: GameState) -> ResetDraft:
                 draft.placed[isle.territory_ids[t]].extend([creature] * count)
             draft.to_place[creature] = now - stays.total()
             if summoned and draft.to_place[creature]:
-                draft.notes[creature] = f"{summoned} summoned this round"
+                draft.note_messages[creature] = Message("draft.summoned", count=summoned)
     return draft
 
 

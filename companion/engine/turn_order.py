@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from companion.engine.wording import joined
+from companion.language import Message, by_commas
 
 
 def next_turn_order(current: Sequence[str], energy: Mapping[str, int]) -> tuple[str, ...]:
@@ -13,23 +13,24 @@ def next_turn_order(current: Sequence[str], energy: Mapping[str, int]) -> tuple[
     return tuple(sorted(current, key=lambda player: (energy[player], -position[player])))
 
 
-def tie_notes(
-    current: Sequence[str], energy: Mapping[str, int], labels: Mapping[str, str]
-) -> tuple[str, ...]:
-    """One sentence per tie in the next order, saying how it was broken."""
-    notes = []
-    order = next_turn_order(current, energy)
+# A tie in the next order: the total, and the players on it in their new order.
+Tie = tuple[int, tuple[str, ...]]
+
+
+def ties(current: Sequence[str], energy: Mapping[str, int]) -> tuple[Tie, ...]:
+    """Each tie in the next order: the total, and the players on it in their new order."""
     groups: dict[int, list[str]] = {}
-    for player in order:
+    for player in next_turn_order(current, energy):
         groups.setdefault(energy[player], []).append(player)
-    for total, players in groups.items():
-        if len(players) < 2:
-            continue
-        names = joined([labels[p] for p in players])
-        notes.append(
-            f"{names} are tied on {total}: whoever was later in this round's order goes "
-            f"earlier, so the order is {', '.join(labels[p] for p in players)}."
-        )
+    return tuple((total, tuple(players)) for total, players in groups.items() if len(players) > 1)
+
+
+def tie_notes(found: Sequence[Tie], labels: Mapping[str, str]) -> tuple[Message, ...]:
+    """One sentence per tie found by `ties`, saying how it was broken."""
+    notes = []
+    for total, players in found:
+        names = tuple(labels[p] for p in players)
+        notes.append(Message("order.tie", players=names, total=total, order=by_commas(names)))
     return tuple(notes)
 
 

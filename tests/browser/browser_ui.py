@@ -102,7 +102,7 @@ class Screen:
         self.tap_ms.append(shown_at - tapped_at)
 
     def energy_label(self) -> str:
-        """The energy track's label, e.g. 'Energy track: Ragna 6, Bjorn 6'."""
+        """The energy track's label, e.g. 'Energy track: Ragna 6 and Bjorn 6'."""
         label = self.page.locator("[flt-semantics-identifier=energy-track]").first
         return label.get_attribute("aria-label") or label.inner_text()
 

@@ -315,6 +315,8 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
         )
         tap_location(ui.page, board, attack.target)
         ui.button("Enter my dice").click()
+        # Nothing to attack with until every die has a face: no tap spent on a refusal.
+        assert ui.button("Attack with these dice").is_disabled()
         # Each face's name is its label and its die glyph, e.g. "Your die: 1 ⚀".
         ui.button("Your die: 1", exact=False).click()
         ui.button("The Sprite's die: 6", exact=False).click()

@@ -39,7 +39,7 @@ def test_bonuses_on_true_totals_then_the_energy_and_reset_shown_and_logged(
     assert (state.energy_of("red"), state.energy_of("blue")) == (7, 10)
     phone = Screen(browser.new_page(viewport=PHONE), artifacts)
     phone.open(f"{server.url}/game/{saved.id}", "You hold every space of Skald's Strand")
-    assert phone.energy_label() == "Energy track: Ragna 7, Bjorn 10"
+    assert phone.energy_label() == "Energy track: Ragna 7 and Bjorn 10"
     take = state.domination_preview(True)
     phone.wait_for(f"Ragna: 1 → {take.player('red').after}")
     phone.button("Take +1").click()
@@ -48,7 +48,7 @@ def test_bonuses_on_true_totals_then_the_energy_and_reset_shown_and_logged(
     phone.wait_for("You hold every space of Troll Fen")
     deciding = saved_game(server, saved.id).state
     assert (deciding.energy_of("red"), deciding.energy_of("blue")) == (8, 10)
-    assert phone.energy_label() == "Energy track: Ragna 8, Bjorn 10"
+    assert phone.energy_label() == "Energy track: Ragna 8 and Bjorn 10"
     decline = deciding.domination_preview(False)
     phone.wait_for(f"Bjorn: 2 → {decline.player('blue').after}")
     phone.wait_for(f"Bjorn: 2 → {deciding.domination_preview(True).player('blue').after}")

@@ -57,8 +57,15 @@ def type_into(ui: Screen, field: str, text: str) -> None:
     # A click on the field being edited would not reach it: leave it first.
     ui.page.evaluate("document.activeElement?.blur()")
     time.sleep(0.3)
-    ui.page.get_by_role("textbox", name=field).click()
-    time.sleep(0.3)
+    # Flutter may still be moving its text inputs about after the blur, and a click then can
+    # land on the field beside it: click until the field asked for has the focus.
+    focused = "document.activeElement?.getAttribute('aria-label')"
+    for _ in range(5):
+        ui.page.get_by_role("textbox", name=field, exact=True).click()
+        time.sleep(0.3)
+        if ui.page.evaluate(focused) == field:
+            break
+    assert ui.page.evaluate(focused) == field, f"{field} never took the focus"
     ui.page.keyboard.press("Control+a")
     ui.page.keyboard.type(text)
 

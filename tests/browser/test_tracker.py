@@ -33,7 +33,9 @@ def energy_text(saved) -> str:
     parts = [
         f"{saved.game.labels[state.game.players[s]]} {state.energy[s]}" for s in state.turn_order
     ]
-    return "Energy track: " + ", ".join(parts)
+    return "Energy track: " + (
+        ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else "".join(parts)
+    )
 
 
 def test_a_round_at_the_table(server, browser, artifacts):
@@ -64,7 +66,7 @@ def test_a_round_at_the_table(server, browser, artifacts):
     ui.shot("phone-04-table-actions")
     ui.tap("Ragna removed Bjorn's Sprite", "Ragna removes Bjorn's Sprite and gains 1")
     saved = saved_game(server)
-    assert ui.energy_label() == energy_text(saved) == "Energy track: Ragna 1, Bjorn 0"
+    assert ui.energy_label() == energy_text(saved) == "Energy track: Ragna 1 and Bjorn 0"
     # Nothing else happens this round: one tap, and the app goes on to Energy and Reset.
     ui.tap("Actions over", "Where is Ragna's Wyrm now?")
 

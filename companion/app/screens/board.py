@@ -11,7 +11,8 @@ digital game undoes, resumes and replays like any other.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
@@ -19,6 +20,7 @@ from companion.app.board_geometry import canvas_height
 from companion.app.board_taps import tap_command, targets
 from companion.app.board_view import IsleCanvas
 from companion.app.game_panels import GameBar, PlayersCard
+from companion.app.game_words import say
 from companion.app.screens.board_attack import AttackPanel
 from companion.app.screens.board_cards import BOTTOM_BAR, BoardCards
 from companion.app.screens.board_motion import GLIDE_FRAME_S, GLIDE_FRAMES, HAND_GLIDE_FRAMES, glide
@@ -30,6 +32,8 @@ from models.commands import Attack, Command, Dominate, Move
 
 if TYPE_CHECKING:
     from companion.app.main import App
+
+T = TypeVar("T")
 
 # Page widths from which the board and the panels sit side by side (Flet's "md" breakpoint).
 SIDE_BY_SIDE = 768
@@ -58,6 +62,8 @@ class BoardScreen:
         self.app = app
         self.session = session
         self.view = view
+        # The device's language, read as the screen is built: a switch builds it again.
+        self.words = words = app.words
         self.turns = Turns(session, self.announce, seat_bots(session))
         # A screen built again for this browser (a phone turned) does not ask again to go on
         # from an Energy and Reset it went on from: the browser's session remembers.
@@ -75,14 +81,49 @@ class BoardScreen:
         setup = session.saved.setup
         colours = {player.id: colour_of(player.colour or player.id) for player in setup.players}
         self.isle = IsleCanvas(
-            session.saved.game.board, colours, self.tapped, board_width, self.board_height
+            session.saved.game.board,
+            colours,
+            self.tapped,
+            board_width,
+            self.board_height,
+            words=words,
         )
         app.on_page_resize(self.isle.refit)
-        self.cards = BoardCards(session, self.turns, self.record, self.go_on, app.go)
-        self.game_bar = GameBar(app.go, session.id, self.undo, self.redo)
+        self.cards = BoardCards(session, self.turns, self.record, self.go_on, app.go, words)
+        self.game_bar = GameBar(app.go, session.id, self.undo, self.redo, words)
         view.appbar = self.game_bar.control
-        notes = {player: " · computer" for player in self.turns.bots}
-        self.players = PlayersCard(session, notes)
+        notes = {player: say(words, "game.players.computer") for player in self.turns.bots}
+        self.players = PlayersCard(session, notes, words=words)
+        # The isle with its key, made once: a new parent at every redraw would send the whole
+        # isle (every space, every shape) to the browser again.
+        self.board = ft.Column(
+            [
+                ft.Container(content=self.isle.control, border_radius=12),
+                ft.Text(
+                    say(words, "game.board.legend"),
+                    size=12,
+                    color=ft.Colors.ON_SURFACE_VARIANT,
+                ),
+            ],
+            spacing=6,
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        )
+        # Side by side, each column scrolls on its own: on a short screen (a phone turned
+        # sideways) scrolling down the isle leaves the step guide in view beside it.
+        self.panels = ft.Column(expand=12 - BOARD_COLUMNS, scroll=ft.ScrollMode.AUTO)
+        self.layout = ft.Row(
+            [
+                ft.Column([self.board], expand=BOARD_COLUMNS, scroll=ft.ScrollMode.AUTO),
+                self.panels,
+            ],
+            expand=True,
+            spacing=ROW_SPACING,
+            vertical_alignment=ft.CrossAxisAlignment.START,
+        )
+        if self.side_by_side:
+            view.scroll = None
+        # Panels that change seldom, by name: what they were made from, and the control.
+        self._made: dict[str, tuple[Any, ft.Control]] = {}
 
     def board_height(self, width: float) -> float:
         """The canvas height for a canvas width, on the page as it is now."""
@@ -125,7 +166,7 @@ class BoardScreen:
         """Redraw; only a refusal needs a message (what was done shows in the turn card)."""
         self.render()
         if outcome is not None and not outcome.ok:
-            notify(self.app.page, outcome.message, error=True)
+            notify(self.app.page, outcome.text(self.words), error=True)
         self.app.page.update()
 
     def finished(self) -> None:
@@ -156,7 +197,8 @@ class BoardScreen:
             return
         if command not in state.legal_commands():
             reason = self.session.refusal(command)
-            notify(self.app.page, reason or "Nothing to do there.", error=True)
+            said = self.words.render(reason) if reason else say(self.words, "game.board.nothing")
+            notify(self.app.page, said, error=True)
             return
         if isinstance(command, Attack):
             self.attack = AttackPanel(self, command)
@@ -213,7 +255,7 @@ class BoardScreen:
         # (Only the attack panel: a message sliding in is a dialog too, and may stay.)
         if self.attack is not None and self.attack.dialog.open:
             self.attack.close()
-            notify(self.app.page, "The game moved on on another device.")
+            notify(self.app.page, say(self.words, "game.board.moved_on_elsewhere"))
         if self.over():
             self.finished()
             return
@@ -241,10 +283,15 @@ class BoardScreen:
         state = self.session.state
         # A tap is made by the player this drawing shows, whatever the game has moved on to.
         self.shown_player = state.current_player
-        self.game_bar.show(state, self.turns.undo_text(), self.session.saved.redo_label)
+        waiting = self.turns.reset_waiting() is not None and state.last_tally is not None
+        # Until play goes on, the round shown is the one whose Energy and Reset is read.
+        shown_round = state.last_tally.round if waiting and state.last_tally else None
+        words = self.words
+        self.game_bar.show(
+            state, self.turns.undo_text(words), self.session.redo_text(words), shown_round
+        )
         self.players.show(state)
         self.view.bottom_appbar = self.cards.bottom_bar()
-        waiting = self.turns.reset_waiting() is not None and state.last_tally is not None
         marks = targets(state) if self.turns.human_to_move() and not waiting else {}
         flash: tuple[str, ...] = ()
         turn = state.decision()
@@ -253,41 +300,38 @@ class BoardScreen:
         elif turn is not None and turn.territory is not None:
             flash = state.places(Dominate(turn.territory, True))
         self.isle.show(state.creatures(), marks, state.game.labels, flash)
-        board = ft.Column(
-            [
-                ft.Container(content=self.isle.control, border_radius=12),
-                ft.Text(
-                    "Gold: can act or summon · green →2: move, 2 actions · red ⚔: attack · "
-                    "blue ⇄: Wyrm swap · dark with a coloured ring: face-down, has acted · "
-                    "a token's badge: its owner's shape",
-                    size=12,
-                    color=ft.Colors.ON_SURFACE_VARIANT,
-                ),
-            ],
-            spacing=6,
-            horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
-        )
         tally = state.last_tally
         # Play waits while an Energy and Reset is shown; it takes the step guide's place.
         panels = [
             self.cards.reset_card(tally) if waiting and tally else self.cards.turn_card(),
             self.players.control,
-            section("Energy", energy_track(self.counters())),
+            self._kept(
+                "energy",
+                self.counters(),
+                lambda c: section(say(words, "game.board.energy"), energy_track(c, words)),
+            ),
         ]
         if tally is not None and not waiting:
-            panels.append(self.cards.tally_card(tally))
+            panels.append(self._kept("tally", tally, self.cards.tally_card))
         self.view.data = WIDE
         if self.side_by_side:
-            self.view.controls = [
-                ft.ResponsiveRow(
-                    [
-                        ft.Column([board], col={"md": BOARD_COLUMNS}),
-                        ft.Column(panels, col={"md": 12 - BOARD_COLUMNS}),
-                    ]
-                )
-            ]
+            self.panels.controls = panels
+            self.view.controls = [self.layout]
+        elif waiting:
+            # The Energy and Reset is read first; the isle waits under it.
+            self.view.controls = [panels[0], self.board, *panels[1:]]
         else:
-            self.view.controls = [panels[0], board, *panels[1:]]
+            # The isle on top never moves as the step guide under it grows or shrinks.
+            self.view.controls = [self.board, *panels]
+
+    def _kept(self, name: str, key: T, build: Callable[[T], ft.Control]) -> ft.Control:
+        """The control `build(key)` makes, made again only when `key` has changed: a control
+        kept is compared, not sent again, when the screen is redrawn for each command."""
+        kept = self._made.get(name)
+        if kept is None or kept[0] != key:
+            kept = (key, build(key))
+            self._made[name] = kept
+        return kept[1]
 
     def counters(self) -> list[tuple[str, str, int]]:
         """(name, colour, energy) per player in turn order, for the track."""

@@ -10,16 +10,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
+from babel.numbers import format_percent
 
+from companion.app.game_words import say
 from companion.app.screens.board_motion import DIE_FACES, die_face, tumble
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT, ACCENT_TEXT
 from companion.app.widgets import notify
+from companion.engine.names import kind_term
 from models.commands import Attack
 from models.rules import DIE_SIDES
 
 if TYPE_CHECKING:
     from companion.app.screens.board import BoardScreen
+
+# Pages narrower than this stack the panel's buttons; the panel is at most PANEL_WIDTH wide,
+# within the room the dialog leaves at the page's sides (its inset, less on a phone, and
+# its content's padding).
+NARROW = 480
+PANEL_WIDTH = 420
+DIALOG_INSET = 40
+PHONE_INSET = 12
+CONTENT_PADDING = 20
 
 
 class AttackPanel:
@@ -29,35 +41,80 @@ class AttackPanel:
         self.screen = screen
         self.attack = attack
         state = screen.session.state
+        # The device's language, read as the panel is made.
+        self.words = words = screen.words
         self.view = state.attack_view(attack)
         labels = state.game.labels
         view = self.view
         self.captions = (
-            f"{labels[view.attacker]}'s {view.attacker_kind.title}",
-            f"{labels[view.defender]}'s {view.defender_kind.title}",
+            say(
+                words,
+                "game.attack.caption",
+                player=labels[view.attacker],
+                kind=kind_term(view.attacker_kind),
+            ),
+            say(
+                words,
+                "game.attack.caption",
+                player=labels[view.defender],
+                kind=kind_term(view.defender_kind),
+            ),
         )
         self.faces: dict[str, int | None] = {"attack": None, "defence": None}
         self.die_a = ft.Text("", size=44)
         self.die_d = ft.Text("", size=44)
         # Set by a tap on the tumbling dice: they land at once.
         self.skipped = False
-        self.explain = ft.Text(view.explain(), size=15)
+        self.explain = ft.Text(words.render(view.explanation()), size=15)
         chance = view.chance
         self.chance = ft.Text(
-            f"Chance: {chance.numerator} in {chance.denominator} · {float(chance):.0%}",
+            say(
+                words,
+                "game.attack.chance",
+                chances=chance.numerator,
+                outof=chance.denominator,
+                percent=format_percent(float(chance), locale=words.locale),
+            ),
             size=20,
             weight=ft.FontWeight.BOLD,
             color=ACCENT_TEXT,
         )
         self.body = ft.Column([self.explain, self.chance], tight=True, spacing=10)
+        page_width = screen.app.page.width or 360
+        # On a phone the buttons stand full width under the text, not in a ragged stack; the
+        # panel keeps one width from the odds to the dice.
+        self.narrow = page_width < NARROW
+        self.buttons = ft.Column(spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        inset = PHONE_INSET if self.narrow else DIALOG_INSET
         self.dialog = ft.AlertDialog(
-            title=ft.Text(state.describe(attack), size=18), content=self.body
+            title=ft.Text(words.render(state.sentence(attack)), size=18),
+            content=ft.Container(
+                width=min(PANEL_WIDTH, page_width - 2 * (inset + CONTENT_PADDING)),
+                content=ft.Column([self.body, self.buttons], tight=True, spacing=16),
+            ),
+            inset_padding=ft.Padding.symmetric(horizontal=inset, vertical=24),
+            content_padding=CONTENT_PADDING,
         )
-        self.dialog.actions = [
-            ft.TextButton("Cancel", on_click=lambda _: screen.app.page.pop_dialog()),
-            ft.OutlinedButton("Enter my dice", icon=ft.Icons.EDIT, on_click=self.enter_faces),
-            ft.FilledButton("Roll", icon=ft.Icons.CASINO, on_click=self.roll),
-        ]
+        self.set_buttons(
+            ft.TextButton(
+                say(words, "game.attack.cancel"), on_click=lambda _: screen.app.page.pop_dialog()
+            ),
+            ft.OutlinedButton(
+                say(words, "game.attack.enter_dice"), icon=ft.Icons.EDIT, on_click=self.enter_faces
+            ),
+            ft.FilledButton(
+                say(words, "game.attack.roll"), icon=ft.Icons.CASINO, on_click=self.roll
+            ),
+        )
+
+    def set_buttons(self, *buttons: ft.Control) -> None:
+        """The panel's buttons, least to most wanted: in a row at the bottom, or on a phone
+        one under another across the panel, the most wanted on top."""
+        if self.narrow:
+            self.dialog.actions = []
+            self.buttons.controls = list(reversed(buttons))
+        else:
+            self.dialog.actions = list(buttons)
 
     def open(self) -> None:
         """Show the panel."""
@@ -76,21 +133,37 @@ class AttackPanel:
     def enter_faces(self, _: ft.Event[Any]) -> None:
         """Ask for the face each real die shows."""
         page = self.screen.app.page
-        rows: list[ft.Control] = [self.explain, self.chance, self.face_row("Your die", "attack")]
-        if self.view.defence_roll:
-            rows.append(self.face_row("The Sprite's die", "defence"))
-        self.body.controls = rows
-        self.dialog.actions = [
-            ft.TextButton("Cancel", on_click=lambda _: page.pop_dialog()),
-            ft.FilledButton("Attack with these dice", on_click=self.physical),
+        words = self.words
+        rows: list[ft.Control] = [
+            self.explain,
+            self.chance,
+            self.face_row(say(words, "game.attack.your_die"), "attack"),
         ]
+        if self.view.defence_roll:
+            rows.append(self.face_row(say(words, "game.attack.sprite_die"), "defence"))
+        self.body.controls = rows
+        # Enabled once every die has a face: no tap is spent on a refusal.
+        self.with_faces = ft.FilledButton(
+            say(words, "game.attack.with_dice"), on_click=self.physical, disabled=True
+        )
+        self.set_buttons(
+            ft.TextButton(say(words, "game.attack.cancel"), on_click=lambda _: page.pop_dialog()),
+            self.with_faces,
+        )
         page.update()
+
+    def faces_complete(self) -> bool:
+        """Whether every die of the attack has its face tapped."""
+        faces = self.faces
+        return faces["attack"] is not None and not (
+            self.view.defence_roll and faces["defence"] is None
+        )
 
     def physical(self, _: ft.Event[Any]) -> None:
         """Record the attack with the faces tapped."""
         faces = self.faces
-        if faces["attack"] is None or (self.view.defence_roll and faces["defence"] is None):
-            notify(self.screen.app.page, "Tap the face each die shows first.", error=True)
+        if not self.faces_complete():
+            notify(self.screen.app.page, say(self.words, "game.attack.faces_first"), error=True)
             return
         self.play(self.attack._replace(attack_roll=faces["attack"], defence_roll=faces["defence"]))
 
@@ -102,6 +175,7 @@ class AttackPanel:
             self.faces[key] = face
             for number, button in enumerate(buttons, start=1):
                 button.bgcolor = ACCENT if number == face else ft.Colors.SURFACE_CONTAINER_HIGHEST
+            self.with_faces.disabled = not self.faces_complete()
             self.screen.app.page.update()
 
         for face in range(1, DIE_SIDES + 1):
@@ -117,7 +191,12 @@ class AttackPanel:
                 )
             )
         faces_row: list[ft.Control] = [
-            ft.Semantics(label=f"{title}: {face}", button=True, container=True, content=button)
+            ft.Semantics(
+                label=say(self.words, "game.attack.face", die=title, face=face),
+                button=True,
+                container=True,
+                content=button,
+            )
             for face, button in enumerate(buttons, start=1)
         ]
         return ft.Column(
@@ -136,8 +215,10 @@ class AttackPanel:
         logged = screen.session.saved.log[-1].command
         assert isinstance(logged, Attack), "the command just recorded is this attack"
         dialog = self.dialog
-        dialog.title = ft.Text("The dice", size=18)
-        result = ft.Text("", size=16)
+        words = self.words
+        dialog.title = ft.Text(say(words, "game.attack.dice"), size=18)
+        # Room kept for the result's lines: Continue below does not move when it shows.
+        result = ft.Text("\n\n", size=16)
         dice = [(self.die_a, self.captions[0])]
         if logged.defence_roll is not None:
             dice.append((self.die_d, self.captions[1]))
@@ -148,7 +229,7 @@ class AttackPanel:
         # A tap on the tumbling dice lands them at once (issue 11: dice can be skipped).
         rolling = ft.Container(
             on_click=skip,
-            tooltip="Tap to see the dice at once",
+            tooltip=say(words, "game.attack.skip"),
             content=ft.Row(
                 [
                     ft.Column(
@@ -162,22 +243,28 @@ class AttackPanel:
                 alignment=ft.MainAxisAlignment.CENTER,
             ),
         )
-        dialog.content = ft.Column(
-            [rolling, result],
-            tight=True,
-            spacing=12,
+        self.body.controls = [rolling, result]
+        self.set_buttons(
+            ft.FilledButton(say(words, "game.board.continue"), on_click=lambda _: self.done())
         )
-        dialog.actions = [ft.FilledButton("Continue", on_click=lambda _: self.done())]
-        screen.app.page.run_task(self.land, logged, result, outcome.message)
+        # Dice entered by hand are already known: they land at once.
+        self.skipped = attack.attack_roll is not None
+        screen.app.page.run_task(self.land, logged, rolling, result, outcome.text(words))
 
-    async def land(self, logged: Attack, result: ft.Text, message: str) -> None:
+    async def land(
+        self, logged: Attack, rolling: ft.Container, result: ft.Text, message: str
+    ) -> None:
         """Tumble the dice for a moment, then land on the faces the logged command holds."""
         page = self.screen.app.page
-        await tumble(page, [self.die_a, self.die_d], lambda: self.skipped)
+        shown = [self.die_a, self.die_d] if logged.defence_roll is not None else [self.die_a]
+        await tumble(page, shown, lambda: self.skipped)
         assert logged.attack_roll is not None, "a logged attack carries its dice"
         self.die_a.value = die_face(logged.attack_roll)
         if logged.defence_roll is not None:
             self.die_d.value = die_face(logged.defence_roll)
+        # Landed: nothing left to skip.
+        rolling.tooltip = None
+        rolling.on_click = None
         result.value = message
         self.screen.render()
         page.update()

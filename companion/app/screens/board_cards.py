@@ -12,19 +12,29 @@ from collections.abc import Callable
 
 import flet as ft
 
-from companion.app.board_guide import PHASE_NAMES, step_guide, territory_of
+from companion.app.board_guide import phase_name, step_guide, territory_of
 from companion.app.game_panels import tally_lines
-from companion.app.screens.new_game import SEAT_PLAYERS
+from companion.app.game_words import order_of, say
 from companion.app.session import GameSession
-from companion.app.theme import ACCENT_TEXT
+from companion.app.theme import ACCENT_TEXT, FONT
 from companion.app.turns import UNATTENDED_RESET_S, Turns, bot_seats
 from companion.app.widgets import big_button, player_chip, section
 from companion.engine import Phase, Tally
+from companion.engine.names import kinds_term
+from companion.language import Value
+from companion.language.render import Language
 from models.commands import Command, Dominate, EndActivation, Pass
 from models.rules import KIND_ORDER
 
 # The height of the bar of buttons pinned to the bottom of the screen.
 BOTTOM_BAR = 72
+# How the computer seats' levels are named (new_game's choices), as message ids.
+BOT_NAMES = {
+    "greedy": "game.bot.quick",
+    "mcts:easy": "game.bot.easy",
+    "mcts:normal": "game.bot.normal",
+    "mcts:hard": "game.bot.hard",
+}
 
 
 class BoardCards:
@@ -37,17 +47,25 @@ class BoardCards:
         record: Callable[[Command], object],
         go_on: Callable[[], None],
         go: Callable[[str], None],
+        words: Language,
     ) -> None:
+        self.words = words
         self.session = session
         self.turns = turns
         self.record = record
         self.go = go
         self.bot_names = bot_seats(session.saved.setup)
-        self.end_button = big_button("End activation", lambda _: record(EndActivation()))
-        self.done_button = big_button("Done", lambda _: record(Pass()), primary=False)
-        self.continue_button = big_button(
-            "Continue", lambda _: go_on(), icon=ft.Icons.ARROW_FORWARD
+        self.end_button = big_button(
+            say(words, "game.board.end_activation"), lambda _: record(EndActivation())
         )
+        self.done_button = big_button(
+            say(words, "game.board.done"), lambda _: record(Pass()), primary=False
+        )
+        self.continue_button = big_button(
+            say(words, "game.board.continue"), lambda _: go_on(), icon=ft.Icons.ARROW_FORWARD
+        )
+        for button in (self.end_button, self.done_button, self.continue_button):
+            fit_bar(button)
         self.bar = ft.BottomAppBar(
             height=BOTTOM_BAR,
             padding=ft.Padding.symmetric(horizontal=12, vertical=10),
@@ -61,12 +79,13 @@ class BoardCards:
     def turn_card(self) -> ft.Control:
         """The step guide: whose turn, phase and step, what to do, and the domination choice."""
         state = self.session.state
+        words = self.words
         turn = state.decision()
         if turn is None:
             parts: list[ft.Control] = [
-                ft.Text("The game is over.", size=18, weight=ft.FontWeight.BOLD),
+                ft.Text(say(words, "game.board.over"), size=18, weight=ft.FontWeight.BOLD),
                 big_button(
-                    "See the result",
+                    say(words, "game.board.see_result"),
                     lambda _: self.go(f"/game/{self.session.id}/end"),
                     icon=ft.Icons.EMOJI_EVENTS,
                 ),
@@ -76,13 +95,15 @@ class BoardCards:
             if self.turns.bot_to_move() is not None:
                 parts.append(self.bot_part(turn.player))
             else:
-                parts.append(ft.Text(step_guide(state), size=15))
+                parts.append(ft.Text(step_guide(state, words), size=15))
                 if turn.territory is not None:
                     parts.append(self.domination_part(turn.territory, turn.bonuses_left))
-        if self.session.saved.log:
+        log = self.session.saved.log
+        if log:
+            last = self.session.entry_text(words, len(log) - 1)
             parts.append(
                 ft.Text(
-                    f"Last: {self.session.saved.log[-1].description}",
+                    say(words, "game.board.last", what=last),
                     size=13,
                     color=ft.Colors.ON_SURFACE_VARIANT,
                 )
@@ -96,7 +117,11 @@ class BoardCards:
         """The current player's counter and name, large, over the phase and step."""
         name = self.session.label(player)
         bot = self.bot_names.get(player)
-        heading = f"{name}'s turn" + (f" · {dict(SEAT_PLAYERS).get(bot, bot)}" if bot else "")
+        if bot:
+            level = say(self.words, BOT_NAMES[bot]) if bot in BOT_NAMES else bot
+            heading = say(self.words, "game.board.turn_of_bot", player=name, level=level)
+        else:
+            heading = say(self.words, "game.board.turn_of", player=name)
         return ft.Row(
             [
                 player_chip(name, self.session.colour(player), size=40),
@@ -115,14 +140,15 @@ class BoardCards:
     def step_line(self) -> ft.Control:
         """The phase, and the kinds of its steps with the current one picked out."""
         state = self.session.state
-        spans = [ft.TextSpan(PHASE_NAMES.get(state.phase, ""))]
+        words = self.words
+        spans = [ft.TextSpan(phase_name(state.phase, words))]
         if state.step_kind is not None:
-            spans.append(ft.TextSpan(": "))
+            spans.append(ft.TextSpan(say(words, "game.board.step_colon")))
             for kind in KIND_ORDER:
                 current = kind is state.step_kind
                 spans.append(
                     ft.TextSpan(
-                        kind.plural,
+                        words.value(kinds_term(kind), "nu"),
                         ft.TextStyle(
                             weight=ft.FontWeight.BOLD if current else None,
                             color=ACCENT_TEXT if current else ft.Colors.ON_SURFACE_VARIANT,
@@ -140,11 +166,15 @@ class BoardCards:
         name = self.session.label(player)
         if self.turns.showing is None:
             return ft.Row(
-                [ft.ProgressRing(width=22, height=22), ft.Text(f"{name} is thinking…", size=16)],
+                [
+                    ft.ProgressRing(width=22, height=22),
+                    ft.Text(say(self.words, "game.board.thinking", player=name), size=16),
+                ],
                 spacing=10,
             )
         command = self.turns.showing[1]
-        return ft.Text(self.session.state.describe(command), size=16, weight=ft.FontWeight.BOLD)
+        said = self.words.render(self.session.state.sentence(command))
+        return ft.Text(said, size=16, weight=ft.FontWeight.BOLD)
 
     def bottom_bar(self) -> ft.BottomAppBar:
         """End activation and Done, pinned at the bottom: one tap away however far one scrolls.
@@ -158,11 +188,14 @@ class BoardCards:
         self.continue_button.visible = waiting
         if waiting:
             self.end_button.visible = self.done_button.visible = False
-            round_ = state.last_tally.round if state.last_tally else None
-            self.continue_button.content = (
-                "See the result" if state.is_terminal else f"Continue to round {state.round}"
+            round_ = (state.last_tally.round if state.last_tally else None) or state.round
+            words = self.words
+            self.continue_button.content = bar_text(
+                say(words, "game.board.see_result")
+                if state.is_terminal
+                else say(words, "game.board.continue_to", round=state.round)
             )
-            self.continue_button.tooltip = f"Energy and Reset of round {round_} read"
+            self.continue_button.tooltip = say(words, "game.board.reset_read", round=round_)
             bar.visible = True
             return bar
         turn = state.decision()
@@ -172,8 +205,10 @@ class BoardCards:
         # Compared by type: commands without fields are all equal to the empty tuple.
         self.end_button.visible = any(type(c) is EndActivation for c in turn.commands)
         self.done_button.visible = any(type(c) is Pass for c in turn.commands)
-        doing = "summoning" if turn.phase is Phase.SUMMONING else "with"
-        self.done_button.content = f"Done {doing} {turn.kind.plural}"
+        done = (
+            "game.board.done_summoning" if turn.phase is Phase.SUMMONING else "game.board.done_with"
+        )
+        self.done_button.content = bar_text(say(self.words, done, kinds=kinds_term(turn.kind)))
         bar.visible = True
         return bar
 
@@ -183,16 +218,18 @@ class BoardCards:
         player = state.current_player
         assert player is not None, "a domination choice is someone's"
         name = self.session.label(player)
+        words = self.words
         territory = territory_of(state, territory_id)
         options: list[ft.Control] = []
-        for take, label in ((True, f"Take +{territory.bonus}"), (False, "Decline")):
+        take_label = say(words, "game.dominate.take", bonus=territory.bonus)
+        for take, label in ((True, take_label), (False, say(words, "game.dominate.decline"))):
             tally = state.domination_preview(take)
             line = tally.player(player)
+            winner = tally.winner_message if tally.game_over else None
             outcome = (
-                tally.winner_note
-                if tally.game_over
-                else "Next round's order: "
-                + " → ".join(self.session.label(p) for p in tally.turn_order)
+                words.render(winner)
+                if winner is not None
+                else say(words, "game.tally.next_order", order=self.order(tally))
             )
             command = Dominate(territory_id, take)
             options.append(
@@ -205,11 +242,17 @@ class BoardCards:
                         [
                             big_button(label, lambda _, c=command: self.record(c), primary=take),
                             ft.Text(
-                                f"{name}: {line.before} → {line.after}",
+                                say(
+                                    words,
+                                    "game.dominate.change",
+                                    player=name,
+                                    before=line.before,
+                                    after=line.after,
+                                ),
                                 size=18,
                                 weight=ft.FontWeight.BOLD,
                             ),
-                            ft.Text(line.explain(name), size=13),
+                            ft.Text(words.render(line.explanation(name)), size=13),
                             ft.Text(outcome, size=13),
                         ],
                         spacing=6,
@@ -220,7 +263,7 @@ class BoardCards:
         if bonuses_left > 1:
             parts.append(
                 ft.Text(
-                    "Each preview counts the bonuses still to be decided after this one as taken.",
+                    say(words, "game.dominate.others_taken"),
                     size=12,
                     color=ft.Colors.ON_SURFACE_VARIANT,
                 )
@@ -229,38 +272,63 @@ class BoardCards:
 
     def tally_card(self, tally: Tally) -> ft.Control:
         """The last Energy and Reset as the engine computed it, each number explained."""
-        lines = tally_lines(self.session, tally)
-        order = " → ".join(self.session.label(p) for p in tally.turn_order)
-        lines.append(ft.Text(f"This round's order: {order}", size=15, weight=ft.FontWeight.BOLD))
-        lines.extend(ft.Text(note, size=13) for note in tally.order_notes)
+        words = self.words
+        lines = tally_lines(self.session, tally, words)
+        order = say(words, "game.tally.this_order", order=self.order(tally))
+        lines.append(ft.Text(order, size=15, weight=ft.FontWeight.BOLD))
+        lines.extend(ft.Text(words.render(note), size=13) for note in tally.order_messages)
         return ft.Semantics(
             identifier="last-tally",
-            content=section(f"Energy and Reset of round {tally.round}", *lines),
+            content=section(reset_title(words, tally), *lines),
         )
 
     def reset_card(self, tally: Tally) -> ft.Control:
         """The Energy and Reset just run, in place of the step guide until someone goes on."""
-        lines: list[ft.Control] = [
-            ft.Text(f"Energy and Reset of round {tally.round}", size=20, weight=ft.FontWeight.BOLD)
-        ]
-        lines.extend(tally_lines(self.session, tally))
-        if tally.game_over:
-            lines.append(ft.Text(tally.winner_note, size=16, weight=ft.FontWeight.BOLD))
+        words = self.words
+        title = reset_title(words, tally)
+        lines: list[ft.Control] = [ft.Text(title, size=20, weight=ft.FontWeight.BOLD)]
+        lines.extend(tally_lines(self.session, tally, words))
+        winner = tally.winner_message
+        if tally.game_over and winner is not None:
+            lines.append(ft.Text(words.render(winner), size=16, weight=ft.FontWeight.BOLD))
         else:
-            order = " → ".join(self.session.label(p) for p in tally.turn_order)
-            lines.append(
-                ft.Text(f"Next round's order: {order}", size=16, weight=ft.FontWeight.BOLD)
-            )
-            lines.extend(ft.Text(note, size=14) for note in tally.order_notes)
+            order = say(words, "game.tally.next_order", order=self.order(tally))
+            lines.append(ft.Text(order, size=16, weight=ft.FontWeight.BOLD))
+            lines.extend(ft.Text(words.render(note), size=14) for note in tally.order_messages)
         if self.turns.unattended:
-            hint = (
-                f"Only computers play this game: it goes on by itself in "
-                f"{UNATTENDED_RESET_S:.0f} seconds, or tap Continue."
-            )
+            hint = say(words, "game.tally.goes_on_alone", count=round(UNATTENDED_RESET_S))
         else:
-            hint = "Play goes on when you tap Continue (at the bottom)."
+            hint = say(words, "game.tally.goes_on")
         lines.append(ft.Text(hint, size=13, color=ft.Colors.ON_SURFACE_VARIANT))
         return ft.Semantics(
             identifier="reset-card",
             content=ft.Card(content=ft.Container(padding=12, content=ft.Column(lines, spacing=8))),
         )
+
+    def order(self, tally: Tally) -> Value:
+        """The next round's order of a tally, by the players' names."""
+        return order_of(self.session.label(p) for p in tally.turn_order)
+
+
+def reset_title(words: Language, tally: Tally) -> str:
+    """'Energy and Reset of round 3' (or without a round, for a tally that names none)."""
+    if tally.round is None:
+        return say(words, "game.phase.energy_and_reset")
+    return say(words, "game.tally.title", round=tally.round)
+
+
+def fit_bar(button: ft.Button | ft.OutlinedButton) -> None:
+    """A button of the bottom bar: the bar's width shared with the other one shown, and its
+    words on two lines where they need it (French ones are longer), within the bar's height."""
+    button.expand = True
+    button.style = ft.ButtonStyle(
+        padding=ft.Padding.symmetric(horizontal=10, vertical=4),
+        text_style=ft.TextStyle(size=15, weight=ft.FontWeight.W_600, font_family=FONT),
+    )
+    if isinstance(button.content, str):
+        button.content = bar_text(button.content)
+
+
+def bar_text(text: str) -> ft.Text:
+    """A bar button's words: centred, two lines at most."""
+    return ft.Text(text, max_lines=2, text_align=ft.TextAlign.CENTER, size=15)

@@ -16,6 +16,7 @@ import flet as ft
 from companion.app.board_draft import BoardDraft, DraftHistory
 from companion.app.board_geometry import Point, canvas_height
 from companion.app.board_view import IsleCanvas
+from companion.app.game_words import say
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import SIZED, big_button, board_options, notify, screen, section
 from companion.boards import BoardError, shipped_board, shipped_board_ids
@@ -26,13 +27,21 @@ from companion.boards.user import (
     save_user_board,
     user_boards,
 )
+from companion.engine.names import board_term
+from companion.language import Message
 from models.board import Board
 from models.rules import DOMINATION_BONUS_RANGE
 
 if TYPE_CHECKING:
     from companion.app.main import App
 
-TOOLS = (("move", "Move"), ("add", "Add"), ("path", "Paths"), ("remove", "Remove"))
+# The tools, by key, with their names as message ids.
+TOOLS = (
+    ("move", "game.editor.tool.move"),
+    ("add", "game.editor.tool.add"),
+    ("path", "game.editor.tool.path"),
+    ("remove", "game.editor.tool.remove"),
+)
 
 
 def sources() -> list[Board]:
@@ -57,8 +66,10 @@ class BoardEditor:
     def __init__(self, app: App, view: ft.View) -> None:
         self.app = app
         self.view = view
+        # The device's language, read as the screen is built: a switch builds it again.
+        self.words = words = app.words
         self.boards = sources()
-        self.history = DraftHistory(BoardDraft.from_board(self.boards[0]))
+        self.history = DraftHistory(BoardDraft.from_board(self.boards[0], words), words)
         self.tool = "move"
         self.selected = self.draft.territories[0].id
         # The space a path starts from, while one is being drawn.
@@ -67,9 +78,11 @@ class BoardEditor:
         self.undo_button = ft.IconButton(ft.Icons.UNDO, on_click=self.undo)
         self.redo_button = ft.IconButton(ft.Icons.REDO, on_click=self.redo)
         view.appbar = ft.AppBar(
-            title=ft.Text("Board editor"),
+            title=ft.Text(say(words, "game.editor.title")),
             leading=ft.IconButton(
-                ft.Icons.HOME, tooltip="Home", on_click=lambda _: self.app.go("/")
+                ft.Icons.HOME,
+                tooltip=say(words, "game.bar.home"),
+                on_click=lambda _: self.app.go("/"),
             ),
             actions=[self.undo_button, self.redo_button],
         )
@@ -83,6 +96,7 @@ class BoardEditor:
             on_drag=self.dragged,
             on_drop=self.dropped,
             on_tap_sea=self.tapped_sea,
+            words=words,
         )
         app.on_page_resize(self.isle.refit)
 
@@ -133,7 +147,7 @@ class BoardEditor:
                 # Paths chain: the next tap goes on from here.
                 self.path_start = location
         elif self.tool == "add":
-            notify(self.app.page, "Tap the sea or the land beside the spaces to add one.")
+            notify(self.app.page, say(self.words, "game.editor.add_where"))
             return
         self.refresh()
 
@@ -150,7 +164,7 @@ class BoardEditor:
             return
         self.history.drag(location, point)
         self.isle.redraw(self.draft.sketch())
-        self.isle.canvas.update()
+        self.isle.send_drawing()
 
     def dropped(self) -> None:
         """A dragged space let go: the drag is one step; check the board again."""
@@ -175,13 +189,14 @@ class BoardEditor:
             self.confirm_replace(board, clash.saved)
             return
         except BoardError as error:
-            notify(self.app.page, _sentence(str(error)), error=True)
+            notify(self.app.page, self.sentence(str(error)), error=True)
             return
         self.saved(board)
 
     def confirm_replace(self, board: Board, saved: Board) -> None:
         """Another board is saved under this one's name: replace it, keep both, or neither."""
         page = self.app.page
+        words = self.words
         both = keep_both(board)
 
         def save_as(chosen: Board, replace: bool) -> None:
@@ -189,7 +204,7 @@ class BoardEditor:
             try:
                 save_user_board(chosen, replace=replace)
             except BoardError as error:
-                notify(page, _sentence(str(error)), error=True)
+                notify(page, self.sentence(str(error)), error=True)
                 return
             if chosen.name != self.draft.name:
                 self.history.rename(chosen.name)
@@ -198,17 +213,23 @@ class BoardEditor:
 
         page.show_dialog(
             ft.AlertDialog(
-                title=ft.Text(f"Replace {saved.name}?"),
+                title=ft.Text(say(words, "game.editor.replace_title", board=saved.name)),
                 content=ft.Text(
-                    f"{saved.name} is saved under the same name. Replace it with this board, "
-                    f"or keep both and save this one as {both.name}.",
+                    say(words, "game.editor.replace_text", board=saved.name, both=both.name),
                     size=15,
                 ),
                 actions=[
-                    ft.TextButton("Cancel", on_click=lambda _: page.pop_dialog()),
-                    ft.TextButton("Keep both", on_click=lambda _: save_as(both, replace=False)),
+                    ft.TextButton(
+                        say(words, "game.attack.cancel"), on_click=lambda _: page.pop_dialog()
+                    ),
+                    ft.TextButton(
+                        say(words, "game.editor.keep_both"),
+                        on_click=lambda _: save_as(both, replace=False),
+                    ),
                     ft.FilledButton(
-                        "Replace", icon=ft.Icons.SAVE, on_click=lambda _: save_as(board, True)
+                        say(words, "game.editor.replace"),
+                        icon=ft.Icons.SAVE,
+                        on_click=lambda _: save_as(board, True),
                     ),
                 ],
             )
@@ -218,7 +239,7 @@ class BoardEditor:
         """After a save: the board is offered everywhere, and saving again updates it."""
         self.boards = sources()
         self.draft.source = board.id
-        notify(self.app.page, f"Saved {board.name}: New game offers it for the digital board.")
+        notify(self.app.page, say(self.words, "game.editor.saved", board=board.name))
         self.refresh()
 
     def user_board(self) -> Board | None:
@@ -230,19 +251,20 @@ class BoardEditor:
     def confirm_delete(self, _: ft.Event[Any]) -> None:
         """Ask before deleting the user's board the draft was started from."""
         page = self.app.page
+        words = self.words
         board = self.user_board()
         if board is None:
             return
         page.show_dialog(
             ft.AlertDialog(
-                title=ft.Text(f"Delete {board.name}?"),
-                content=ft.Text(
-                    "It goes from your boards. Games played on it keep their own copy.", size=15
-                ),
+                title=ft.Text(say(words, "game.editor.delete_title", board=board.name)),
+                content=ft.Text(say(words, "game.editor.delete_text"), size=15),
                 actions=[
-                    ft.TextButton("Cancel", on_click=lambda _: page.pop_dialog()),
+                    ft.TextButton(
+                        say(words, "game.attack.cancel"), on_click=lambda _: page.pop_dialog()
+                    ),
                     ft.FilledButton(
-                        "Delete",
+                        say(words, "game.editor.delete"),
                         icon=ft.Icons.DELETE_FOREVER,
                         on_click=lambda _: self.delete(board),
                     ),
@@ -258,16 +280,21 @@ class BoardEditor:
             delete_user_board(board.id)
         except BoardError as error:
             # Deleted meanwhile (another window): the list below is read again all the same.
-            notify(page, _sentence(str(error)), error=True)
+            notify(page, self.sentence(str(error)), error=True)
         else:
             first = shipped_board(shipped_board_ids()[0])
-            notify(page, f"Deleted {board.name}. Starting again from {first.name}.")
+            said = say(self.words, "game.editor.deleted", board=board.name, first=board_term(first))
+            notify(page, said)
             # One step like any start: Undo brings back the draft, to save again.
             self.history.start_from(first)
             self.selected = self.draft.territories[0].id
             self.path_start = None
         self.boards = sources()
         self.refresh()
+
+    def sentence(self, problem: str) -> str:
+        """A board check's words (English, from `companion.boards`) as a sentence."""
+        return say(self.words, "game.refused", reason=Message("game.editor.check", problem=problem))
 
     def refresh(self) -> None:
         """Redraw the screen after a change."""
@@ -278,15 +305,21 @@ class BoardEditor:
 
     def show_history(self) -> None:
         """Undo and Redo say what they would do, and are off when there is nothing to do."""
-        undo, redo = self.history.undo_label, self.history.redo_label
-        self.undo_button.tooltip = f"Undo: {undo}" if undo else "Nothing to undo"
+        words = self.words
+        undo, redo = self.history.undo_message, self.history.redo_message
+        self.undo_button.tooltip = (
+            say(words, "game.bar.undo", what=undo) if undo else say(words, "game.bar.no_undo")
+        )
         self.undo_button.disabled = undo is None
-        self.redo_button.tooltip = f"Redo: {redo}" if redo else "Nothing to redo"
+        self.redo_button.tooltip = (
+            say(words, "game.bar.redo", what=redo) if redo else say(words, "game.bar.no_redo")
+        )
         self.redo_button.disabled = redo is None
 
     def render(self) -> None:
         """Rebuild the screen from the draft."""
         self.show_history()
+        words = self.words
         # The space a path starts from is pointed out first: a new draft (Undo, Start from) may
         # lack the one pointed out before, and redrawing would look for it.
         self.isle.show({}, {}, {}, (self.path_start,) if self.path_start else ())
@@ -295,7 +328,7 @@ class BoardEditor:
         start = ft.Semantics(
             identifier="editor-start",
             content=ft.Dropdown(
-                label="Start from",
+                label=say(words, "game.editor.start_from"),
                 # A deleted board's draft (brought back by Undo) starts from none of the list.
                 value=self.draft.source if self.draft.source in ids else None,
                 options=board_options(self.boards),
@@ -303,27 +336,36 @@ class BoardEditor:
             ),
         )
         tools = ft.SegmentedButton(
-            segments=[ft.Segment(value=key, label=ft.Text(label)) for key, label in TOOLS],
+            segments=[
+                ft.Segment(value=key, label=ft.Text(say(words, tool))) for key, tool in TOOLS
+            ],
             selected=[self.tool],
             # Four tools fit a 360 px phone only without the tick beside the chosen one.
             show_selected_icon=False,
             on_change=lambda e: self.choose_tool(e.control.selected[0]),
         )
-        problem = self.draft.problem()
+        problem = self.draft.problem_message()
         sketch = self.draft.sketch()
         status = ft.Semantics(
             identifier="board-status",
             content=ft.Text(
-                _sentence(problem)
+                say(words, "game.refused", reason=problem)
                 if problem
-                else f"Ready for the digital board: {len(sketch.locations)} spaces in "
-                f"{len(sketch.territories)} territories, {len(sketch.paths)} paths.",
+                else say(
+                    words,
+                    "game.editor.ready",
+                    spaces=Message("game.editor.count.space", count=len(sketch.locations)),
+                    territories=Message(
+                        "game.editor.count.territory", count=len(sketch.territories)
+                    ),
+                    paths=Message("game.editor.count.path", count=len(sketch.paths)),
+                ),
                 size=15,
                 color=ft.Colors.ERROR if problem else ACCENT_TEXT,
             ),
         )
         name = ft.TextField(
-            label="Board name",
+            label=say(words, "game.editor.board_name"),
             value=self.draft.name,
             on_change=lambda e: self.rename(e.control.value),
             on_blur=lambda _: self.history.settle(),
@@ -331,14 +373,19 @@ class BoardEditor:
         self.view.controls = [
             self.board_card(start),
             tools,
-            ft.Text(TOOL_HELP[self.tool], size=14),
+            ft.Text(say(words, TOOL_HELP[self.tool]), size=14),
             ft.Container(content=self.isle.control, border_radius=12),
             status,
             self.territory_card(),
             section(
-                "Save",
+                say(words, "game.correct.save"),
                 name,
-                big_button("Save board", self.save, icon=ft.Icons.SAVE, disabled=bool(problem)),
+                big_button(
+                    say(words, "game.editor.save_board"),
+                    self.save,
+                    icon=ft.Icons.SAVE,
+                    disabled=bool(problem),
+                ),
             ),
         ]
 
@@ -349,21 +396,23 @@ class BoardEditor:
 
     def board_card(self, start: ft.Control) -> ft.Control:
         """Which board the draft started from; a user board's can be deleted here."""
+        words = self.words
         note = ft.Text(
-            "Shipped layouts stay as they are: you edit a copy, saved under your boards.",
+            say(words, "game.editor.shipped_note"),
             size=13,
             color=ft.Colors.ON_SURFACE_VARIANT,
         )
+        title = say(words, "game.editor.board")
         if self.user_board() is None:
-            return section("Board", start, note)
-        note.value = "Saved under the same name, it replaces this board."
+            return section(title, start, note)
+        note.value = say(words, "game.editor.user_note")
         delete = ft.OutlinedButton(
-            "Delete this board",
+            say(words, "game.editor.delete_board"),
             icon=ft.Icons.DELETE_FOREVER,
             style=ft.ButtonStyle(color=ft.Colors.ERROR, icon_color=ft.Colors.ERROR),
             on_click=self.confirm_delete,
         )
-        return section("Board", start, note, delete)
+        return section(title, start, note, delete)
 
     def choose_tool(self, tool: str) -> None:
         """Take another tool; a path being drawn is let go."""
@@ -375,6 +424,7 @@ class BoardEditor:
         """The territory new spaces go to: its name and bonus; a new one; removing one."""
         low, high = DOMINATION_BONUS_RANGE
         territory = self.draft.territory(self.selected)
+        words = self.words
 
         def rename(value: str) -> None:
             self.history.rename_territory(territory.id, value)
@@ -393,9 +443,8 @@ class BoardEditor:
             self.refresh()
 
         def add(_: ft.Event[Any]) -> None:
-            self.selected = self.history.add_territory(
-                f"Territory {len(self.draft.territories) + 1}"
-            )
+            name = self.history.territory_name(len(self.draft.territories) + 1)
+            self.selected = self.history.add_territory(name)
             self.tool = "add"
             self.refresh()
 
@@ -405,15 +454,22 @@ class BoardEditor:
             self.refresh()
 
         return section(
-            "Territory",
+            say(words, "game.editor.territory"),
             ft.Semantics(
                 identifier="editor-territory",
                 content=ft.Dropdown(
-                    label="New spaces go to",
+                    label=say(words, "game.editor.goes_to"),
                     value=territory.id,
                     options=[
                         ft.DropdownOption(
-                            key=t.id, text=f"{t.name} · bonus {t.bonus} · {len(t.locations)} spaces"
+                            key=t.id,
+                            text=say(
+                                words,
+                                "game.editor.territory_option",
+                                territory=t.name,
+                                bonus=t.bonus,
+                                spaces=Message("game.editor.count.space", count=len(t.locations)),
+                            ),
                         )
                         for t in self.draft.territories
                     ],
@@ -423,14 +479,14 @@ class BoardEditor:
             ft.Row(
                 [
                     ft.TextField(
-                        label="Name",
+                        label=say(words, "game.editor.name"),
                         value=territory.name,
                         expand=True,
                         on_change=lambda e: rename(e.control.value),
                         on_blur=renamed,
                     ),
                     ft.Dropdown(
-                        label="Bonus",
+                        label=say(words, "game.editor.bonus"),
                         width=96,
                         value=str(territory.bonus),
                         options=[ft.DropdownOption(key=str(b)) for b in range(low, high + 1)],
@@ -440,9 +496,13 @@ class BoardEditor:
             ),
             ft.Row(
                 [
-                    ft.OutlinedButton("New territory", icon=ft.Icons.ADD, on_click=add),
                     ft.OutlinedButton(
-                        "Remove territory", icon=ft.Icons.DELETE_OUTLINE, on_click=remove
+                        say(words, "game.editor.new_territory"), icon=ft.Icons.ADD, on_click=add
+                    ),
+                    ft.OutlinedButton(
+                        say(words, "game.editor.remove_territory"),
+                        icon=ft.Icons.DELETE_OUTLINE,
+                        on_click=remove,
                     ),
                 ],
                 wrap=True,
@@ -450,14 +510,10 @@ class BoardEditor:
         )
 
 
+# What each tool does, as message ids.
 TOOL_HELP = {
-    "move": "Drag a space to move it.",
-    "add": "Tap beside the spaces to add a space to the territory chosen below.",
-    "path": "Tap two spaces to join them, or part them if joined; the next tap goes on "
-    "from the last space. Tap it again to stop.",
-    "remove": "Tap a space to remove it and its paths.",
+    "move": "game.editor.help.move",
+    "add": "game.editor.help.add",
+    "path": "game.editor.help.path",
+    "remove": "game.editor.help.remove",
 }
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

@@ -9,6 +9,9 @@ import flet as ft
 from companion.app.session import GameSession
 from companion.app.theme import ACCENT, colour_of
 from companion.app.widgets import big_button, player_chip, screen, section
+from companion.language import Message
+from companion.language.render import Language
+from companion.store.retold import in_language
 from models.rules import STARTING_ENERGY, WINNING_ENERGY
 
 if TYPE_CHECKING:
@@ -21,13 +24,15 @@ def build(app: App, game_id: str) -> ft.View:
     state = session.state
     view = screen(f"/game/{game_id}/end", spacing=12)
     view.appbar = ft.AppBar(
-        title=ft.Text("Result"),
-        leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: app.go("/")),
+        title=ft.Text(app.say("app.end.title")),
+        leading=ft.IconButton(
+            ft.Icons.HOME, tooltip=app.say("app.home"), on_click=lambda _: app.go("/")
+        ),
     )
     if not state.is_terminal:
         view.controls = [
-            ft.Text("This game is still being played.", size=16),
-            big_button("Back to the table", lambda _: app.go(f"/game/{game_id}")),
+            ft.Text(app.say("app.end.still_playing"), size=16),
+            big_button(app.say("app.log.back"), lambda _: app.go(f"/game/{game_id}")),
         ]
         return view
     winner = state.winner_id
@@ -35,14 +40,16 @@ def build(app: App, game_id: str) -> ft.View:
     name = session.label(winner)
     tally = state.last_tally
     if state.summoner:
-        how = f"{name} reached {state.energy_of(winner)} energy and earns Summoner status."
-        title = f"{name} is a Summoner!"
+        how = app.say("app.end.summoner_how", player=name, energy=state.energy_of(winner))
+        title = app.say("app.end.summoner", player=name)
     else:
-        how = tally.winner_note if tally else f"{name} has the most energy after the final round."
-        title = f"{name} wins"
+        note = tally.winner_message if tally else None
+        how = app.words.render(note or Message("app.end.most_energy", player=name))
+        title = app.say("app.end.wins", player=name)
     # The log's last sentence says how the win came, when it came from a removal.
     if state.summoner and session.saved.log:
-        how += f" ({session.saved.log[-1].description})"
+        last = in_language(session.saved, app.words.code).log[-1].description
+        how = app.say("app.end.how_with_last", how=how, last=last)
 
     def play_again(_: ft.Event[Any]) -> None:
         saved = app.store.new_game(session.saved.setup)
@@ -71,20 +78,24 @@ def build(app: App, game_id: str) -> ft.View:
             ),
         ),
         section(
-            "Final energy",
+            app.say("app.end.final_energy"),
             *[
                 ft.Row(
                     [
                         player_chip(session.label(p), session.colour(p)),
                         ft.Text(session.label(p), size=16, expand=True),
-                        ft.Text(str(state.energy_of(p)), size=22, weight=ft.FontWeight.BOLD),
+                        ft.Text(
+                            app.words.number(state.energy_of(p)),
+                            size=22,
+                            weight=ft.FontWeight.BOLD,
+                        ),
                     ]
                 )
                 for p in standings
             ],
         ),
-        section("Energy by round", energy_chart(session)),
-        big_button("Play again, same players", play_again, icon=ft.Icons.REPLAY),
+        section(app.say("app.end.by_round"), energy_chart(session, app.words)),
+        big_button(app.say("app.end.play_again"), play_again, icon=ft.Icons.REPLAY),
     ]
     return view
 
@@ -92,14 +103,14 @@ def build(app: App, game_id: str) -> ft.View:
 # Each seat's line has its own dash pattern as well as its colour (named in the legend), so
 # no line is told from another by colour alone.
 LINE_STYLES: tuple[tuple[list[int] | None, str], ...] = (
-    (None, "solid line"),
-    ([10, 5], "dashed line"),
-    ([3, 4], "dotted line"),
-    ([12, 4, 3, 4], "dash-dot line"),
+    (None, "app.end.line.solid"),
+    ([10, 5], "app.end.line.dashed"),
+    ([3, 4], "app.end.line.dotted"),
+    ([12, 4, 3, 4], "app.end.line.dash_dot"),
 )
 
 
-def energy_chart(session: GameSession) -> ft.Control:
+def energy_chart(session: GameSession, words: Language) -> ft.Control:
     """Every player's energy at the start and at the end of each round, with a legend."""
     # flet_charts takes a while to import; only this screen needs it, so the app starts sooner.
     import flet_charts as fch
@@ -122,7 +133,7 @@ def energy_chart(session: GameSession) -> ft.Control:
         name = session.label(player)
         legend.append(
             ft.Semantics(
-                label=f"{name}: {style}",
+                label=words.render(Message("app.end.legend", player=name, line=Message(style))),
                 content=ft.Row(
                     [
                         _line_sample(colour, dashes),
@@ -147,18 +158,23 @@ def energy_chart(session: GameSession) -> ft.Control:
             max_x=max(rounds, 1),
             left_axis=fch.ChartAxis(
                 labels=[
-                    fch.ChartAxisLabel(value=v, label=ft.Text(str(v)))
+                    fch.ChartAxisLabel(value=v, label=ft.Text(words.number(v)))
                     for v in range(0, WINNING_ENERGY + 1, step)
                 ],
                 label_spacing=step,
                 label_size=32,
+                title=ft.Text(words.render(Message("app.end.axis_energy")), size=12),
+                title_size=20,
             ),
             bottom_axis=fch.ChartAxis(
                 labels=[
-                    fch.ChartAxisLabel(value=r, label=ft.Text(str(r))) for r in range(rounds + 1)
+                    fch.ChartAxisLabel(value=r, label=ft.Text(words.number(r)))
+                    for r in range(rounds + 1)
                 ],
                 label_spacing=1,
                 label_size=24,
+                title=ft.Text(words.render(Message("app.end.axis_round")), size=12),
+                title_size=20,
             ),
             horizontal_grid_lines=fch.ChartGridLines(interval=step, color="#33FFFFFF", width=1),
         ),

@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from companion.app.screens.home import when
+from companion.app.screens.home import players_of, when
 from companion.app.widgets import screen, section
-from companion.engine.wording import counted
 from models.rules import WINNING_ENERGY
 
 if TYPE_CHECKING:
@@ -18,6 +17,7 @@ if TYPE_CHECKING:
 
 def build(app: App) -> ft.View:
     """The history screen."""
+    say = app.say
     history = app.store.history()
     finished = app.store.games()
     finished = [g for g in finished if g.winner is not None]
@@ -28,7 +28,7 @@ def build(app: App) -> ft.View:
                 ft.Text(title, size=15, weight=ft.FontWeight.BOLD),
                 ft.Row(
                     [
-                        ft.Text(f"{place(key)}: {counted(wins, 'win')}", size=15)
+                        ft.Text(say("app.history.wins_of", place=place(key), count=wins), size=15)
                         for key, wins in values.items()
                     ],
                     wrap=True,
@@ -38,13 +38,27 @@ def build(app: App) -> ft.View:
             spacing=4,
         )
 
+    def how(summoner: bool) -> str:
+        if summoner:
+            return say("app.history.summoner", energy=WINNING_ENERGY)
+        return say("app.history.final_round")
+
     games: list[ft.Control] = [
         ft.ListTile(
-            title=ft.Text(f"{summary.labels[summary.players.index(summary.winner)]} won", size=16),
+            title=ft.Text(
+                say(
+                    "app.history.won", player=summary.labels[summary.players.index(summary.winner)]
+                ),
+                size=16,
+            ),
             subtitle=ft.Text(
-                f"{', '.join(summary.labels)} · "
-                + (f"Summoner ({WINNING_ENERGY})" if summary.summoner else "final round")
-                + f" · {when(summary.updated)}"
+                " · ".join(
+                    [
+                        players_of(summary.labels, app.words),
+                        how(summary.summoner),
+                        when(summary.updated, app.words),
+                    ]
+                )
             ),
             on_click=lambda _, s=summary: app.go(f"/game/{s.id}/end"),
         )
@@ -52,26 +66,50 @@ def build(app: App) -> ft.View:
     ]
     view = screen("/history")
     view.appbar = ft.AppBar(
-        title=ft.Text("History"),
-        leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: app.go("/")),
+        title=ft.Text(say("app.home.history")),
+        leading=ft.IconButton(
+            ft.Icons.HOME, tooltip=say("app.home"), on_click=lambda _: app.go("/")
+        ),
     )
     view.controls = [
         section(
-            f"Finished games: {history.games}",
-            counts("Wins by player", history.wins_by_name, lambda name: name),
-            counts("Wins by seat", history.wins_by_seat, lambda seat: f"Player {seat}"),
-            counts("Wins by place in the first turn order", history.wins_by_start_position, _nth),
+            say("app.history.finished", count=history.games),
+            counts(say("app.history.by_player"), history.wins_by_name, lambda name: name),
+            counts(
+                say("app.history.by_seat"),
+                history.wins_by_seat,
+                lambda seat: say("app.new.player", seat=int(seat)),
+            ),
+            counts(
+                say("app.history.by_place"),
+                history.wins_by_start_position,
+                lambda place: _nth(app, place),
+            ),
             ft.Text(
-                f"Summoner ({WINNING_ENERGY}) wins: {history.summoner_wins} · "
-                f"final-round wins: {history.final_round_wins}",
+                say(
+                    "app.history.how_won",
+                    energy=WINNING_ENERGY,
+                    summoner=history.summoner_wins,
+                    final=history.final_round_wins,
+                ),
                 size=15,
             ),
         ),
-        section("Games", *(games or [ft.Text("No finished game yet.", size=15)])),
+        section(
+            say("app.history.games"),
+            *(games or [ft.Text(say("app.history.none"), size=15)]),
+        ),
     ]
     return view
 
 
-def _nth(place: str) -> str:
-    """'1' as '1st', '2' as '2nd', and so on."""
-    return place + {"1": "st", "2": "nd", "3": "rd"}.get(place, "th")
+# Ordinals with their own ending ('1st', '2nd', '3rd'; French '1er'); any other: 'app.history.nth'.
+_ORDINALS = {"1": "app.history.first", "2": "app.history.second", "3": "app.history.third"}
+
+
+def _nth(app: App, place: str) -> str:
+    """'1' as '1st', '2' as '2nd', and so on, in the device's language."""
+    message = _ORDINALS.get(place)
+    if message is not None:
+        return app.say(message)
+    return app.say("app.history.nth", place=int(place)) if place.isdigit() else place

@@ -10,14 +10,19 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
+from babel.dates import format_date
 from pydantic import ValidationError
 
+from companion.app.language_setting import ENGLISH, LANGUAGE_NAMES
 from companion.app.sharing.access import Role
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, notify, screen, section
 from companion.boards import BoardError
 from companion.engine import IllegalCommand
+from companion.engine.names import board_term
+from companion.language import Message
+from companion.language.render import LANGUAGES, Language
 from companion.store.errors import StoreError
 from models.game_log import GameLog
 from models.problems import problem
@@ -28,18 +33,19 @@ if TYPE_CHECKING:
     from companion.store.store import GameSummary, SavedGame, Store
 
 
-def when(moment: datetime) -> str:
+def when(moment: datetime, words: Language = ENGLISH) -> str:
     """A saved time as people say it: 'just now', '5 min ago', '3 h ago', or the date."""
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     minutes = int((datetime.now(UTC) - moment).total_seconds() // 60)
     if minutes < 1:
-        return "just now"
+        return words.render(Message("app.home.just_now"))
     if minutes < 60:
-        return f"{minutes} min ago"
+        return words.render(Message("app.home.minutes_ago", minutes=minutes))
     if minutes < 24 * 60:
-        return f"{minutes // 60} h ago"
-    return moment.astimezone().strftime("%d %b %Y")
+        return words.render(Message("app.home.hours_ago", hours=minutes // 60))
+    # '23 Nov 2026', '23 nov. 2026': the language's own month names.
+    return format_date(moment.astimezone(), "d MMM y", locale=words.locale)
 
 
 @dataclass(frozen=True)
@@ -55,24 +61,31 @@ class Standing:
 
 # Each game's standing at the revision it was read, per database: Home lists every unfinished
 # game, and replaying them all on each visit would cost some 5 ms a game.
-_standings: dict[tuple[str, str], tuple[int, Standing]] = {}
+_standings: dict[tuple[str, str, str], tuple[int, Standing]] = {}
 _standings_lock = threading.Lock()
 
 
-def standing(store: Store, summary: GameSummary) -> Standing:
+def standing(store: Store, summary: GameSummary, words: Language = ENGLISH) -> Standing:
     """The game's board as players call it, 'Round 3/6', and whose turn it is."""
-    key = (store.label, summary.id)
+    key = (store.label, summary.id, words.code)
     with _standings_lock:
         known = _standings.get(key)
     if known is not None and known[0] == summary.revision:
         return known[1]
     saved = store.load(summary.id)
     player = saved.state.current_player
+    turn = (
+        Message("app.home.turn", player=saved.game.labels[player])
+        if player
+        else Message("app.home.energy_and_reset")
+    )
     found = Standing(
-        board=saved.game.board.short_name,
-        round=f"Round {saved.state.round}/{saved.setup.final_round}",
+        board=words.value(board_term(saved.game.board, short=True), "nu"),
+        round=words.render(
+            Message("app.home.round", round=saved.state.round, final=saved.setup.final_round)
+        ),
         # Only Energy and Reset is nobody's turn in a game still being played.
-        turn=f"{saved.game.labels[player]}'s turn" if player else "Energy and Reset",
+        turn=words.render(turn),
         route=f"/game/{summary.id}" + ("" if player else "/reset"),
     )
     with _standings_lock:
@@ -80,13 +93,14 @@ def standing(store: Store, summary: GameSummary) -> Standing:
     return found
 
 
-def players_of(labels: Sequence[str]) -> str:
+def players_of(labels: Sequence[str], words: Language = ENGLISH) -> str:
     """'Ragna and Bjorn', 'Ragna, Bjorn and Sigrid': whose game it is."""
-    *others, last = labels
-    return f"{', '.join(others)} and {last}" if others else last
+    return words.value(tuple(labels))
 
 
-def import_log_file(store: Store, data: bytes | None) -> tuple[SavedGame | None, str]:
+def import_log_file(
+    store: Store, data: bytes | None, words: Language = ENGLISH
+) -> tuple[SavedGame | None, str]:
     """Save a game log file's bytes as a new game: the game and a note, or None and why not."""
     parsed = None
     try:
@@ -94,21 +108,26 @@ def import_log_file(store: Store, data: bytes | None) -> tuple[SavedGame | None,
         log = GameLog.model_validate(parsed)
         saved = store.import_log(log)
     except UnicodeDecodeError:
-        return None, "Not imported: that file is not a game log (it is not text)."
+        return None, words.render(Message("app.import.not_text"))
     except json.JSONDecodeError as error:
-        return None, (
-            f"Not imported: that file is not a game log (its JSON breaks at line {error.lineno}, "
-            f"column {error.colno})."
+        return None, words.render(
+            Message("app.import.bad_json", line=error.lineno, column=error.colno)
         )
     except ValidationError as error:
-        return None, f"Not imported: {_log_problem(error, parsed)}."
-    except (StoreError, BoardError, IllegalCommand) as error:
-        return None, f"Not imported: {error}."
-    players = players_of([player.label for player in saved.setup.players])
-    return saved, f"Imported {players}'s {'finished ' if saved.state.is_terminal else ''}game."
+        problem_text = _log_problem(error, parsed, words)
+        return None, words.render(Message("app.import.refused", problem=problem_text))
+    except IllegalCommand as error:
+        return None, words.render(Message("app.import.refused", problem=error.message))
+    except (StoreError, BoardError) as error:
+        # The store's and the boards' sentences are English in every language (for now).
+        return None, words.render(Message("app.import.refused", problem=str(error)))
+    players = tuple(player.label for player in saved.setup.players)
+    if saved.state.is_terminal:
+        return saved, words.render(Message("app.import.finished", players=players))
+    return saved, words.render(Message("app.import.done", players=players))
 
 
-def _log_problem(error: ValidationError, data: object) -> str:
+def _log_problem(error: ValidationError, data: object, words: Language = ENGLISH) -> str:
     first = error.errors()[0]
     where = first["loc"]
     # Not an object, another format, no setup or keys a game log never has: some other file.
@@ -117,21 +136,25 @@ def _log_problem(error: ValidationError, data: object) -> str:
         or where[0] == "format"
         or (len(where) == 1 and first["type"] in ("missing", "extra_forbidden"))
     ):
-        return "that file is not a Summoner's Isle game log"
+        return words.render(Message("app.import.not_a_log"))
     if where[0] == "version":
         return first["msg"].removeprefix("Value error, ")
-    return f"in this game log, {problem(error, data)}"
+    # Which field is wrong, said by models/problems.py in English whatever the language.
+    return words.render(Message("app.import.in_log", problem=problem(error, data)))
 
 
 def _resume_card(app: App, summary: GameSummary) -> ft.Control:
-    where = standing(app.store, summary)
-    players = players_of(summary.labels)
-    mode = "digital board · " if summary.mode == Mode.DIGITAL else ""
+    words = app.words
+    where = standing(app.store, summary, words)
+    players = tuple(summary.labels)
+    shown = players_of(players, words)
+    digital = [app.say("app.home.digital")] if summary.mode == Mode.DIGITAL else []
+    place = " · ".join([where.board, *digital, when(summary.updated, words)])
     # Two targets side by side, each its own node for screen readers: resume, and delete.
     resume = ft.Semantics(
         container=True,
         button=True,
-        label=f"Resume {players}'s game",
+        label=app.say("app.home.resume_game", players=players),
         expand=True,
         content=ft.Container(
             padding=ft.Padding.only(left=14, top=10, bottom=10),
@@ -141,9 +164,9 @@ def _resume_card(app: App, summary: GameSummary) -> ft.Control:
                     ft.Icon(ft.Icons.PLAY_ARROW, color=ACCENT_TEXT),
                     ft.Column(
                         [
-                            ft.Text(players, size=17, weight=ft.FontWeight.BOLD),
+                            ft.Text(shown, size=17, weight=ft.FontWeight.BOLD),
                             ft.Text(f"{where.round} · {where.turn}", size=15),
-                            ft.Text(f"{where.board} · {mode}{when(summary.updated)}", size=13),
+                            ft.Text(place, size=13),
                         ],
                         spacing=2,
                         expand=True,
@@ -164,7 +187,7 @@ def _resume_card(app: App, summary: GameSummary) -> ft.Control:
         container=True,
         content=ft.IconButton(
             ft.Icons.DELETE_OUTLINE,
-            tooltip=f"Delete {players}'s game",
+            tooltip=app.say("app.home.delete_game", players=players),
             width=TAP,
             height=TAP,
             on_click=lambda _: _confirm_delete(app, summary, where),
@@ -180,7 +203,7 @@ def _resume_card(app: App, summary: GameSummary) -> ft.Control:
 
 def _confirm_delete(app: App, summary: GameSummary, where: Standing) -> None:
     page = app.page
-    players = players_of(summary.labels)
+    players = tuple(summary.labels)
     said: list[tuple[str, bool]] = []
 
     def delete(_: ft.Event[Any]) -> None:
@@ -192,7 +215,7 @@ def _confirm_delete(app: App, summary: GameSummary, where: Standing) -> None:
             if refused:
                 said.append((refused, True))
             else:
-                said.append((f"Deleted {players}'s game.", False))
+                said.append((app.say("app.home.deleted", players=players), False))
         page.pop_dialog()
 
     def closed(_: ft.Event) -> None:
@@ -204,15 +227,21 @@ def _confirm_delete(app: App, summary: GameSummary, where: Standing) -> None:
 
     page.show_dialog(
         ft.AlertDialog(
-            title=ft.Text(f"Delete {players}'s game?"),
+            title=ft.Text(app.say("app.home.delete_title", players=players)),
             content=ft.Text(
-                f"{where.board}, {where.round.lower()}, {when(summary.updated)}. "
-                "It goes for good, with its log: undo cannot bring it back.",
+                app.say(
+                    "app.home.delete_note",
+                    board=where.board,
+                    round=where.round[:1].lower() + where.round[1:],
+                    when=when(summary.updated, app.words),
+                ),
                 size=15,
             ),
             actions=[
-                ft.TextButton("Keep it", on_click=lambda _: page.pop_dialog()),
-                ft.FilledButton("Delete", icon=ft.Icons.DELETE_FOREVER, on_click=delete),
+                ft.TextButton(app.say("app.home.keep"), on_click=lambda _: page.pop_dialog()),
+                ft.FilledButton(
+                    app.say("app.home.delete"), icon=ft.Icons.DELETE_FOREVER, on_click=delete
+                ),
             ],
             on_dismiss=closed,
         )
@@ -223,13 +252,13 @@ def build(app: App) -> ft.View:
     """The home screen."""
     unfinished = app.store.unfinished()
     resume = [_resume_card(app, summary) for summary in unfinished] or [
-        ft.Text("No game in progress. Start one and it is saved as you play.", size=15)
+        ft.Text(app.say("app.home.nothing_to_resume"), size=15)
     ]
 
     def imported(event: ft.FilePickerResultEvent) -> None:
         if not event.files:
             return
-        saved, message = import_log_file(app.store, event.files[0].bytes)
+        saved, message = import_log_file(app.store, event.files[0].bytes, app.words)
         if saved is None:
             notify(app.page, message, error=True)
         else:
@@ -240,29 +269,39 @@ def build(app: App) -> ft.View:
     picker = ft.FilePicker(on_result=imported)
     view = screen("/", spacing=14)
     view.appbar = ft.AppBar(
-        title=ft.Text("Summoner's Isle"),
+        title=ft.Text(app.say("app.home.title")),
         actions=[
             ft.IconButton(
                 ft.Icons.BRIGHTNESS_6,
-                tooltip="Light or dark theme",
+                tooltip=app.say("app.home.theme"),
                 on_click=lambda _: app.toggle_theme(),
             )
         ],
     )
     share = []
     if app.role is Role.HOST:
-        share = [big_button("Share this table", lambda _: app.go("/share"), icon=ft.Icons.QR_CODE)]
+        share = [
+            big_button(app.say("app.home.share"), lambda _: app.go("/share"), icon=ft.Icons.QR_CODE)
+        ]
     view.controls = [
-        ft.Text("Companion for the table", size=16, color=ACCENT_TEXT),
+        ft.Text(app.say("app.home.tagline"), size=16, color=ACCENT_TEXT),
         *share,
-        big_button("New game", lambda _: app.go("/new"), icon=ft.Icons.ADD),
-        section("Resume", *resume),
-        big_button("History", lambda _: app.go("/history"), icon=ft.Icons.BAR_CHART, primary=False),
+        big_button(app.say("app.home.new_game"), lambda _: app.go("/new"), icon=ft.Icons.ADD),
+        section(app.say("app.home.resume"), *resume),
         big_button(
-            "Board editor", lambda _: app.go("/board-editor"), icon=ft.Icons.MAP, primary=False
+            app.say("app.home.history"),
+            lambda _: app.go("/history"),
+            icon=ft.Icons.BAR_CHART,
+            primary=False,
         ),
         big_button(
-            "Import a game",
+            app.say("app.home.board_editor"),
+            lambda _: app.go("/board-editor"),
+            icon=ft.Icons.MAP,
+            primary=False,
+        ),
+        big_button(
+            app.say("app.home.import"),
             None,
             icon=ft.Icons.UPLOAD_FILE,
             primary=False,
@@ -273,5 +312,46 @@ def build(app: App) -> ft.View:
                 with_data=True,
             ),
         ),
+        language_picker(app),
     ]
     return view
+
+
+def language_picker(app: App) -> ft.Control:
+    """The device's language: one button per language, each named in its own words."""
+    buttons: list[ft.Control] = []
+    for code in LANGUAGES:
+        chosen = code == app.words.code
+        name = LANGUAGE_NAMES[code]
+        maker = ft.FilledButton if chosen else ft.OutlinedButton
+        buttons.append(
+            ft.Semantics(
+                identifier=f"language-{code}",
+                selected=chosen,
+                expand=True,
+                content=maker(
+                    content=name,
+                    icon=ft.Icons.CHECK if chosen else None,
+                    height=TAP,
+                    expand=True,
+                    on_click=lambda _, c=code: app.set_language(c),
+                ),
+            )
+        )
+    # Titled in both languages: whoever cannot read the one shown still finds the setting.
+    return ft.Container(
+        padding=ft.Padding.only(top=8),
+        content=ft.Column(
+            [
+                ft.Row(
+                    [
+                        ft.Icon(ft.Icons.TRANSLATE, color=ACCENT_TEXT, size=20),
+                        ft.Text("Language · Langue", size=14, weight=ft.FontWeight.BOLD),
+                    ],
+                    spacing=8,
+                ),
+                ft.Row(buttons, spacing=10),
+            ],
+            spacing=8,
+        ),
+    )

@@ -21,16 +21,17 @@ MAX_TYPED = 64
 
 def opening() -> ft.View:
     """What shows for the moment a shared table reads the code this browser kept."""
+    # The device's language is not known yet (it is read with the code): a symbol says it.
     view = screen("/", spacing=14)
-    view.controls = [ft.Text("Opening the table…", size=18)]
+    view.controls = [ft.Row([ft.ProgressRing(width=28, height=28), ft.Text("…", size=18)])]
     return view
 
 
 def build(app: App) -> ft.View:
     """Ask for the table code; nothing of any game is on this screen."""
     field = ft.TextField(
-        label="Table code",
-        hint_text=f"{LENGTH} letters and digits",
+        label=app.say("app.join.code"),
+        hint_text=app.say("app.join.code_hint", length=LENGTH),
         autofocus=True,
         capitalization=ft.TextCapitalization.CHARACTERS,
         text_size=22,
@@ -64,13 +65,13 @@ def build(app: App) -> ft.View:
             return
         button.disabled = True
         while wait > 0:
-            problem.value = f"⚠ {locked_out(wait)}"
+            problem.value = f"⚠ {locked_out(wait, app.words)}"
             problem.visible = True
             app.page.update()
             await asyncio.sleep(min(1.0, wait))
             wait = limiter.wait_s(client)
         button.disabled = False
-        problem.value = "You can try a code again now."
+        problem.value = app.say("app.join.try_again")
         app.page.update()
 
     def typed(_: ft.Event[Any]) -> None:
@@ -81,21 +82,17 @@ def build(app: App) -> ft.View:
 
     field.on_submit = join
     field.on_change = typed
-    button = big_button("Join", join, icon=ft.Icons.LOGIN)
+    button = big_button(app.say("app.join.join"), join, icon=ft.Icons.LOGIN)
     view = screen("/", spacing=16)
-    view.appbar = ft.AppBar(title=ft.Text("Summoner's Isle"))
+    view.appbar = ft.AppBar(title=ft.Text(app.say("app.home.title")))
     view.controls = [
-        ft.Text("Join the table", size=24, weight=ft.FontWeight.BOLD),
-        ft.Text(
-            "Type the table code from the host's screen, or scan its QR code with this "
-            "device's camera.",
-            size=16,
-        ),
+        ft.Text(app.say("app.join.title"), size=24, weight=ft.FontWeight.BOLD),
+        ft.Text(app.say("app.join.how"), size=16),
         field,
         problem,
         button,
         ft.Text(
-            "A device that has joined stays in until the host makes a new code.",
+            app.say("app.join.stays"),
             size=14,
             color=ACCENT_TEXT,
         ),

@@ -10,6 +10,7 @@ import flet as ft
 from companion.app.session import Outcome
 from companion.app.widgets import big_button, notify, screen
 from companion.store.errors import StoreError
+from companion.store.retold import in_language
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -31,12 +32,12 @@ def build(app: App, game_id: str) -> ft.View:
         # A browser downloads the bytes under the name; elsewhere a dialog asks where to put
         # them and gives back None if it was closed.
         where = await picker.save_file(
-            dialog_title="Export the game log",
+            dialog_title=app.say("app.log.export_title"),
             file_name=name,
             src_bytes=(text + "\n").encode("utf-8"),
         )
         if where is not None or app.page.web:
-            notify(app.page, f"Exported the game log as {where or name}.")
+            notify(app.page, app.say("app.log.exported", file=where or name))
 
     def act(outcome: Outcome) -> None:
         if outcome.ok:
@@ -46,19 +47,20 @@ def build(app: App, game_id: str) -> ft.View:
         app.page.update()
 
     def render() -> None:
-        saved = session.saved
+        # Recorded in English; told again in this device's language.
+        saved = in_language(session.saved, app.words.code)
         view.appbar = ft.AppBar(
-            title=ft.Text("Game log"),
+            title=ft.Text(app.say("app.log.title")),
             leading=ft.IconButton(
                 ft.Icons.ARROW_BACK,
-                tooltip="Back to the table",
+                tooltip=app.say("app.log.back"),
                 on_click=lambda _: app.go(f"/game/{game_id}"),
             ),
         )
         buttons = ft.Row(
             [
                 big_button(
-                    "Undo",
+                    app.say("app.log.undo"),
                     lambda _: act(session.undo()),
                     icon=ft.Icons.UNDO,
                     disabled=saved.undo_label is None,
@@ -66,22 +68,24 @@ def build(app: App, game_id: str) -> ft.View:
                     tooltip=saved.undo_label,
                 ),
                 big_button(
-                    "Redo",
+                    app.say("app.log.redo"),
                     lambda _: act(session.redo()),
                     icon=ft.Icons.REDO,
                     disabled=saved.redo_label is None,
                     primary=False,
                     tooltip=saved.redo_label,
                 ),
-                big_button("Export", export, icon=ft.Icons.DOWNLOAD, primary=False),
+                big_button(
+                    app.say("app.log.export"), export, icon=ft.Icons.DOWNLOAD, primary=False
+                ),
             ],
             wrap=True,
         )
         undone = [
             ft.ListTile(
                 title=ft.Text(entry.description, size=15, italic=True),
-                subtitle=ft.Text("undone; Redo brings it back"),
-                leading=ft.Text(f"{entry.seq}", size=13),
+                subtitle=ft.Text(app.say("app.log.undone")),
+                leading=ft.Text(app.words.number(entry.seq), size=13),
                 opacity=0.6,
             )
             for entry in reversed(saved.undone)
@@ -100,10 +104,10 @@ def build(app: App, game_id: str) -> ft.View:
             entries.append(
                 ft.ListTile(
                     title=ft.Text(entry.description, size=15),
-                    leading=ft.Text(f"{entry.seq}", size=13),
+                    leading=ft.Text(app.words.number(entry.seq), size=13),
                 )
             )
-        empty = [] if entries or undone else [ft.Text("Nothing recorded yet.", size=15)]
+        empty = [] if entries or undone else [ft.Text(app.say("app.log.empty"), size=15)]
         view.controls = [buttons, *undone, *entries, *empty]
 
     render()

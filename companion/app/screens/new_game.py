@@ -9,10 +9,13 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 from pydantic import ValidationError
 
-from companion.app.theme import PLAYER_COLOURS, colour_of
+from companion.app.language_setting import ENGLISH
+from companion.app.theme import PLAYER_COLOURS, colour_name, colour_of
 from companion.app.widgets import big_button, board_options, notify, player_chip, screen, section
 from companion.boards import BoardError, shipped_board, shipped_board_ids
 from companion.boards.user import board_from_counts, save_user_board, user_boards
+from companion.language import Message
+from companion.language.render import Language
 from models.board import Board
 from models.problems import problem as validation_problem
 from models.rules import (
@@ -62,7 +65,8 @@ class Draft:
 
 # The width of a seat's counter and the gap after it.
 SEAT_INDENT = 36
-# Who can play a seat on the digital board: a person, or a computer opponent by its bot name.
+# Who can play a seat on the digital board: a person, or a computer opponent by its bot name
+# (in English; `played_by` says it in a language).
 SEAT_PLAYERS = (
     (None, "Person"),
     ("greedy", "Computer: quick"),
@@ -70,19 +74,50 @@ SEAT_PLAYERS = (
     ("mcts:normal", "Computer: normal"),
     ("mcts:hard", "Computer: hard"),
 )
+# The message naming each of them.
+_SEAT_PLAYER_IDS: dict[str | None, str] = {
+    None: "app.new.person",
+    "greedy": "app.new.bot_quick",
+    "mcts:easy": "app.new.bot_easy",
+    "mcts:normal": "app.new.bot_normal",
+    "mcts:hard": "app.new.bot_hard",
+}
 
 
-def name_problems(names: list[str]) -> list[str | None]:
+def played_by(bot: str | None, words: Language) -> str:
+    """Who plays a seat, in a language: 'Person', 'Computer: easy' (another bot: its name)."""
+    message = _SEAT_PLAYER_IDS.get(bot)
+    if message is None:
+        return bot or ""
+    return words.render(Message(message))
+
+
+# What models.setup.name_problem says (English, to follow "Player 2's name"), by message.
+_NAME_PROBLEMS = {
+    "is blank": "app.new.name_blank",
+    "has a control character (a tab or a line break, say) in it": "app.new.name_control",
+}
+
+
+def name_problems(names: list[str], words: Language = ENGLISH) -> list[str | None]:
     """Per seat, what is wrong with the name typed (a sentence naming the player), or None."""
     problems: list[str | None] = []
     for seat, name in enumerate(names):
         problem = name_problem(name)
         if problem is not None:
-            problems.append(f"Player {seat + 1}'s name {problem}.")
+            message = _NAME_PROBLEMS.get(problem)
+            if message is not None:
+                problems.append(words.render(Message(message, seat=seat + 1)))
+            else:  # too long: the only other problem a name has
+                problems.append(
+                    words.render(Message("app.new.name_long", seat=seat + 1, most=NAME_MAX_LENGTH))
+                )
             continue
         earlier = next((other for other in names[:seat] if same_name(other, name)), None)
         problems.append(
-            None if earlier is None else f"Player {seat + 1}'s name is already {earlier.strip()}'s."
+            None
+            if earlier is None
+            else words.render(Message("app.new.name_taken", seat=seat + 1, other=earlier.strip()))
         )
     return problems
 
@@ -99,6 +134,7 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
     """The new game form; given the view it is on, drawn again in place."""
     draft = draft or Draft()
     page = app.page
+    words = app.words
     boards = _boards(draft.count, draft.mode)
     if draft.mode is Mode.DIGITAL and draft.board_id == "enter":
         draft.board_id = ""
@@ -139,12 +175,12 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
         redraw()
 
     def start(_: ft.Event[Any]) -> None:
-        problem = next((p for p in name_problems(draft.names[: draft.count]) if p), None)
+        problem = next((p for p in name_problems(draft.names[: draft.count], words) if p), None)
         if problem is not None:
             notify(page, problem, error=True)
             return
         try:
-            board = _chosen_board(draft, boards)
+            board = _chosen_board(draft, boards, words)
             setup = GameSetup(
                 players=[
                     PlayerSetup(
@@ -165,13 +201,16 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
             notify(page, str(error), error=True)
             return
         except ValidationError as error:
-            notify(page, _setup_problem(error), error=True)
+            notify(page, _setup_problem(error, words), error=True)
             return
         app.go(f"/game/{saved.id}")
 
     count_picker = ft.SegmentedButton(
         segments=[
-            ft.Segment(value=str(n), label=ft.Text(f"{n}", semantics_label=f"{n} players"))
+            ft.Segment(
+                value=str(n),
+                label=ft.Text(f"{n}", semantics_label=app.say("app.new.players_count", count=n)),
+            )
             for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
         ],
         selected=[str(draft.count)],
@@ -184,17 +223,17 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
 
     mode_picker = ft.SegmentedButton(
         segments=[
-            ft.Segment(value=Mode.TABLE.value, label=ft.Text("At the table")),
-            ft.Segment(value=Mode.DIGITAL.value, label=ft.Text("Digital board")),
+            ft.Segment(value=Mode.TABLE.value, label=ft.Text(app.say("app.new.at_table"))),
+            ft.Segment(value=Mode.DIGITAL.value, label=ft.Text(app.say("app.new.digital"))),
         ],
         selected=[draft.mode.value],
         on_change=pick_mode,
         expand=True,
     )
     mode_note = ft.Text(
-        "The app tracks a game on your printed board."
+        app.say("app.new.at_table_note")
         if draft.mode is Mode.TABLE
-        else "The whole game on this screen: hot-seat, and any seat can be the computer.",
+        else app.say("app.new.digital_note"),
         size=13,
     )
     # What shows a seat's name, changed in place as it is typed: a redraw would take the
@@ -205,7 +244,7 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
     order_names: dict[int, tuple[ft.Text, ft.Container, ft.IconButton]] = {}
 
     def show_names() -> None:
-        for seat, problem in enumerate(name_problems(draft.names[: draft.count])):
+        for seat, problem in enumerate(name_problems(draft.names[: draft.count], words)):
             name_fields[seat].border_color = ft.Colors.ERROR if problem else None
             name_notes[seat].value = f"⚠ {problem}" if problem else ""
             name_notes[seat].visible = problem is not None
@@ -213,9 +252,9 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
                 _typed_name(draft, seat), draft.colours[seat], 36
             )
         for seat, (text, chip, arrow) in order_names.items():
-            text.value = _shown_name(draft, seat)
+            text.value = _shown_name(draft, seat, words)
             chip.content = player_chip(_typed_name(draft, seat), draft.colours[seat])
-            arrow.tooltip = f"Move {_shown_name(draft, seat)} earlier"
+            arrow.tooltip = app.say("app.new.move_up", player=_shown_name(draft, seat, words))
 
     player_rows: list[ft.Control] = []
     for seat in range(draft.count):
@@ -225,7 +264,7 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
         name_fields.append(
             ft.TextField(
                 value=draft.names[seat],
-                label=f"Player {seat + 1}",
+                label=app.say("app.new.player", seat=seat + 1),
                 max_length=NAME_MAX_LENGTH,
                 expand=True,
                 on_change=lambda e, s=seat: set_name(s, e.control.value),
@@ -242,9 +281,9 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
                         # Room for '◆ Yellow' on a phone: a little wider, less padding.
                         width=146,
                         content_padding=ft.Padding.only(left=10, right=4),
-                        label="Colour",
+                        label=app.say("app.new.colour"),
                         options=[
-                            ft.DropdownOption(key=c.id, text=f"{c.mark} {c.name}")
+                            ft.DropdownOption(key=c.id, text=f"{c.mark} {colour_name(c.id, words)}")
                             for c in PLAYER_COLOURS
                         ],
                         on_select=lambda e, s=seat: set_colour(s, e.control.value),
@@ -263,14 +302,17 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
                         ft.Container(width=SEAT_INDENT),
                         ft.Semantics(
                             identifier=f"played-by-{seat + 1}",
+                            label=app.say("app.new.played_by", seat=seat + 1),
                             expand=True,
                             content=ft.Dropdown(
                                 value=draft.bots[seat] or "person",
-                                label=f"Player {seat + 1} is played by",
+                                label=app.say("app.new.played_by", seat=seat + 1),
                                 expand=True,
                                 options=[
-                                    ft.DropdownOption(key=name or "person", text=text)
-                                    for name, text in SEAT_PLAYERS
+                                    ft.DropdownOption(
+                                        key=name or "person", text=played_by(name, words)
+                                    )
+                                    for name, _ in SEAT_PLAYERS
                                 ],
                                 on_select=lambda e, s=seat: draft.bots.__setitem__(
                                     s, None if e.control.value == "person" else e.control.value
@@ -289,11 +331,11 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
 
     board_picker = ft.Dropdown(
         value=draft.board_id,
-        label="Board",
+        label=app.say("app.new.board"),
         expand=True,
-        options=board_options(boards)
+        options=board_options(boards, words)
         + (
-            [ft.DropdownOption(key="enter", text="Enter my board…")]
+            [ft.DropdownOption(key="enter", text=app.say("app.new.enter_board"))]
             if draft.mode is Mode.TABLE
             else []
         ),
@@ -312,11 +354,17 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
         segments=[
             ft.Segment(
                 value=str(STANDARD_ROUNDS),
-                label=ft.Text(f"{STANDARD_ROUNDS}", semantics_label=f"{STANDARD_ROUNDS} rounds"),
+                label=ft.Text(
+                    f"{STANDARD_ROUNDS}",
+                    semantics_label=app.say("app.new.rounds_count", count=STANDARD_ROUNDS),
+                ),
             ),
             ft.Segment(
                 value=str(EXTENDED_ROUNDS),
-                label=ft.Text(f"{EXTENDED_ROUNDS}", semantics_label=f"{EXTENDED_ROUNDS} rounds"),
+                label=ft.Text(
+                    f"{EXTENDED_ROUNDS}",
+                    semantics_label=app.say("app.new.rounds_count", count=EXTENDED_ROUNDS),
+                ),
                 disabled=not seven_allowed,
             ),
         ],
@@ -324,9 +372,14 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
         on_change=pick_rounds,
     )
     rounds_note = ft.Text(
-        "The optional 7th round is agreed before round 1."
+        app.say("app.new.seventh_note", round=EXTENDED_ROUNDS)
         if seven_allowed
-        else f"A 7th round is for {EXTENDED_ROUNDS_MIN_PLAYERS}-{MAX_PLAYERS} players.",
+        else app.say(
+            "app.new.seventh_for",
+            round=EXTENDED_ROUNDS,
+            low=EXTENDED_ROUNDS_MIN_PLAYERS,
+            high=MAX_PLAYERS,
+        ),
         size=13,
     )
     order_rows = []
@@ -346,33 +399,35 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
         )
     show_names()
     view.appbar = ft.AppBar(
-        title=ft.Text("New game"),
-        leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: app.go("/")),
+        title=ft.Text(app.say("app.home.new_game")),
+        leading=ft.IconButton(
+            ft.Icons.HOME, tooltip=app.say("app.home"), on_click=lambda _: app.go("/")
+        ),
     )
     view.controls = [
         # Across the whole card, each half is wide enough for its label whatever the font
         # measured when the screen was first drawn (the shipped one may still be loading).
-        section("Play", ft.Row([mode_picker]), mode_note),
-        section("Players", count_picker, *player_rows),
-        section("Board", *board_controls),
-        section("Rounds", rounds, rounds_note),
+        section(app.say("app.new.play"), ft.Row([mode_picker]), mode_note),
+        section(app.say("app.new.players"), count_picker, *player_rows),
+        section(app.say("app.new.board"), *board_controls),
+        section(app.say("app.new.rounds"), rounds, rounds_note),
         section(
-            "First turn order",
+            app.say("app.new.first_order"),
             *order_rows,
-            ft.OutlinedButton("Draw at random", icon=ft.Icons.CASINO, on_click=draw_order),
+            ft.OutlinedButton(app.say("app.new.draw"), icon=ft.Icons.CASINO, on_click=draw_order),
         ),
-        big_button("Start game", start, icon=ft.Icons.PLAY_ARROW),
+        big_button(app.say("app.new.start"), start, icon=ft.Icons.PLAY_ARROW),
     ]
     return view
 
 
-def _chosen_board(draft: Draft, boards: list[Board]) -> Board:
+def _chosen_board(draft: Draft, boards: list[Board], words: Language) -> Board:
     if draft.board_id == "enter":
-        raise BoardError("save your board first, or choose one from the list")
+        raise BoardError(words.render(Message("app.new.save_board_first")))
     for board in boards:
         if board.id == draft.board_id:
             return board
-    raise BoardError("choose a board")
+    raise BoardError(words.render(Message("app.new.choose_board")))
 
 
 def _typed_name(draft: Draft, seat: int) -> str:
@@ -381,22 +436,23 @@ def _typed_name(draft: Draft, seat: int) -> str:
     return "" if name_problem(name) == "is blank" else name.strip()
 
 
-def _shown_name(draft: Draft, seat: int) -> str:
+def _shown_name(draft: Draft, seat: int, words: Language = ENGLISH) -> str:
     """A seat's name as typed, or 'Player 2' while it is blank."""
-    return _typed_name(draft, seat) or f"Player {seat + 1}"
+    return _typed_name(draft, seat) or words.render(Message("app.new.player", seat=seat + 1))
 
 
-def _setup_problem(error: ValidationError) -> str:
+def _setup_problem(error: ValidationError, words: Language) -> str:
     message = validation_problem(error)
     # Seats go by their colour's id in this form.
     if "share one id" in message:
-        return "Two players have the same colour: give each player their own."
+        return words.render(Message("app.new.same_colour"))
     return message
 
 
 def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: ANN001
     """The 'my board' form: territories with a name, a bonus and how many locations."""
     low, high = DOMINATION_BONUS_RANGE
+    say = app.say
 
     def save(_: ft.Event[Any]) -> None:
         try:
@@ -408,7 +464,7 @@ def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: A
             notify(app.page, str(error), error=True)
             return
         draft.board_id = board.id
-        notify(app.page, f"Saved {board.name} for next time.")
+        notify(app.page, say("app.new.board_saved", board=board.name))
         redraw()
 
     def add_territory() -> None:
@@ -417,7 +473,7 @@ def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: A
 
     rows: list[ft.Control] = [
         ft.TextField(
-            label="Board name",
+            label=say("app.new.board_name"),
             value=draft.board_name,
             on_change=lambda e: setattr(draft, "board_name", e.control.value),
         )
@@ -425,7 +481,7 @@ def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: A
     for index, territory in enumerate(draft.territories):
         rows.append(
             ft.TextField(
-                label=f"Territory {index + 1}",
+                label=say("app.new.territory", number=index + 1),
                 value=territory[0],
                 on_change=lambda e, t=territory: t.__setitem__(0, e.control.value),
             )
@@ -434,14 +490,14 @@ def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: A
             ft.Row(
                 [
                     ft.Dropdown(
-                        label="Bonus",
+                        label=say("app.new.bonus"),
                         expand=True,
                         value=str(territory[1]),
                         options=[ft.DropdownOption(key=str(b)) for b in range(low, high + 1)],
                         on_select=lambda e, t=territory: t.__setitem__(1, int(e.control.value)),
                     ),
                     ft.Dropdown(
-                        label="Places",
+                        label=say("app.new.places"),
                         expand=True,
                         value=str(territory[2]),
                         options=[ft.DropdownOption(key=str(n)) for n in range(1, 9)],
@@ -454,12 +510,12 @@ def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: A
         ft.Row(
             [
                 ft.OutlinedButton(
-                    "Add territory",
+                    say("app.new.add_territory"),
                     icon=ft.Icons.ADD,
                     on_click=lambda _: add_territory(),
                 ),
                 ft.OutlinedButton(
-                    "Remove last",
+                    say("app.new.remove_last"),
                     icon=ft.Icons.REMOVE,
                     disabled=len(draft.territories) < 2,
                     on_click=lambda _: (draft.territories.pop(), redraw()),
@@ -468,5 +524,5 @@ def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: A
             wrap=True,
         )
     )
-    rows.append(ft.FilledButton("Save my board", icon=ft.Icons.SAVE, on_click=save))
+    rows.append(ft.FilledButton(say("app.new.save_board"), icon=ft.Icons.SAVE, on_click=save))
     return rows

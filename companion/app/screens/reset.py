@@ -16,14 +16,16 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app.game_panels import tally_lines
+from companion.app.game_words import order_of, say
 from companion.app.session import GameSession
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT, CREATURE_MARK, colour_of
 from companion.app.turns import Turns
 from companion.app.widgets import WIDE, big_button, notify, player_chip
 from companion.engine import Phase, Tally
+from companion.engine.names import kinds_term, territory_term
 from companion.engine.table_reset import Creature, ResetDraft, reset_draft
-from companion.engine.wording import counted
+from companion.language import Message, Value
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -57,26 +59,27 @@ class ResetScreen:
         self.app = app
         self.session = session
         self.view = view
+        # The device's language, read as the screen is built: a switch builds it again.
+        self.words = words = app.words
         # Records go through the turn controller the table screen shares.
         self.turns = Turns(session, lambda revision: app.announce(session.id, revision))
         self.view.appbar = ft.AppBar(
-            title=ft.Text("Energy and Reset"),
+            # Two lines where the language's name for it is long (French, on a phone).
+            title=ft.Text(say(words, "game.phase.energy_and_reset"), max_lines=2, size=18),
             leading=ft.IconButton(
                 ft.Icons.ARROW_BACK,
-                tooltip="Back to the table",
+                tooltip=say(words, "game.reset.back"),
                 on_click=lambda _: self.app.go(f"/game/{self.session.id}"),
             ),
         )
         # Set by render before anything shows them (the tally by refresh).
         self.draft: ResetDraft
         self.selected: Creature | None = None
-        self.tally: Tally | str
+        self.tally: Tally | Message
         # Applied on another phone: this screen's board is for a round that is over.
         app.follow(
             session.id,
-            lambda _revision: app.go(
-                f"/game/{session.id}", "Another device recorded in this game; here it is now."
-            ),
+            lambda _revision: app.go(f"/game/{session.id}", say(words, "game.reset.elsewhere")),
         )
 
     @property
@@ -88,8 +91,11 @@ class ResetScreen:
         state = self.session.state
         if state.phase is not Phase.ENERGY_AND_RESET or state.game.digital:
             self.view.controls = [
-                ft.Text("Energy and Reset comes after every creature has acted.", size=16),
-                big_button("Back to the table", lambda _: self.app.go(f"/game/{self.session.id}")),
+                ft.Text(say(self.words, "game.reset.not_now"), size=16),
+                big_button(
+                    say(self.words, "game.reset.back"),
+                    lambda _: self.app.go(f"/game/{self.session.id}"),
+                ),
             ]
             return
         # What was entered survives leaving the screen (or the phone turning, which builds it
@@ -116,7 +122,9 @@ class ResetScreen:
         self.more = ft.ExpansionTile(
             # Beside the cards there is room to read it; on a phone it waits below them.
             expanded=wide,
-            title=ft.Text("The tally, explained", size=15, weight=ft.FontWeight.BOLD),
+            title=ft.Text(
+                say(self.words, "game.reset.explained"), size=15, weight=ft.FontWeight.BOLD
+            ),
             controls=[
                 ft.Container(
                     padding=ft.Padding.only(left=12, right=12, bottom=12), content=self.explained
@@ -175,14 +183,11 @@ class ResetScreen:
         """Put the creature asked about in a territory, and ask about the next one."""
         draft = self.draft
         if self.selected is None:
-            notify(
-                self.app.page,
-                "Every creature is placed: tap one on a territory to move it.",
-            )
+            notify(self.app.page, say(self.words, "game.reset.all_placed_tap"))
             return
-        refusal = draft.place(self.selected, territory_id)
-        if refusal:
-            notify(self.app.page, refusal, error=True)
+        refusal = draft.put(self.selected, territory_id)
+        if refusal is not None:
+            notify(self.app.page, self.words.render(refusal), error=True)
             return
         self.selected = draft.next_to_place(self.selected)
         self.changed()
@@ -229,7 +234,7 @@ class ResetScreen:
         outcome = self.turns.record([self.draft.command()], None)
         if not outcome.ok:
             # The engine names what is not accounted for: the fix is on this screen.
-            notify(self.app.page, outcome.message, error=True)
+            notify(self.app.page, outcome.text(self.words), error=True)
             return
         kept = self.app.page.session.store
         if kept.contains_key(self._draft_key):
@@ -259,38 +264,53 @@ class ResetScreen:
     def show_explained(self) -> list[ft.Control]:
         """The engine's sentence for each player, the next order and any tie, under the cards."""
         tally = self.tally
-        if isinstance(tally, str):
+        words = self.words
+        if isinstance(tally, Message):
             key: object = tally
         else:
             explained = tuple(
-                line.explain(self.session.label(line.player)) for line in tally.players
+                line.explanation(self.session.label(line.player)) for line in tally.players
             )
-            key = (explained, tally.turn_order, tally.order_notes, tally.winner_note)
+            key = (explained, tally.turn_order, tally.order_messages, tally.winner_message)
         if self.explained.data == key:
             return []
         self.explained.data = key
-        if isinstance(tally, str):
-            self.explained.controls = [ft.Text(tally, size=15, color=ft.Colors.ERROR)]
+        if isinstance(tally, Message):
+            said = say(words, "game.refused", reason=tally)
+            self.explained.controls = [ft.Text(said, size=15, color=ft.Colors.ERROR)]
             return [self.explained]
-        lines = tally_lines(self.session, tally)
+        lines = tally_lines(self.session, tally, words)
         lines.append(ft.Divider())
+        winner = tally.winner_message
         ending = (
-            tally.winner_note if tally.game_over else f"Next round's order: {self.order(tally)}"
+            words.render(winner)
+            if tally.game_over and winner is not None
+            else say(words, "game.tally.next_order", order=self.order(tally))
         )
         lines.append(ft.Text(ending, size=16, weight=ft.FontWeight.BOLD))
-        lines.extend(ft.Text(note, size=14) for note in tally.order_notes)
+        lines.extend(ft.Text(words.render(note), size=14) for note in tally.order_messages)
         self.explained.controls = lines
         return [self.explained]
 
-    def order(self, tally: Tally) -> str:
+    def order(self, tally: Tally) -> Value:
         """The next round's order in names."""
-        return " → ".join(self.session.label(p) for p in tally.turn_order)
+        return order_of(self.session.label(p) for p in tally.turn_order)
+
+    def name(self, creature: Creature) -> str:
+        """A creature as players say it: "Bob's Troll" ("le Troll de Bob")."""
+        return self.words.render(self.draft.naming(creature))
 
     def group_label(self, creature: Creature, count: int) -> str:
         """A group as players say it: "Bob's Troll"; for several, the plural and how many."""
         if count == 1:
-            return self.draft.name(creature)
-        return f"{self.session.label(creature.player)}'s {creature.kind.plural} {TIMES}{count}"
+            return self.name(creature)
+        return say(
+            self.words,
+            "game.reset.group",
+            player=self.session.label(creature.player),
+            kinds=kinds_term(creature.kind),
+            count=count,
+        )
 
 
 def tap_target(
@@ -354,15 +374,16 @@ class Prompt:
 
     def __init__(self, screen: ResetScreen) -> None:
         self.screen = screen
+        words = screen.words
         self.chip = ft.Container(width=40)
         self.question = ft.Text(size=17, weight=ft.FontWeight.BOLD, expand=True)
         self.note = ft.Text(size=13, color=ft.Colors.ON_SURFACE_VARIANT)
         self.gone_button = ft.OutlinedButton(
-            content="Not on the board (removed)",
+            content=say(words, "game.reset.gone"),
             icon=ft.Icons.CLOSE,
             height=TAP,
             on_click=screen.mark_gone,
-            tooltip="It left the board without a recorded removal: no bounty",
+            tooltip=say(words, "game.reset.gone_help"),
         )
         # The button first: it stays in one place while the groups after it come and go.
         self.tray = ft.Row(wrap=True, spacing=GAP + 2, run_spacing=GAP + 2, data=())
@@ -398,28 +419,27 @@ class Prompt:
         screen = self.screen
         draft = screen.draft
         selected = screen.selected
+        words = screen.words
         groups = draft.groups()
         if selected is not None:
             count = dict(groups)[selected]
             self.chip.content = creature_face(screen, selected, size=40)
-            self.question.value = f"Where is {draft.name(selected)} now?"
+            self.question.value = say(words, "game.reset.where", creature=draft.naming(selected))
             notes = [
-                f"{counted(draft.left, 'creature')} still to place",
-                "not on the board = removed without a record, so no bounty",
+                say(words, "game.reset.still_to_place", count=draft.left),
+                say(words, "game.reset.gone_means"),
             ]
             if count > 1:
-                notes.insert(0, f"{count} like it")
-            if selected in draft.notes:
-                notes.append(draft.notes[selected])
+                notes.insert(0, say(words, "game.reset.like_it", count=count))
+            note = draft.note_messages.get(selected)
+            if note is not None:
+                notes.append(words.render(note))
             self.note.value = " · ".join(notes)
         else:
             self.chip.content = ft.Icon(ft.Icons.CHECK_CIRCLE, color=ACCENT_TEXT, size=32)
-            self.question.value = "Every creature is accounted for"
+            self.question.value = say(words, "game.reset.all_accounted")
             # Creatures move during the round without a record: the table checks the board.
-            self.note.value = (
-                "Creatures stand where they were last seen: tap one that moved (a Wyrm swap "
-                "moves two), then its territory. Check the tally, then Apply."
-            )
+            self.note.value = say(words, "game.reset.check_board")
         self.gone_button.visible = selected is not None
         gone = draft.gone_groups()
         key = (tuple(groups), tuple(gone), selected)
@@ -441,12 +461,13 @@ class Prompt:
         The group asked about has a ▶ and a thick border; a gone one is crossed and faded.
         """
         screen = self.screen
-        label = screen.group_label(creature, count)
+        group = screen.group_label(creature, count)
         if gone:
-            label += ": not on the board, tap to place after all"
+            label = say(screen.words, "game.reset.chip_gone", group=group)
             tap = screen.restore
         else:
-            label += ": to place" + (", asked about now" if selected else "")
+            chip = "game.reset.chip_now" if selected else "game.reset.chip"
+            label = say(screen.words, chip, group=group)
             tap = screen.select
         mark = ft.Text("▶", size=14, color=ACCENT_TEXT) if selected else None
         return tap_target(
@@ -479,11 +500,14 @@ class TerritoryCard:
     def __init__(self, screen: ResetScreen, territory_id: str) -> None:
         self.screen = screen
         self.territory = screen.draft.territory(territory_id)
+        # The territory as sentences name it (shipped names translated), and as its card does.
+        self.named = territory_term(screen.session.saved.game.board, self.territory)
         self.title = ft.Text(
-            self.territory.label,
+            screen.words.value(self.named, "nu"),
             size=14,
             weight=ft.FontWeight.BOLD,
-            max_lines=1,
+            # French names are longer: two lines before any is cut short.
+            max_lines=2,
             overflow=ft.TextOverflow.ELLIPSIS,
         )
         self.info = ft.Text(size=12, color=ft.Colors.ON_SURFACE_VARIANT)
@@ -510,7 +534,13 @@ class TerritoryCard:
         creatures = tuple(draft.placed[self.territory.id])
         size = len(self.territory.locations)
         free = draft.free(self.territory.id)
-        self.info.value = f"{size - free}/{size} places · bonus +{self.territory.bonus}"
+        self.info.value = say(
+            screen.words,
+            "game.reset.places",
+            placed=size - free,
+            size=size,
+            bonus=self.territory.bonus,
+        )
         changed: list[ft.Control] = [self.info]
         key = (creatures, screen.selected)
         if self.slots.data != key:
@@ -537,7 +567,12 @@ class TerritoryCard:
         """A creature on this territory; a tap takes it off, to put it elsewhere or mark it gone."""
         screen = self.screen
         return tap_target(
-            f"{screen.draft.name(creature)} in {self.territory.label}: tap to take it off",
+            say(
+                screen.words,
+                "game.reset.take_off",
+                creature=screen.draft.naming(creature),
+                territory=self.named,
+            ),
             lambda: screen.take_back(creature, self.territory.id),
             creature_face(screen, creature),
         )
@@ -564,7 +599,12 @@ class TerritoryCard:
             return ft.Semantics(exclude_semantics=True, content=box)
         assert selected is not None, "a + is shown only while a creature is to place"
         return tap_target(
-            f"Put {screen.draft.name(selected)} in {self.territory.label}",
+            say(
+                screen.words,
+                "game.reset.put",
+                creature=screen.draft.naming(selected),
+                territory=self.named,
+            ),
             lambda: screen.place(self.territory.id),
             box,
         )
@@ -574,17 +614,22 @@ class TerritoryCard:
         screen = self.screen
         name = screen.session.label(player)
         territory = self.territory
+        words = screen.words
         return [
             player_chip(name, screen.session.colour(player), size=24),
             ft.Text(
-                f"takes +{bonus}" if taken else "declines",
+                say(words, "game.reset.takes", bonus=bonus)
+                if taken
+                else say(words, "game.reset.declines"),
                 size=12,
                 weight=ft.FontWeight.BOLD,
                 expand=True,
             ),
             ft.Switch(
                 value=taken,
-                tooltip=f"{name} takes {territory.label} (+{bonus})",
+                tooltip=say(
+                    words, "game.tally.take", player=name, territory=self.named, bonus=bonus
+                ),
                 on_change=lambda e: screen.decline(player, territory.id, e.control.value),
             ),
         ]
@@ -620,7 +665,9 @@ class TallyBar:
         self.status = ft.Text(
             size=12, color=ft.Colors.ON_SURFACE_VARIANT, text_align=ft.TextAlign.CENTER
         )
-        self.apply_button = big_button("Apply", screen.apply, icon=ft.Icons.CHECK)
+        self.apply_button = big_button(
+            say(screen.words, "game.reset.apply"), screen.apply, icon=ft.Icons.CHECK
+        )
         players = (
             ft.Row(lines, wrap=True, spacing=16, run_spacing=2)
             if wide
@@ -656,23 +703,37 @@ class TallyBar:
         screen = self.screen
         tally = screen.tally
         left = screen.draft.left
-        if isinstance(tally, str):
+        words = screen.words
+        if isinstance(tally, Message):
             for text in self.numbers.values():
                 text.value = "?"
-            self.next.value = tally
+            self.next.value = say(words, "game.refused", reason=tally)
             self.next.color = ft.Colors.ERROR
         else:
             for line in tally.players:
-                self.numbers[line.player].value = f"{line.before} → {line.after}"
+                self.numbers[line.player].value = say(
+                    words, "game.tally.change", before=line.before, after=line.after
+                )
             self.next.color = None
+            winner = tally.winner_message
             self.next.value = (
-                tally.winner_note if tally.game_over else f"Next: {screen.order(tally)}"
+                words.render(winner)
+                if tally.game_over and winner is not None
+                else say(words, "game.reset.next", order=screen.order(tally))
             )
         # Not final while creatures are still to place: greyed, and said so under Apply.
         for text in self.numbers.values():
             text.color = ft.Colors.ON_SURFACE_VARIANT if left else None
-        self.status.value = f"so far: {left} to place" if left else "all placed"
+        self.status.value = (
+            say(words, "game.reset.left", count=left) if left else say(words, "game.reset.all_in")
+        )
         numbers = ", ".join(f"{screen.session.label(p)} {t.value}" for p, t in self.numbers.items())
-        heading = f"Tally so far ({left} to place)" if left else "Tally"
-        self.summary.label = f"{heading}: {numbers}. {self.next.value}"
+        heading = (
+            say(words, "game.reset.tally_so_far", count=left)
+            if left
+            else say(words, "game.reset.tally")
+        )
+        self.summary.label = say(
+            words, "game.reset.summary", heading=heading, numbers=numbers, next=self.next.value
+        )
         return [self.control]

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.screens.home import players_of
 from companion.app.sharing.seats import SCOREKEEPER, WATCHER
 from companion.app.widgets import big_button, notify, player_chip, screen, section
 
@@ -22,13 +21,15 @@ def build(app: App, game_id: str) -> ft.View:
     access = app.table.access
     saved = app.store.load(game_id)
     ticket = app.ticket
-    names = {device.id: device.name for device in access.devices()}
+    names = {
+        device.id: app.say("app.share.device", number=device.number) for device in access.devices()
+    }
     taken = access.seats.taken(game_id)
 
     def pick(seat: str) -> Any:
         def picked(_: ft.Event[Any]) -> None:
             players = tuple(player.id for player in saved.setup.players)
-            refused = access.seats.take(game_id, ticket.device, seat, players)
+            refused = access.seats.take(game_id, ticket.device, seat, players, app.words)
             app.page.pubsub.send_all_on_topic(SEATS, game_id)
             if refused:
                 notify(app.page, refused, error=True)
@@ -39,7 +40,8 @@ def build(app: App, game_id: str) -> ft.View:
     def choice(seat: str, title: str, detail: str, icon: ft.IconData | None) -> ft.Control:
         holder = taken.get(seat)
         if holder is not None and holder != ticket.device:
-            title = f"{title}: taken by {names.get(holder, 'another device')}"
+            holder_name = names.get(holder) or app.say("app.seat.another_device")
+            title = app.say("app.seat.taken_by", seat=title, device=holder_name)
         button = big_button(
             title,
             pick(seat),
@@ -60,7 +62,10 @@ def build(app: App, game_id: str) -> ft.View:
                     ft.Container(
                         expand=True,
                         content=choice(
-                            player.id, player.label, f"Records {player.label}'s turns only.", None
+                            player.id,
+                            player.label,
+                            app.say("app.seat.records_player", player=player.label),
+                            None,
                         ),
                     ),
                 ]
@@ -69,19 +74,30 @@ def build(app: App, game_id: str) -> ft.View:
     view = screen(f"/game/{game_id}", spacing=14)
     view.data = SEAT_PICKER
     view.appbar = ft.AppBar(
-        leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: app.go("/")),
-        title=ft.Text("Who is this device?"),
+        leading=ft.IconButton(
+            ft.Icons.HOME, tooltip=app.say("app.home"), on_click=lambda _: app.go("/")
+        ),
+        title=ft.Text(app.say("app.seat.title")),
     )
     view.controls = [
-        ft.Text(f"{players_of([p.label for p in saved.setup.players])}'s game", size=18),
-        section("A player", *players),
+        ft.Text(
+            app.say("app.seat.game", players=tuple(p.label for p in saved.setup.players)),
+            size=18,
+        ),
+        section(app.say("app.seat.a_player"), *players),
         section(
-            "Or",
+            app.say("app.seat.or"),
             choice(
-                SCOREKEEPER, "Scorekeeper", "Records for everyone at the table.", ft.Icons.EDIT_NOTE
+                SCOREKEEPER,
+                app.say("app.seat.scorekeeper"),
+                app.say("app.seat.scorekeeper_note"),
+                ft.Icons.EDIT_NOTE,
             ),
             choice(
-                WATCHER, "Only watch", "Follows the game; records nothing.", ft.Icons.VISIBILITY
+                WATCHER,
+                app.say("app.seat.watch"),
+                app.say("app.seat.watch_note"),
+                ft.Icons.VISIBILITY,
             ),
         ),
     ]
@@ -99,7 +115,6 @@ def seat_line(app: App, game_id: str) -> ft.Control | None:
     if seat is None:
         return None
     labels = app.store.load(game_id).game.labels
-    said = "everyone" if seat == SCOREKEEPER else f"{labels.get(seat, seat)}'s turns"
 
     def change(_: ft.Event[Any]) -> None:
         assert app.table is not None
@@ -109,7 +124,13 @@ def seat_line(app: App, game_id: str) -> ft.Control | None:
 
     return ft.Row(
         [
-            ft.Text(f"This device records for {said}.", size=14, expand=True),
-            ft.TextButton("Change seat", on_click=change, height=48),
+            ft.Text(
+                app.say("app.seat.records_everyone")
+                if seat == SCOREKEEPER
+                else app.say("app.seat.records_for", player=labels.get(seat, seat)),
+                size=14,
+                expand=True,
+            ),
+            ft.TextButton(app.say("app.seat.change"), on_click=change, height=48),
         ]
     )

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.screens.home import players_of
 from companion.app.sharing.access import Role
 from companion.app.sharing.codes import grouped
 from companion.app.sharing.links import png_qr
@@ -20,7 +19,12 @@ if TYPE_CHECKING:
     from companion.app.main import App
 
 QR_SIZE = 260
-ROLE_WORDS = {Role.HOST: "host", Role.JOIN: "joined", Role.WATCH: "watch link"}
+# How a device came in, as its line on the panel says it.
+ROLE_WORDS = {
+    Role.HOST: "app.share.role.host",
+    Role.JOIN: "app.share.role.join",
+    Role.WATCH: "app.share.role.watch",
+}
 
 
 def build(app: App) -> ft.View:
@@ -33,8 +37,10 @@ def build(app: App) -> ft.View:
     view = screen("/share", spacing=14)
     view.data = SHARE_PANEL
     view.appbar = ft.AppBar(
-        leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: app.go("/")),
-        title=ft.Text("Share this table"),
+        leading=ft.IconButton(
+            ft.Icons.HOME, tooltip=app.say("app.home"), on_click=lambda _: app.go("/")
+        ),
+        title=ft.Text(app.say("app.home.share")),
     )
 
     renewed: list[bool] = []
@@ -52,28 +58,31 @@ def build(app: App) -> ft.View:
     def ask_renew(_: ft.Event[Any]) -> None:
         app.page.show_dialog(
             ft.AlertDialog(
-                title=ft.Text("Make a new code?"),
-                content=ft.Text(
-                    "Every device but this one goes back to the code screen and needs the new "
-                    "code; their seats are given up (this device keeps its own).",
-                    size=15,
-                ),
+                title=ft.Text(app.say("app.share.renew_title")),
+                content=ft.Text(app.say("app.share.renew_note"), size=15),
                 actions=[
                     ft.TextButton(
-                        "Keep this code", on_click=lambda _: app.page.pop_dialog(), height=TAP
+                        app.say("app.share.keep_code"),
+                        on_click=lambda _: app.page.pop_dialog(),
+                        height=TAP,
                     ),
-                    ft.FilledButton("New code", icon=ft.Icons.REFRESH, on_click=renew, height=TAP),
+                    ft.FilledButton(
+                        app.say("app.share.new_code"),
+                        icon=ft.Icons.REFRESH,
+                        on_click=renew,
+                        height=TAP,
+                    ),
                 ],
                 on_dismiss=closed,
             )
         )
 
     view.controls = [
-        ft.Text("Scan to join, or open the link and type the code.", size=16),
+        ft.Text(app.say("app.share.scan"), size=16),
         ft.Row(
             [
                 ft.Semantics(
-                    label=f"QR code of the Join link {links.join}",
+                    label=app.say("app.share.qr", link=links.join),
                     content=ft.Image(
                         src=png_qr(links.join), width=QR_SIZE, height=QR_SIZE, fit=ft.BoxFit.CONTAIN
                     ),
@@ -82,20 +91,27 @@ def build(app: App) -> ft.View:
             alignment=ft.MainAxisAlignment.CENTER,
         ),
         section(
-            "Join: take a seat and record",
-            _said(grouped(access.join_code), f"Join code: {grouped(access.join_code)}", 30),
-            _said(links.join, f"Join link: {links.join}", 14),
+            app.say("app.share.join_title"),
+            _said(
+                grouped(access.join_code),
+                app.say("app.share.join_code", code=grouped(access.join_code)),
+                30,
+            ),
+            _said(links.join, app.say("app.share.join_link", link=links.join), 14),
         ),
         section(
-            "Watch: follow the games, record nothing",
-            _said(grouped(access.watch_code), f"Watch code: {grouped(access.watch_code)}", 22),
-            _said(links.watch, f"Watch link: {links.watch}", 14),
+            app.say("app.share.watch_title"),
+            _said(
+                grouped(access.watch_code),
+                app.say("app.share.watch_code", code=grouped(access.watch_code)),
+                22,
+            ),
+            _said(links.watch, app.say("app.share.watch_link", link=links.watch), 14),
         ),
-        section("Devices", *_device_lines(app)),
-        big_button("Make a new code", ask_renew, icon=ft.Icons.REFRESH, primary=False),
+        section(app.say("app.share.devices"), *_device_lines(app)),
+        big_button(app.say("app.share.make_code"), ask_renew, icon=ft.Icons.REFRESH, primary=False),
         ft.Text(
-            "Plain HTTP on this network: anyone who has the code, or sees it on the way, gets in. "
-            "Share it only with the table.",
+            app.say("app.share.plain_http"),
             size=14,
             color=ACCENT_TEXT,
         ),
@@ -126,29 +142,29 @@ def _device_lines(app: App) -> list[ft.Control]:
                 saved = app.store.load(game_id)
             except StoreError:
                 continue
-            game = players_of([p.label for p in saved.setup.players])
-            seats.append(f"{seat_name(seat, saved.game.labels)} in {game}'s game")
+            game = tuple(p.label for p in saved.setup.players)
+            who = seat_name(seat, saved.game.labels, app.words)
+            seats.append(app.say("app.share.seat_in", seat=who, players=game))
             if seat != WATCHER:
                 frees.append(
                     ft.TextButton(
-                        f"Free this seat: {seat_name(seat, saved.game.labels)} in {game}'s game",
+                        app.say("app.share.free", seat=who, players=game),
                         icon=ft.Icons.EVENT_SEAT,
                         # No fixed height: the label wraps on a phone, and the theme keeps
                         # the button at least 48 px tall.
                         on_click=lambda _, g=game_id, d=device.id: _free(app, g, d),
                     )
                 )
-        state = "● connected" if device.connections else "○ not connected"
-        you = " (this device)" if app.ticket is not None and device.id == app.ticket.device else ""
+        state = app.say("app.share.connected" if device.connections else "app.share.not_connected")
+        name = app.say("app.share.device", number=device.number)
+        if app.ticket is not None and device.id == app.ticket.device:
+            name = app.say("app.share.this_device", device=name)
+        held = ", ".join(seats) if seats else app.say("app.share.no_seat")
         lines.append(
-            ft.Text(
-                f"{device.name}{you} · {ROLE_WORDS[device.role]} · {state}"
-                + (f" · {', '.join(seats)}" if seats else " · no seat yet"),
-                size=15,
-            )
+            ft.Text(" · ".join([name, app.say(ROLE_WORDS[device.role]), state, held]), size=15)
         )
         lines.extend(frees)
-    return lines or [ft.Text("No device has joined yet.", size=15)]
+    return lines or [ft.Text(app.say("app.share.no_device"), size=15)]
 
 
 def _free(app: App, game_id: str, device: str) -> None:

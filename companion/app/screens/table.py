@@ -6,8 +6,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
+from babel.numbers import format_percent
 
 from companion.app.game_panels import GameBar, PlayersCard
+from companion.app.game_words import say
 from companion.app.order_strip import OrderStrip
 from companion.app.screens.seat import seat_line
 from companion.app.screens.table_turn import TurnCard
@@ -17,6 +19,7 @@ from companion.app.turns import Turns
 from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
 from companion.engine import Phase
 from companion.engine.dice import attack_odds
+from companion.engine.names import kind_term
 from models.commands import REASON_LIMIT, Command, Correction
 from models.rules import CREATURES, KIND_ORDER, MAX_TRACK_ENERGY, CreatureKind
 from models.seeded_dice import SeededDice
@@ -48,14 +51,16 @@ class TableScreen:
         self.app = app
         self.session = session
         self.view = view
+        # The device's language, read as the screen is built: a switch builds it again.
+        self.words = words = app.words
         # Turn driving shared with the digital board: records, undo, other devices.
         self.turns = Turns(session, lambda revision: app.announce(session.id, revision))
         self.die = ft.Text("", size=40)
-        self.bar = GameBar(app.go, session.id, self.undo, self.redo)
-        self.track = EnergyTrack(())
-        self.strip = OrderStrip(session)
-        self.players = PlayersCard(session)
-        self.turn = TurnCard(session, self.record, app.go, self.undo_at)
+        self.bar = GameBar(app.go, session.id, self.undo, self.redo, words)
+        self.track = EnergyTrack((), words)
+        self.strip = OrderStrip(session, words)
+        self.players = PlayersCard(session, words=words)
+        self.turn = TurnCard(session, self.record, app.go, self.undo_at, words)
         self.turn.compact = (app.page.height or 740) < COMPACT_HEIGHT
         view.appbar = self.bar.control
         app.follow(session.id, self.changed_elsewhere)
@@ -71,7 +76,11 @@ class TableScreen:
                         col={"md": 6},
                     ),
                     ft.Column(
-                        [section("Energy", self.track.control), self.tools_card()], col={"md": 6}
+                        [
+                            section(say(words, "game.board.energy"), self.track.control),
+                            self.tools_card(),
+                        ],
+                        col={"md": 6},
                     ),
                 ]
             ),
@@ -108,7 +117,7 @@ class TableScreen:
         # the new state goes first, the message after it.
         self.app.page.update(*self.render())
         if announce or not outcome.ok:
-            notify(self.app.page, outcome.message, error=not outcome.ok)
+            notify(self.app.page, outcome.text(self.words), error=not outcome.ok)
 
     def changed_elsewhere(self, revision: int) -> None:
         """Another phone recorded something in this game: show the game as it is now."""
@@ -137,9 +146,11 @@ class TableScreen:
         """Set every panel from the saved game's state; the controls that may have changed."""
         state = self.session.state
         saved = self.session.saved
-        self.bar.show(state, self.turns.undo_text(), saved.redo_label)
+        words = self.words
+        undo = self.turns.undo_text(words)
+        self.bar.show(state, undo, self.session.redo_text(words))
         self.strip.show(state)
-        self.turn.show(state, saved.undo_label, saved.revision)
+        self.turn.show(state, undo, saved.revision)
         self.players.show(state)
         moved = self.track.show(self.counters())
         return [
@@ -166,18 +177,24 @@ class TableScreen:
 
         def roll(_: ft.Event[Any]) -> None:
             face = die()
-            self.die.value = f"{DIE_FACES[face - 1]} {face}"
+            self.die.value = f"{DIE_FACES[face - 1]} {words.number(face)}"
             self.app.page.update()
 
+        words = self.words
         return section(
-            "Table tools",
+            say(words, "game.tools.title"),
             ft.Row(
-                [big_button("Roll a d6", roll, icon=ft.Icons.CASINO, primary=False), self.die],
+                [
+                    big_button(
+                        say(words, "game.tools.roll"), roll, icon=ft.Icons.CASINO, primary=False
+                    ),
+                    self.die,
+                ],
                 spacing=16,
             ),
             self.odds_helper(),
             ft.OutlinedButton(
-                "Correct energy by hand",
+                say(words, "game.tools.correct"),
                 icon=ft.Icons.EDIT,
                 height=TAP,
                 on_click=self.correction_dialog,
@@ -189,11 +206,18 @@ class TableScreen:
         choice = {"attacker": CreatureKind.TROLL, "defender": CreatureKind.SPRITE}
         support_choice = {"sprites": 0}
         result = ft.Text(size=18, weight=ft.FontWeight.BOLD)
+        words = self.words
 
         def update(_: object = None) -> None:
             odds = attack_odds(choice["attacker"], choice["defender"], support_choice["sprites"])
             support_part.visible = choice["defender"] is CreatureKind.SPRITE
-            result.value = f"{odds.numerator} in {odds.denominator} · {float(odds):.0%}"
+            result.value = say(
+                words,
+                "game.tools.odds",
+                chances=odds.numerator,
+                outof=odds.denominator,
+                percent=format_percent(float(odds), locale=words.locale),
+            )
 
         def picker(label: str, key: str) -> ft.Dropdown:
             def picked(event: ft.Event[ft.Dropdown]) -> None:
@@ -206,7 +230,10 @@ class TableScreen:
                 label=label,
                 value=choice[key].value,
                 width=150,
-                options=[ft.DropdownOption(key=k.value, text=k.title) for k in KIND_ORDER],
+                options=[
+                    ft.DropdownOption(key=k.value, text=words.value(kind_term(k), "nu"))
+                    for k in KIND_ORDER
+                ],
                 on_select=picked,
             )
 
@@ -217,12 +244,13 @@ class TableScreen:
             self.app.page.update()
 
         support = ft.Dropdown(
-            label="Supporting Sprites",
+            label=say(words, "game.tools.support"),
             width=200,
             value="0",
             # At most every other Sprite its owner has.
             options=[
-                ft.DropdownOption(key=str(n)) for n in range(CREATURES[CreatureKind.SPRITE].owned)
+                ft.DropdownOption(key=str(n), text=words.number(n))
+                for n in range(CREATURES[CreatureKind.SPRITE].owned)
             ],
             on_select=supported,
         )
@@ -230,15 +258,21 @@ class TableScreen:
         support_part = ft.Column(
             [
                 support,
-                ft.Text("The defending Sprite's owner's other Sprites in its territory", size=13),
+                ft.Text(say(words, "game.tools.support_help"), size=13),
             ],
             spacing=4,
         )
         update()
         return ft.Column(
             [
-                ft.Text("Attack odds", size=15, weight=ft.FontWeight.BOLD),
-                ft.Row([picker("Attacker", "attacker"), picker("Defender", "defender")], wrap=True),
+                ft.Text(say(words, "game.tools.odds_title"), size=15, weight=ft.FontWeight.BOLD),
+                ft.Row(
+                    [
+                        picker(say(words, "game.tools.attacker"), "attacker"),
+                        picker(say(words, "game.tools.defender"), "defender"),
+                    ],
+                    wrap=True,
+                ),
                 support_part,
                 result,
             ],
@@ -252,26 +286,27 @@ class TableScreen:
         """
         page = self.app.page
         state = self.session.state
+        words = self.words
         players = list(state.game.players)
         who = ft.Dropdown(
-            label="Player",
+            label=say(words, "game.correct.player"),
             value=players[0],
             options=[ft.DropdownOption(key=p, text=self.session.label(p)) for p in players],
         )
-        amount = ft.TextField(label="Change (e.g. 2 or -3)", keyboard_type=ft.KeyboardType.NUMBER)
-        reason = ft.TextField(label="Reason (required)", max_length=REASON_LIMIT)
+        amount = ft.TextField(
+            label=say(words, "game.correct.change"), keyboard_type=ft.KeyboardType.NUMBER
+        )
+        reason = ft.TextField(label=say(words, "game.correct.reason"), max_length=REASON_LIMIT)
 
         def save(_: ft.Event[Any]) -> None:
             amount.error = reason.error = None
             try:
                 delta = int((amount.value or "").strip())
             except ValueError:
-                amount.error = (
-                    f"Write a whole number, e.g. 2 or -3 (energy stays 0-{MAX_TRACK_ENERGY})"
-                )
+                amount.error = say(words, "game.correct.whole", top=MAX_TRACK_ENERGY)
             why = (reason.value or "").strip()
             if not why:
-                reason.error = "Say why, for the log (e.g. a Sprite we forgot to count)"
+                reason.error = say(words, "game.correct.why")
             if amount.error or reason.error:
                 page.update()
                 return
@@ -279,7 +314,7 @@ class TableScreen:
             command = Correction(who.value, delta, why)
             refusal = self.session.refusal(command)
             if refusal:
-                amount.error = refusal
+                amount.error = words.render(refusal)
                 page.update()
                 return
             page.pop_dialog()
@@ -287,11 +322,13 @@ class TableScreen:
 
         page.show_dialog(
             ft.AlertDialog(
-                title=ft.Text("Correct energy"),
+                title=ft.Text(say(words, "game.correct.title")),
                 content=ft.Column([who, amount, reason], tight=True, spacing=10),
                 actions=[
-                    ft.TextButton("Cancel", on_click=lambda _: page.pop_dialog()),
-                    ft.FilledButton("Save", on_click=save),
+                    ft.TextButton(
+                        say(words, "game.attack.cancel"), on_click=lambda _: page.pop_dialog()
+                    ),
+                    ft.FilledButton(say(words, "game.correct.save"), on_click=save),
                 ],
             )
         )

@@ -13,13 +13,17 @@ from collections.abc import Callable, Sequence
 
 import flet as ft
 
+from companion.app.game_words import say
 from companion.app.session import GameSession
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT, ACCENT_TEXT, CREATURE_MARK, FONT
 from companion.app.widgets import big_button, player_chip
 from companion.engine import GameState, IllegalCommand, Phase
+from companion.engine.names import kind_term, kinds_term
+from companion.language import Message
+from companion.language.render import Language
 from models.commands import Command, Pass, Removal, Skip, Summon, Swap
-from models.rules import CREATURES, KIND_ORDER, CreatureKind
+from models.rules import CREATURES, KIND_ORDER, WYRM_SWAP_COST, CreatureKind
 
 ON_ACCENT = "#1B1B1B"
 CELL_WIDTH = 60
@@ -44,7 +48,10 @@ class TurnCard:
         record: Record,
         go: Callable[[str], None],
         undo: Callable[[int], None],
+        words: Language,
     ) -> None:
+        # The device's language, read as the screen is built: a switch builds it again.
+        self.words = words
         self.session = session
         self.record = record
         self.go = go
@@ -69,34 +76,33 @@ class TurnCard:
         """Draw the card for a state at `revision`; `undo` says what undo would take back."""
         self.revision = revision
         kind = state.step_kind
+        words = self.words
         game = f"/game/{self.session.id}"
         if state.phase is Phase.SUMMONING:
             assert kind is not None, "every Summoning step is of a kind"
-            self.where.value = f"Summoning · {kind.plural} step"
+            self.where.value = say(words, "game.table.summoning_step", kinds=kinds_term(kind))
             body = self.summoning(state)
         elif state.phase is Phase.ACTIONS:
             assert kind is not None, "every Actions step is of a kind"
-            self.where.value = f"Actions · {kind.plural} step"
+            self.where.value = say(words, "game.table.actions_step", kinds=kinds_term(kind))
             body = self.actions(state)
         elif state.phase is Phase.ENERGY_AND_RESET:
-            self.where.value = "Energy and Reset"
+            self.where.value = say(words, "game.phase.energy_and_reset")
             body = [
-                ft.Text(
-                    "Every creature has acted. Say where the creatures stand now and the app "
-                    "does the Energy and Reset.",
-                    size=16,
-                ),
+                ft.Text(say(words, "game.table.all_acted"), size=16),
                 big_button(
-                    "Energy and Reset",
+                    say(words, "game.phase.energy_and_reset"),
                     lambda _: self.go(f"{game}/reset"),
                     icon=ft.Icons.AUTO_AWESOME,
                 ),
             ]
         else:
-            self.where.value = "The game is over"
+            self.where.value = say(words, "game.table.over")
             body = [
                 big_button(
-                    "See the result", lambda _: self.go(f"{game}/end"), icon=ft.Icons.EMOJI_EVENTS
+                    say(words, "game.board.see_result"),
+                    lambda _: self.go(f"{game}/end"),
+                    icon=ft.Icons.EMOJI_EVENTS,
                 )
             ]
         if undo is not None:
@@ -116,9 +122,9 @@ class TurnCard:
         return ft.Row(
             [
                 ft.TextButton(
-                    "Undo",
+                    say(self.words, "game.table.undo"),
                     icon=ft.Icons.UNDO,
-                    tooltip=f"Undo: {undo}",
+                    tooltip=say(self.words, "game.bar.undo", what=undo),
                     on_click=lambda _: self.undo(revision),
                     height=TAP,
                     style=ft.ButtonStyle(padding=12),
@@ -135,19 +141,15 @@ class TurnCard:
         kind = state.step_kind
         assert player is not None and kind is not None, "a Summoning step is someone's, of a kind"
         name = self.session.label(player)
-        guide = ft.Text(
-            f"{name} decides. Tap a square when someone summons: the players before them "
-            "summon no more this step.",
-            size=15,
-        )
+        words = self.words
+        guide = ft.Text(say(words, "game.table.summon_guide", player=name), size=15)
+        done = say(words, "game.table.done_with", player=name, kinds=kinds_term(kind))
         return [
             *([] if self.compact else [guide]),
             self.summon_grid(state),
             *self.blocker_lines(state),
-            big_button(
-                f"{name}: done with {kind.plural}", self.send([Pass()], player), primary=False
-            ),
-            self.whole_table("Nobody summons more", Skip("summoning")),
+            big_button(done, self.send([Pass()], player), primary=False),
+            self.whole_table(say(words, "game.table.nobody_summons"), Skip("summoning")),
         ]
 
     def whole_table(self, text: str, skip: Skip) -> ft.Control:
@@ -157,7 +159,7 @@ class TurnCard:
                 ft.Divider(height=1),
                 ft.Row(
                     [
-                        ft.Text("Whole table:", size=13, expand=True),
+                        ft.Text(say(self.words, "game.table.whole_table"), size=13, expand=True),
                         ft.TextButton(
                             text,
                             icon=ft.Icons.FAST_FORWARD,
@@ -177,20 +179,22 @@ class TurnCard:
         kind = state.step_kind
         assert player is not None and kind is not None, "an Actions step is someone's, of a kind"
         name = self.session.label(player)
+        words = self.words
         legal = state.legal_commands()
         removals = [c for c in legal if isinstance(c, Removal)]
-        guide = ft.Text(
-            f"{name}'s {kind.plural} act on the board. Tap each rival creature they remove."
-            if removals
-            else f"{name}'s {kind.plural} act on the board; no rival creature is there to remove.",
-            size=16,
-        )
+        acting = "game.table.act_remove" if removals else "game.table.act_none"
+        guide = ft.Text(say(words, acting, player=name, kinds=kinds_term(kind)), size=16)
         parts: list[ft.Control] = [] if self.compact else [guide]
         chips = [self.removal_chip(name, player, removal) for removal in removals]
         if Swap() in legal:
             chips.append(
                 big_button(
-                    f"{name}: Wyrm swap (1 energy)",
+                    say(
+                        words,
+                        "game.table.swap",
+                        player=name,
+                        cost=Message("count.energy", count=WYRM_SWAP_COST),
+                    ),
                     self.send([Swap()], player),
                     icon=ft.Icons.SWAP_HORIZ,
                     primary=False,
@@ -198,23 +202,31 @@ class TurnCard:
             )
         if chips:
             parts.append(ft.Row(chips, wrap=True, spacing=8, run_spacing=8))
+        done = say(words, "game.table.done_with", player=name, kinds=kinds_term(kind))
         moves = [
-            big_button(
-                f"{name}: done with {kind.plural}", self.send([Pass()], player), primary=False
-            ),
+            big_button(done, self.send([Pass()], player), primary=False),
             *self.jumps(state, kind),
         ]
         parts.append(ft.Row(moves, wrap=True, spacing=8, run_spacing=8))
-        parts.append(self.whole_table("Actions over", Skip("actions")))
+        parts.append(self.whole_table(say(words, "game.table.actions_over"), Skip("actions")))
         return parts
 
     def removal_chip(self, name: str, player: str, removal: Removal) -> ft.Control:
         """One rival creature the acting player can have removed, with its bounty."""
         victim = self.session.label(removal.victim)
         kind = CreatureKind(removal.kind)
-        text = f"{victim}'s {kind.title} +{CREATURES[kind].bounty}"
+        words = self.words
+        text = say(
+            words,
+            "game.table.removal",
+            victim=victim,
+            kind=kind_term(kind),
+            bounty=CREATURES[kind].bounty,
+        )
         return ft.Semantics(
-            label=f"{name} removed {victim}'s {kind.title}",
+            label=say(
+                words, "game.table.removed", player=name, victim=victim, kind=kind_term(kind)
+            ),
             button=True,
             container=True,
             exclude_semantics=True,
@@ -239,7 +251,12 @@ class TurnCard:
         later = acting[acting.index(state.current_player) + 1 :]
         return [
             big_button(
-                f"To {self.session.label(p)}'s {kind.plural}",
+                say(
+                    self.words,
+                    "game.table.jump",
+                    player=self.session.label(p),
+                    kinds=kinds_term(kind),
+                ),
                 self.send([Skip("actions", kind, p)], None),
                 primary=False,
             )
@@ -250,19 +267,25 @@ class TurnCard:
         """A line for each player this step passes over, saying why."""
         lines: list[ft.Control] = []
         for player in state.order():
-            reason = state.blocker(player)
-            if reason:
-                lines.append(ft.Text(f"{reason}.", size=14, color=ft.Colors.ON_SURFACE_VARIANT))
+            reason = state.blocker_message(player)
+            if reason is not None:
+                said = say(self.words, "game.table.blocker", reason=reason)
+                lines.append(ft.Text(said, size=14, color=ft.Colors.ON_SURFACE_VARIANT))
         return lines
 
     def summon_grid(self, state: GameState) -> ft.Control:
         """Players (rows, in turn order) by creature kinds (columns): a tap summons one."""
         heads = []
+        words = self.words
         for kind in KIND_ORDER:
             now = kind is state.step_kind
             heads.append(
                 ft.Text(
-                    f"▶ {kind.plural}" if now else f"{kind.title} {CREATURES[kind].cost}",
+                    say(words, "game.table.head_now", kinds=kinds_term(kind))
+                    if now
+                    else say(
+                        words, "game.table.head", kind=kind_term(kind), cost=CREATURES[kind].cost
+                    ),
                     size=13,
                     width=CELL_WIDTH,
                     text_align=ft.TextAlign.CENTER,
@@ -306,6 +329,7 @@ class TurnCard:
     ) -> ft.Control:
         """One square: '+W' and how many are left, a dash when no tap can summon it now."""
         left = state.reserve_of(player, kind)
+        words = self.words
         try:
             commands = state.reach(Summon(kind, by=player))
         except IllegalCommand:
@@ -340,7 +364,7 @@ class TurnCard:
                         color=ink if possible else ft.Colors.ON_SURFACE_VARIANT,
                     ),
                     ft.Text(
-                        f"{left} left",
+                        say(words, "game.table.left", count=left),
                         size=11,
                         color=ink if possible else ft.Colors.ON_SURFACE_VARIANT,
                     ),
@@ -351,7 +375,13 @@ class TurnCard:
             ),
         )
         return ft.Semantics(
-            label=f"{self.session.label(player)}: summon a {kind.title} ({left} left)",
+            label=say(
+                words,
+                "game.table.summon_cell",
+                player=self.session.label(player),
+                kind=kind_term(kind),
+                count=left,
+            ),
             button=True,
             container=True,
             disabled=not possible,

@@ -11,27 +11,36 @@ from companion.app.order_strip import OrderStrip
 from companion.app.screens.home import players_of, standing
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import EnergyTrack, screen, section
+from companion.engine import Phase
+from companion.language import Message
+from companion.store.retold import in_language
 
 if TYPE_CHECKING:
     from companion.app.main import App
     from companion.app.session import GameSession
 
-WATCHING = "Watching: this device records nothing."
+# The phase a watcher is told, by the engine's phase.
+PHASES = {
+    Phase.SUMMONING: "app.watch.phase.summoning",
+    Phase.ACTIONS: "app.watch.phase.actions",
+    Phase.ENERGY_AND_RESET: "app.watch.phase.energy_and_reset",
+    Phase.GAME_OVER: "app.watch.phase.game_over",
+}
 
 
 def home(app: App) -> ft.View:
     """The games being played at this table, each one to watch."""
     view = screen("/", spacing=14)
-    view.appbar = ft.AppBar(title=ft.Text("Summoner's Isle"))
+    view.appbar = ft.AppBar(title=ft.Text(app.say("app.home.title")))
     cards: list[ft.Control] = []
     for summary in app.store.unfinished():
-        where = standing(app.store, summary)
-        players = players_of(summary.labels)
+        where = standing(app.store, summary, app.words)
+        players = players_of(summary.labels, app.words)
         cards.append(
             ft.Semantics(
                 container=True,
                 button=True,
-                label=f"Watch {players}'s game",
+                label=app.say("app.watch.watch_game", players=tuple(summary.labels)),
                 content=ft.Container(
                     border_radius=10,
                     bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
@@ -54,8 +63,11 @@ def home(app: App) -> ft.View:
             )
         )
     view.controls = [
-        ft.Text(WATCHING, size=15, color=ACCENT_TEXT),
-        section("Games at this table", *(cards or [ft.Text("No game is being played.", size=15)])),
+        ft.Text(app.say("app.watch.watching"), size=15, color=ACCENT_TEXT),
+        section(
+            app.say("app.watch.games"),
+            *(cards or [ft.Text(app.say("app.watch.none"), size=15)]),
+        ),
     ]
     return view
 
@@ -77,19 +89,21 @@ class WatchScreen:
         self.title = ft.Text(size=20)
         self.turn = ft.Text(size=18, weight=ft.FontWeight.BOLD)
         self.last = ft.Text(size=15)
-        self.strip = OrderStrip(session)
+        self.strip = OrderStrip(session, app.words)
         self.players = PlayersCard(session)
-        self.track = EnergyTrack(())
+        self.track = EnergyTrack((), app.words)
         view.appbar = ft.AppBar(
-            leading=ft.IconButton(ft.Icons.HOME, tooltip="Home", on_click=lambda _: app.go("/")),
+            leading=ft.IconButton(
+                ft.Icons.HOME, tooltip=app.say("app.home"), on_click=lambda _: app.go("/")
+            ),
             title=self.title,
         )
         view.controls = [
-            ft.Text(WATCHING, size=14, color=ACCENT_TEXT),
+            ft.Text(app.say("app.watch.watching"), size=14, color=ACCENT_TEXT),
             self.strip.control,
-            section("Now", self.turn, self.last),
+            section(app.say("app.watch.now"), self.turn, self.last),
             self.players.control,
-            section("Energy", self.track.control),
+            section(app.say("app.end.axis_energy"), self.track.control),
         ]
         app.follow(session.id, self.changed)
 
@@ -102,18 +116,25 @@ class WatchScreen:
 
     def show(self, _: Any = None) -> None:
         """Set every panel from the game's latest state."""
+        say = self.app.say
         state = self.session.state
-        self.title.value = f"◈ Round {state.round}/{state.game.final_round}"
+        self.title.value = "◈ " + say(
+            "app.home.round", round=state.round, final=state.game.final_round
+        )
         player = state.current_player
         if state.is_terminal:
-            self.turn.value = "The game is over."
+            self.turn.value = say("app.watch.over")
         elif player:
-            phase = state.phase.value.replace("_", " ")
-            self.turn.value = f"{self.session.label(player)}'s turn · {phase}"
+            self.turn.value = say(
+                "app.watch.turn",
+                player=self.session.label(player),
+                phase=Message(PHASES[state.phase]),
+            )
         else:
-            self.turn.value = "Energy and Reset"
-        label = self.session.saved.undo_label
-        self.last.value = f"Last recorded: {label}" if label else "Nothing recorded yet."
+            self.turn.value = say("app.home.energy_and_reset")
+        # The log keeps English: its last sentence is told again in this device's language.
+        label = in_language(self.session.saved, self.app.words.code).undo_label
+        self.last.value = say("app.watch.last", record=label) if label else say("app.log.empty")
         self.strip.show(state)
         self.players.show(state)
         self.track.show(

@@ -13,9 +13,12 @@ import threading
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from companion.app.language_setting import ENGLISH
 from companion.app.sharing.codes import masked, new_code, new_host_key, same
 from companion.app.sharing.limiter import TryLimiter
 from companion.app.sharing.seats import SeatRegistry
+from companion.language import Message
+from companion.language.render import Language
 
 log = logging.getLogger("companion.sharing")
 
@@ -28,9 +31,9 @@ class Role(StrEnum):
     WATCH = "watch"  # follow games, record nothing
 
 
-def locked_out(wait_s: float) -> str:
+def locked_out(wait_s: float, words: Language = ENGLISH) -> str:
     """What a client is told while its wrong tries keep it out for `wait_s` more seconds."""
-    return f"Too many wrong codes from this network address: try again in {int(wait_s) + 1} s."
+    return words.render(Message("app.share.locked_out", seconds=int(wait_s) + 1))
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,9 @@ class TableAccess:
         while same(self.watch_code, self.join_code):
             self.watch_code = new_code()
 
-    def admit(self, client: str, given: str, device: str | None = None) -> Ticket | str:
+    def admit(
+        self, client: str, given: str, device: str | None = None, words: Language = ENGLISH
+    ) -> Ticket | str:
         """Let a device in with a code it gave: its ticket, or the sentence saying why not.
 
         `client` is the address it connects from (the limiter's key); `device` the id its
@@ -86,18 +91,18 @@ class TableAccess:
         """
         given = given.strip()
         if not given:
-            return "Type the table code the host shows."
+            return words.render(Message("app.share.type_code"))
         wait = self.limiter.wait_s(client)
         if wait > 0:
-            return locked_out(wait)
+            return locked_out(wait, words)
         with self._lock:
             role = self._role_of(given)
             if role is None:
                 if any(same(given, old) for old in self._retired):
-                    return "The host made a new table code: ask them for it."
+                    return words.render(Message("app.main.code_renewed"))
                 self.limiter.failed(client)
                 log.warning("wrong table code from %s: %s", client, masked(given))
-                return "That is not this table's code. Check it with the host."
+                return words.render(Message("app.share.wrong_code"))
             known = self._devices.get(device or "")
             if known is None or known.role is not role:
                 self._numbered += 1

@@ -4,21 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from companion.app.language_setting import ENGLISH
 from companion.app.sharing.seats import SCOREKEEPER, WATCHER
+from companion.language import Message
+from companion.language.render import Language
 from models.commands import PLAYER_COMMANDS, Command, Correction
 
-WATCHERS_RECORD_NOTHING = "This device is watching: it cannot record anything."
+# In English, for code that compares; a device is told them in its language.
+WATCHERS_RECORD_NOTHING = ENGLISH.render(Message("app.policy.watchers_record_nothing"))
 # The seat of a device whose code the host has replaced: it records nothing until let in again.
 LOCKED = "locked"
-CODE_REPLACED = "The host made a new table code: nothing was recorded. Enter the new code."
+CODE_REPLACED = ENGLISH.render(Message("app.policy.code_replaced"))
 
 
-def _closed(seat: str | None) -> str | None:
+def _closed(seat: str | None, words: Language = ENGLISH) -> str | None:
     """Why a seat records nothing at all, if it does not."""
     if seat == WATCHER:
-        return WATCHERS_RECORD_NOTHING
+        return words.render(Message("app.policy.watchers_record_nothing"))
     if seat == LOCKED:
-        return CODE_REPLACED
+        return words.render(Message("app.policy.code_replaced"))
     return None
 
 
@@ -33,7 +37,11 @@ def signed(seat: str | None, command: Command, bots: Iterable[str] = ()) -> Comm
 
 
 def others_refusal(
-    seat: str | None, commands: Sequence[Command], bots: Iterable[str], labels: Mapping[str, str]
+    seat: str | None,
+    commands: Sequence[Command],
+    bots: Iterable[str],
+    labels: Mapping[str, str],
+    words: Language = ENGLISH,
 ) -> str | None:
     """Why a player's device may not record commands made for another (human) player, if so."""
     if seat is None or seat in (SCOREKEEPER, WATCHER, LOCKED):
@@ -42,48 +50,50 @@ def others_refusal(
         by = command.by if isinstance(command, PLAYER_COMMANDS) else None
         if by is not None and by != seat and by not in set(bots):
             mine, theirs = labels.get(seat, seat), labels.get(by, by)
-            return (
-                f"This device records {mine}'s turns only: {theirs}'s are recorded on "
-                f"{theirs}'s device or the scorekeeper's."
-            )
+            return words.render(Message("app.policy.others", mine=mine, theirs=theirs))
     return None
 
 
-def refusal(seat: str | None, commands: Sequence[Command]) -> str | None:
+def refusal(seat: str | None, commands: Sequence[Command], words: Language = ENGLISH) -> str | None:
     """Why a seat may not record these commands; None if it may."""
     if seat is None or seat == SCOREKEEPER:
         return None
     if _closed(seat):
-        return _closed(seat)
+        return _closed(seat, words)
     if any(isinstance(command, Correction) for command in commands):
-        return "Only the scorekeeper's device corrects energy by hand."
+        return words.render(Message("app.policy.corrections"))
     return None
 
 
-DELETE_REFUSED = "Only the host's device or the scorekeeper's deletes a shared game."
-GAME_DELETED = "This game was deleted."
+DELETE_REFUSED = ENGLISH.render(Message("app.policy.delete_refused"))
+GAME_DELETED = ENGLISH.render(Message("app.main.game_deleted"))
 
 
-def delete_refusal(host: bool, seat: str | None) -> str | None:
+def delete_refusal(host: bool, seat: str | None, words: Language = ENGLISH) -> str | None:
     """Why a device may not delete a shared game (`host`: it came in with the host link)."""
     if host or seat is None or seat == SCOREKEEPER:
         return None
-    return _closed(seat) if seat == LOCKED else DELETE_REFUSED
+    if seat == LOCKED:
+        return _closed(seat, words)
+    return words.render(Message("app.policy.delete_refused"))
 
 
 def undo_refusal(
-    seat: str | None, taken_back: Sequence[Command], labels: Mapping[str, str] | None = None
+    seat: str | None,
+    taken_back: Sequence[Command],
+    labels: Mapping[str, str] | None = None,
+    words: Language = ENGLISH,
 ) -> str | None:
     """Why a seat may not undo or redo these commands; None if it may."""
     if seat is None or seat == SCOREKEEPER:
         return None
     if _closed(seat):
-        return _closed(seat)
+        return _closed(seat, words)
     for command in taken_back:
         by = getattr(command, "by", None) if isinstance(command, PLAYER_COMMANDS) else None
         if by is not None and by != seat:
             whose = (labels or {}).get(by, by)
-            return f"That is {whose}'s record: their device or the scorekeeper's undoes it."
+            return words.render(Message("app.policy.undo_theirs", player=whose))
         if isinstance(command, Correction):
-            return "Only the scorekeeper's device undoes a correction by hand."
+            return words.render(Message("app.policy.undo_correction"))
     return None

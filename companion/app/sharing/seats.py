@@ -10,16 +10,20 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 
+from companion.app.language_setting import ENGLISH
+from companion.language import Message
+from companion.language.render import Language
+
 SCOREKEEPER = "scorekeeper"
 WATCHER = "watcher"
 
 
-def seat_name(seat: str, labels: Mapping[str, str]) -> str:
+def seat_name(seat: str, labels: Mapping[str, str], words: Language = ENGLISH) -> str:
     """A seat in words: the player's name, 'the scorekeeper' or 'a watcher'."""
     if seat == SCOREKEEPER:
-        return "the scorekeeper"
+        return words.render(Message("app.seat.the_scorekeeper"))
     if seat == WATCHER:
-        return "a watcher"
+        return words.render(Message("app.seat.a_watcher"))
     return labels.get(seat, seat)
 
 
@@ -30,15 +34,22 @@ class SeatRegistry:
         self._seats: dict[str, dict[str, str]] = {}  # game id -> device id -> seat
         self._lock = threading.Lock()
 
-    def take(self, game_id: str, device: str, seat: str, players: tuple[str, ...]) -> str | None:
+    def take(
+        self,
+        game_id: str,
+        device: str,
+        seat: str,
+        players: tuple[str, ...],
+        words: Language = ENGLISH,
+    ) -> str | None:
         """Seat `device` in a game as `seat`; None if done, else the reason it was not."""
         if seat not in (*players, SCOREKEEPER, WATCHER):
-            return "That seat is not in this game."
+            return words.render(Message("app.seat.not_in_game"))
         with self._lock:
             seats = self._seats.setdefault(game_id, {})
             holder = next((d for d, s in seats.items() if s == seat and d != device), None)
             if holder is not None and seat != WATCHER:
-                return "Another device has taken that seat; pick another."
+                return words.render(Message("app.seat.taken_refused"))
             seats[device] = seat
         return None
 

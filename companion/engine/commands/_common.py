@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from companion.engine.constants import KIND_INDEX, Phase, Token
 from companion.engine.errors import IllegalCommand
+from companion.engine.names import kind_term, kinds_term, location_term
+from companion.language import Message, Term
 from models.commands import Command
 from models.rules import KIND_ORDER, CreatureKind
 
@@ -71,9 +73,9 @@ class Declaration:
 
     command: type[Any]
     # The activity as a refusal names it: 'recording a removal is for table games'.
-    what: str
+    what: Message
     apply: Callable[[GameState, Any], None]
-    describe: Callable[[GameState, Any], str]
+    describe: Callable[[GameState, Any], Message]
     legal: Legal | None
     # Legal whenever its moments come, with no generator to call (a pass closes each list).
     always: Command | None = None
@@ -98,42 +100,48 @@ def name(state: GameState, seat: int) -> str:
     return state.game.labels[state.game.players[seat]]
 
 
-def where(state: GameState) -> str:
+def where(state: GameState) -> Message:
     """Where the round is, for a refusal: 'the actions phase, Trolls step, Bjorn's turn'."""
     if state.phase in (Phase.SUMMONING, Phase.ACTIONS):
-        kind = KIND_ORDER[state.step].plural
+        kinds = kinds_term(KIND_ORDER[state.step])
         who = name(state, state.turn_order[state.turn])
-        return f"the {state.phase.value} phase, {kind} step, {who}'s turn"
-    return f"the {state.phase.value.replace('_', ' ')} phase"
+        if state.phase is Phase.SUMMONING:
+            return Message("where.summoning", kinds=kinds, player=who)
+        return Message("where.actions", kinds=kinds, player=who)
+    if state.phase is Phase.ENERGY_AND_RESET:
+        return Message("where.energy_and_reset")
+    return Message("where.game_over")
 
 
-def current(state: GameState, phase: Phase, what: str) -> int:
+def current(state: GameState, phase: Phase, what: Message) -> int:
     """The seat whose turn it is, after checking the game is in the phase `what` needs."""
     if state.phase is not phase:
-        raise IllegalCommand(f"{what} belongs to the {phase.value} phase; it is {where(state)}")
+        if phase is Phase.SUMMONING:
+            raise IllegalCommand(Message("refuse.summoning_phase", what=what, now=where(state)))
+        raise IllegalCommand(Message("refuse.actions_phase", what=what, now=where(state)))
     return state.turn_order[state.turn]
 
 
 def location(state: GameState, location_id: str | None) -> int:
     """A location's index on the isle."""
     if location_id is None:
-        raise IllegalCommand("the digital board needs a location")
+        raise IllegalCommand(Message("refuse.needs_location"))
     index = state.game.isle.index.get(location_id)
     if index is None:
-        raise IllegalCommand(f"there is no location {location_id!r} on this board")
+        raise IllegalCommand(Message("refuse.no_location", location=repr(location_id)))
     return index
 
 
-def place(state: GameState, index: int) -> str:
+def place(state: GameState, index: int) -> Term:
     """A location as players call it, e.g. 'North Cliffs 4'."""
-    return state.game.isle.location_names[index]
+    return location_term(state.game.isle, index)
 
 
 def kind(value: object) -> int:
     """A creature kind's index."""
     index = KIND_INDEX.get(value) if isinstance(value, str) else None
     if index is None:
-        raise IllegalCommand(f"there is no creature kind {value!r}")
+        raise IllegalCommand(Message("refuse.no_kind", kind=repr(value)))
     return index
 
 
@@ -141,14 +149,14 @@ def seat_of(state: GameState, player: str) -> int:
     """A player's seat."""
     seat = state.game.seat.get(player)
     if seat is None:
-        raise IllegalCommand(f"there is no player {player!r} in this game")
+        raise IllegalCommand(Message("refuse.no_player", player=repr(player)))
     return seat
 
 
 def acting(state: GameState) -> int:
     """The location of the creature being activated."""
     if state.phase is not Phase.ACTIONS or state.active is None:
-        raise IllegalCommand("no creature is being activated")
+        raise IllegalCommand(Message("refuse.none_active"))
     return state.active
 
 
@@ -201,17 +209,27 @@ def token_at(state: GameState, index: int) -> Token:
     return token
 
 
-def creature(state: GameState, index: int) -> str:
+def creature(state: GameState, index: int) -> Message:
     """The creature at a location in words: 'Ragna's Troll at North Cliffs 4'."""
     seat, kind_index = token_at(state, index)
-    return f"{who(state, seat)}'s {KIND_ORDER[kind_index].title} at {place(state, index)}"
+    return Message(
+        "creature.at",
+        player=who(state, seat),
+        kind=kind_term(KIND_ORDER[kind_index]),
+        place=place(state, index),
+    )
 
 
-def place_named(state: GameState, location_id: str) -> str:
+def place_named(state: GameState, location_id: str) -> Term:
     """A location id as players call it."""
     return place(state, state.game.isle.index[location_id])
 
 
-def change(before: int, amount: int) -> str:
+def change(before: int, amount: int) -> Message:
     """An energy change in words: '(5 → 0)'."""
-    return f"({before} → {before + amount})"
+    return Message("energy.change", before=before, after=before + amount)
+
+
+def energy(amount: int) -> Message:
+    """An amount of energy: '5 energy' (French '5 points d'énergie')."""
+    return Message("count.energy", count=amount)

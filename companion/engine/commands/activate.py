@@ -17,6 +17,8 @@ from companion.engine.commands._common import (
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import begin_activation
+from companion.engine.names import kind_term
+from companion.language import Message
 from models.commands import Activate, Command
 from models.rules import KIND_ORDER
 
@@ -24,28 +26,42 @@ if TYPE_CHECKING:
     from companion.engine.state import GameState
 
 
+WHAT = Message("what.activate")
+
+
 def apply(state: GameState, command: Activate) -> None:
     """Make the player's creature at the location the active one, with its full actions."""
-    seat = current(state, Phase.ACTIONS, "activating a creature")
+    seat = current(state, Phase.ACTIONS, WHAT)
     if state.active is not None:
         here = place(state, state.active)
-        raise IllegalCommand(f"finish the creature at {here} before activating another")
+        raise IllegalCommand(Message("refuse.finish_first", place=here))
     where = location(state, command.location)
     token = state.occupant[where]
     kind = KIND_ORDER[state.step]
     if token is None or token[0] != seat or token[1] != state.step:
-        raise IllegalCommand(f"{name(state, seat)} has no {kind.title} at {place(state, where)}")
+        raise IllegalCommand(
+            Message(
+                "refuse.no_creature_there",
+                player=name(state, seat),
+                kind=kind_term(kind),
+                place=place(state, where),
+            )
+        )
     if state.face_down[where]:
         raise IllegalCommand(
-            f"the {kind.title} at {place(state, where)} has already acted this round"
+            Message("refuse.already_acted", kind=kind_term(kind), place=place(state, where))
         )
     begin_activation(state, where)
 
 
-def describe(state: GameState, command: Activate) -> str:
+def describe(state: GameState, command: Activate) -> Message:
     """'Ragna activates the Troll at North Cliffs 4'."""
-    kind = KIND_ORDER[state.step].title
-    return f"{who(state)} activates the {kind} at {place_named(state, command.location)}"
+    return Message(
+        "activate",
+        player=who(state),
+        kind=kind_term(KIND_ORDER[state.step]),
+        place=place_named(state, command.location),
+    )
 
 
 def legal(state: GameState, out: list[Command]) -> None:
@@ -77,7 +93,7 @@ def space(state: GameState, command: Activate) -> str | None:
 
 DIGITAL = Declaration(
     Activate,
-    what="activating a creature",
+    what=WHAT,
     apply=apply,
     describe=describe,
     legal=legal,

@@ -33,6 +33,7 @@ from companion.engine.dice import (
 )
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import after_action, gain
+from companion.language import Message
 from models.commands import Attack, Command
 
 if TYPE_CHECKING:
@@ -44,21 +45,21 @@ def apply(state: GameState, command: Attack) -> None:
     here = acting(state)
     target = location(state, command.target)
     if state.actions_left < 1:
-        raise IllegalCommand("the active creature has no actions left to attack with")
+        raise IllegalCommand(Message("refuse.no_actions_to_attack"))
     if target not in state.game.isle.neighbours[here]:
-        raise IllegalCommand(f"{place(state, target)} is not next to the active creature")
+        raise IllegalCommand(Message("refuse.not_adjacent", place=place(state, target)))
     seat = owner(state, here)
     defender = state.occupant[target]
     if defender is None or defender[0] == seat:
-        raise IllegalCommand(f"there is no enemy creature at {place(state, target)}")
+        raise IllegalCommand(Message("refuse.no_enemy", place=place(state, target)))
     if command.attack_roll is None:
-        raise IllegalCommand("an attack needs the attacker's die roll")
+        raise IllegalCommand(Message("refuse.attack_roll"))
     victim, kind = defender
     rolls = rolls_defence(kind)
     if rolls and command.defence_roll is None:
-        raise IllegalCommand("an attack on a Sprite needs the defender's die roll too")
+        raise IllegalCommand(Message("refuse.defence_roll"))
     if not rolls and command.defence_roll is not None:
-        raise IllegalCommand("only a Sprite rolls to defend")
+        raise IllegalCommand(Message("refuse.only_sprites_roll"))
     attacker = state.occupant[here]
     assert attacker is not None, "the active creature is on the board"
     support = sprite_support(state, target) if rolls else 0
@@ -77,11 +78,11 @@ def apply(state: GameState, command: Attack) -> None:
     after_action(state)
 
 
-def describe(state: GameState, command: Attack) -> str:
+def describe(state: GameState, command: Attack) -> Message:
     """'… attacks …: 4+2=6 against 4+3=7, the attack fails', the numbers once the dice are in."""
     here = active_at(state)
     target = state.game.isle.index[command.target]
-    head = f"{creature(state, here)} attacks {creature(state, target)}"
+    head = Message("attack", attacker=creature(state, here), defender=creature(state, target))
     if command.attack_roll is None:
         return head
     attacker = token_at(state, here)
@@ -89,17 +90,30 @@ def describe(state: GameState, command: Attack) -> str:
     if rolls_defence(defender[1]) and command.defence_roll is None:
         raise LookupError("an attack on a Sprite without the defender's roll")
     strike = attack_strike(state, command)
-    rolled = f"{strike.attack_roll}+{strike.attack_bonus}={strike.total}"
+    rolled = Message(
+        "attack.roll", roll=strike.attack_roll, bonus=strike.attack_bonus, total=strike.total
+    )
+    against: Message | int
     if strike.defence_roll is None:
-        against = str(strike.defence)
+        against = strike.defence
     else:
-        against = f"{strike.defence_roll}+{strike.defence_bonus}={strike.defence}"
+        against = Message(
+            "attack.roll",
+            roll=strike.defence_roll,
+            bonus=strike.defence_bonus,
+            total=strike.defence,
+        )
     if not strike.success:
-        return f"{head}: {rolled} against {against}, the attack fails"
+        return Message("attack.fails", attack=head, rolled=rolled, against=against)
     bounty = BOUNTY[defender[1]]
-    return (
-        f"{head}: {rolled} against {against}, removed; {who(state, attacker[0])} gains "
-        f"{bounty} {change(state.energy[attacker[0]], bounty)}"
+    return Message(
+        "attack.removes",
+        attack=head,
+        rolled=rolled,
+        against=against,
+        player=who(state, attacker[0]),
+        bounty=bounty,
+        change=change(state.energy[attacker[0]], bounty),
     )
 
 
@@ -132,7 +146,7 @@ def space(state: GameState, command: Attack) -> str | None:
 
 DIGITAL = Declaration(
     Attack,
-    what="attacking a creature",
+    what=Message("what.attack"),
     apply=apply,
     describe=describe,
     legal=legal,

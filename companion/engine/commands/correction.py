@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from companion.engine.commands._common import Declaration, change, name, seat_of, who
 from companion.engine.errors import IllegalCommand
+from companion.language import Message
 from models.commands import Correction
 from models.rules import MAX_TRACK_ENERGY
 
@@ -17,29 +18,36 @@ def apply(state: GameState, command: Correction) -> None:
     """Change the energy by the delta, staying on the track: a win comes from play, not a fix."""
     seat = seat_of(state, command.player)
     if not command.reason.strip():
-        raise IllegalCommand("a correction needs a reason")
+        raise IllegalCommand(Message("refuse.correction_reason"))
     if command.delta == 0:
-        raise IllegalCommand("a correction of 0 changes nothing")
+        raise IllegalCommand(Message("refuse.correction_zero"))
     after = state.energy[seat] + command.delta
     if not 0 <= after <= MAX_TRACK_ENERGY:
         raise IllegalCommand(
-            f"that would put {name(state, seat)} on {after}; a correction keeps energy within "
-            f"0-{MAX_TRACK_ENERGY} (record the event that won the game instead)"
+            Message(
+                "refuse.correction_range",
+                player=name(state, seat),
+                after=after,
+                most=MAX_TRACK_ENERGY,
+            )
         )
     state.energy[seat] = after
 
 
-def describe(state: GameState, command: Correction) -> str:
+def describe(state: GameState, command: Correction) -> Message:
     """'Ragna's energy corrected by +2 (10 → 12): miscounted'."""
     seat = state.game.seat[command.player]
-    return (
-        f"{who(state, seat)}'s energy corrected by {command.delta:+d} "
-        f"{change(state.energy[seat], command.delta)}: {command.reason}"
+    return Message(
+        "correction",
+        player=who(state, seat),
+        delta=command.delta,
+        change=change(state.energy[seat], command.delta),
+        reason=command.reason,
     )
 
 
 # Its amount and reason are free: a correction is typed in, never listed.
 TABLE = Declaration(
-    Correction, what="correcting energy by hand", apply=apply, describe=describe, legal=None
+    Correction, what=Message("what.correct"), apply=apply, describe=describe, legal=None
 )
 DIGITAL = None

@@ -12,6 +12,8 @@ from companion.engine.commands._common import Declaration, Moment, name, where, 
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import finish_round, occupants_by_id, run_reset, show_passes
+from companion.engine.names import territory_term
+from companion.language import Message
 from models.commands import Command, Dominate
 
 if TYPE_CHECKING:
@@ -21,11 +23,13 @@ if TYPE_CHECKING:
 def apply(state: GameState, command: Dominate) -> None:
     """Settle the bonus now in question; the round ends with the last one, or with a win."""
     if state.phase is not Phase.ENERGY_AND_RESET or not state.pending:
-        raise IllegalCommand(f"there is no domination bonus to decide in {where(state)}")
+        raise IllegalCommand(Message("refuse.no_bonus", now=where(state)))
     seat, territory = state.pending[0]
     expected = state.game.isle.territory_ids[territory]
     if command.territory != expected:
-        raise IllegalCommand(f"the decision now is {name(state, seat)}'s bonus for {expected}")
+        raise IllegalCommand(
+            Message("refuse.other_bonus", player=name(state, seat), territory=expected)
+        )
     if not command.take:
         state.declined.setdefault(state.game.players[seat], []).append(expected)
     state.pending.pop(0)
@@ -39,11 +43,14 @@ def apply(state: GameState, command: Dominate) -> None:
         finish_round(state, partial)
 
 
-def describe(state: GameState, command: Dominate) -> str:
+def describe(state: GameState, command: Dominate) -> Message:
     """'Ragna takes the 2-energy bonus for holding North Cliffs'."""
-    territory = state.game.board.territories[state.game.isle.territory_index[command.territory]]
-    verb = "takes" if command.take else "declines"
-    return f"{who(state)} {verb} the {territory.bonus}-energy bonus for holding {territory.label}"
+    board = state.game.board
+    territory = board.territories[state.game.isle.territory_index[command.territory]]
+    named = territory_term(board, territory)
+    if command.take:
+        return Message("dominate.take", player=who(state), bonus=territory.bonus, territory=named)
+    return Message("dominate.decline", player=who(state), bonus=territory.bonus, territory=named)
 
 
 def legal(state: GameState, out: list[Command]) -> None:
@@ -63,7 +70,7 @@ def places(state: GameState, command: Dominate) -> tuple[str, ...]:
 
 TABLE = DIGITAL = Declaration(
     Dominate,
-    what="deciding a domination bonus",
+    what=Message("what.dominate"),
     apply=apply,
     describe=describe,
     legal=legal,

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from companion.engine.commands._common import Declaration, Moment, acting, active_at, creature
 from companion.engine.flow import end_activation
+from companion.language import Message
 from models.commands import EndActivation
 
 if TYPE_CHECKING:
@@ -21,14 +22,14 @@ def apply(state: GameState, command: EndActivation) -> None:
     end_activation(state)
 
 
-def describe(state: GameState, command: EndActivation) -> str:
+def describe(state: GameState, command: EndActivation) -> Message:
     """'Ragna's Troll at West 1 ends its activation'."""
-    return f"{creature(state, active_at(state))} ends its activation"
+    return Message("end_activation", creature=creature(state, active_at(state)))
 
 
 DIGITAL = Declaration(
     EndActivation,
-    what="ending an activation",
+    what=Message("what.end_activation"),
     apply=apply,
     describe=describe,
     legal=None,

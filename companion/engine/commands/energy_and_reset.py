@@ -13,7 +13,8 @@ from companion.engine.commands._common import Declaration, kind, location, name,
 from companion.engine.constants import KIND_INDEX, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import finish_round, run_reset
-from companion.engine.wording import counted, joined
+from companion.engine.names import kind_term, kinds_term
+from companion.language import Message, Value, by_commas
 from models.commands import EnergyAndReset
 from models.rules import KIND_ORDER
 
@@ -24,16 +25,14 @@ if TYPE_CHECKING:
 def apply(state: GameState, command: EnergyAndReset) -> None:
     """Check the board against the record, run the tally and start the next round."""
     if state.phase is not Phase.ENERGY_AND_RESET:
-        raise IllegalCommand(
-            f"Energy and Reset comes after the Actions phase; it is {where(state)}"
-        )
+        raise IllegalCommand(Message("refuse.reset_too_soon", now=where(state)))
     game = state.game
     occupants: list[Any] = [None] * game.isle.size
     seen: Counter[tuple[int, int]] = Counter()
     for placement in command.placements:
         spot = location(state, placement.location)
         if occupants[spot] is not None:
-            raise IllegalCommand(f"location {placement.location} holds two creatures")
+            raise IllegalCommand(Message("refuse.two_creatures", location=placement.location))
         seat = seat_of(state, placement.player)
         index = kind(placement.kind)
         occupants[spot] = (placement.player, KIND_ORDER[index])
@@ -44,9 +43,13 @@ def apply(state: GameState, command: EnergyAndReset) -> None:
     for (seat, index), count in (seen + gone).items():
         if count > state.on_board[seat][index]:
             raise IllegalCommand(
-                f"{name(state, seat)} has {state.on_board[seat][index]} "
-                f"{KIND_ORDER[index].plural} on the board by the record, not {count}: "
-                "record the summon first"
+                Message(
+                    "refuse.more_than_recorded",
+                    player=name(state, seat),
+                    recorded=state.on_board[seat][index],
+                    kinds=kinds_term(KIND_ORDER[index]),
+                    seen=count,
+                )
             )
     if command.removed is not None:
         _check_accounted(state, seen + gone)
@@ -54,7 +57,7 @@ def apply(state: GameState, command: EnergyAndReset) -> None:
     for refusal in command.declined:
         seat_of(state, refusal.player)
         if refusal.territory not in game.isle.territory_index:
-            raise IllegalCommand(f"there is no territory {refusal.territory!r} on this board")
+            raise IllegalCommand(Message("refuse.no_territory", territory=repr(refusal.territory)))
         declined.setdefault(refusal.player, []).append(refusal.territory)
     tally = run_reset(state, occupants, declined)
     # Creatures on record but not placed left the board without a recorded removal (listed in
@@ -80,37 +83,38 @@ def _check_accounted(state: GameState, accounted: Counter[tuple[int, int]]) -> N
     ]
     if not missing:
         return
-    names = [_creatures_of(state, seat, index, count) for seat, index, count in missing]
-    verb, them = ("is", "it") if len(missing) == 1 and missing[0][2] == 1 else ("are", "them")
-    raise IllegalCommand(
-        f"{joined(names)} {verb} on the board by the record: place {them} or mark {them} removed"
-    )
+    names = tuple(_creatures_of(state, seat, index, count) for seat, index, count in missing)
+    # One creature is 'it'; several, or several groups, are 'them'.
+    many = 1 if len(missing) == 1 and missing[0][2] == 1 else 2
+    raise IllegalCommand(Message("refuse.unaccounted", creatures=names, count=many))
 
 
-def _creatures_of(state: GameState, seat: int, index: int, count: int) -> str:
+def _creatures_of(state: GameState, seat: int, index: int, count: int) -> Message:
     creature = KIND_ORDER[index]
     if count == 1:
-        return f"{name(state, seat)}'s {creature.title}"
-    return f"{count} of {name(state, seat)}'s {creature.plural}"
-
-
-def describe(state: GameState, command: EnergyAndReset) -> str:
-    """'Energy and Reset of round 2 with 5 creatures on the board, 1 bonus declined'."""
-    creatures = counted(len(command.placements), "creature")
-    declined = command.declined
-    declined_part = f", {counted(len(declined), 'bonus', 'bonuses')} declined" if declined else ""
-    removed = command.removed
-    removed_part = f", {counted(len(removed), 'creature')} gone without a record" if removed else ""
-    return (
-        f"Energy and Reset of round {state.round} with {creatures} on the board"
-        f"{declined_part}{removed_part}"
+        return Message("creatures.one", player=name(state, seat), kind=kind_term(creature))
+    return Message(
+        "creatures.some", count=count, player=name(state, seat), kinds=kinds_term(creature)
     )
+
+
+def describe(state: GameState, command: EnergyAndReset) -> Message:
+    """'Energy and Reset of round 2 with 5 creatures on the board, 1 bonus declined'."""
+    creatures = Message("count.creature", count=len(command.placements))
+    parts: list[Value] = [Message("reset.describe", round=state.round, creatures=creatures)]
+    if command.declined:
+        parts.append(Message("reset.declined", count=len(command.declined)))
+    if command.removed:
+        parts.append(Message("reset.gone", count=len(command.removed)))
+    whole = by_commas(parts)
+    assert isinstance(whole, Message), "parts joined are a message"
+    return whole
 
 
 # What was seen on the board is the table's to say: the record is never listed.
 TABLE = Declaration(
     EnergyAndReset,
-    what="recording the board at Energy and Reset",
+    what=Message("what.record_board"),
     apply=apply,
     describe=describe,
     legal=None,

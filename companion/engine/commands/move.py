@@ -24,7 +24,8 @@ from companion.engine.commands._common import (
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import after_action
 from companion.engine.movement import reachable
-from companion.engine.wording import counted
+from companion.engine.names import kind_term
+from companion.language import Message
 from models.commands import Command, Move
 from models.rules import KIND_ORDER
 
@@ -39,28 +40,38 @@ def apply(state: GameState, command: Move) -> None:
     cost = reachable(state, here, state.actions_left).get(to)
     if cost is None:
         if to == here:
-            raise IllegalCommand(f"the creature is already at {place(state, to)}")
+            raise IllegalCommand(Message("refuse.already_there", place=place(state, to)))
         if state.occupant[to] is not None:
             seat, kind = token_at(state, to)
             raise IllegalCommand(
-                f"{place(state, to)} is taken by {who(state, seat)}'s {KIND_ORDER[kind].title}: "
-                "a creature moves only onto an empty location"
+                Message(
+                    "refuse.taken",
+                    place=place(state, to),
+                    player=who(state, seat),
+                    kind=kind_term(KIND_ORDER[kind]),
+                )
             )
         raise IllegalCommand(
-            f"the creature at {place(state, here)} cannot reach {place(state, to)} "
-            f"with {counted(state.actions_left, 'action')} left"
+            Message(
+                "refuse.cannot_reach",
+                place=place(state, here),
+                to=place(state, to),
+                actions=Message("count.action", count=state.actions_left),
+            )
         )
     relocate(state, here, to)
     state.actions_left -= cost
     after_action(state)
 
 
-def describe(state: GameState, command: Move) -> str:
+def describe(state: GameState, command: Move) -> Message:
     """'Ragna's Troll at West 1 moves to West 3 (2 actions)'."""
     here = active_at(state)
     cost = reachable(state, here, state.actions_left)[state.game.isle.index[command.to]]
     to = place_named(state, command.to)
-    return f"{creature(state, here)} moves to {to} ({counted(cost, 'action')})"
+    return Message(
+        "move", creature=creature(state, here), to=to, actions=Message("count.action", count=cost)
+    )
 
 
 def legal(state: GameState, out: list[Command]) -> None:
@@ -84,7 +95,7 @@ def space(state: GameState, command: Move) -> str | None:
 
 DIGITAL = Declaration(
     Move,
-    what="moving a creature",
+    what=Message("what.move"),
     apply=apply,
     describe=describe,
     legal=legal,

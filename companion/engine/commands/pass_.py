@@ -11,6 +11,8 @@ from companion.engine.commands._common import Declaration, Moment, active_at, cr
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import flip_active, next_turn
+from companion.engine.names import kinds_term
+from companion.language import Message
 from models.commands import Pass
 from models.rules import KIND_ORDER
 
@@ -25,25 +27,30 @@ _PASS = Pass()
 def apply(state: GameState, command: Pass) -> None:
     """End the player's part of the step, and any activation with it."""
     if state.phase not in (Phase.SUMMONING, Phase.ACTIONS):
-        raise IllegalCommand(f"there is no turn to pass in {where(state)}")
+        raise IllegalCommand(Message("refuse.no_turn", now=where(state)))
     if state.active is not None:
         flip_active(state)
     next_turn(state)
 
 
-def describe(state: GameState, command: Pass) -> str:
+def describe(state: GameState, command: Pass) -> Message:
     """'Ragna is done summoning Trolls'."""
-    kinds = KIND_ORDER[state.step].plural
+    kinds = kinds_term(KIND_ORDER[state.step])
     if state.phase is Phase.SUMMONING:
-        return f"{who(state)} is done summoning {kinds}"
+        return Message("pass.summoning", player=who(state), kinds=kinds)
     if state.active is not None:
-        return f"{creature(state, active_at(state))} stops, and {who(state)} is done with {kinds}"
-    return f"{who(state)} is done with their {kinds}"
+        return Message(
+            "pass.active",
+            creature=creature(state, active_at(state)),
+            player=who(state),
+            kinds=kinds,
+        )
+    return Message("pass.actions", player=who(state), kinds=kinds)
 
 
 TABLE = DIGITAL = Declaration(
     Pass,
-    what="passing",
+    what=Message("what.pass"),
     apply=apply,
     describe=describe,
     legal=None,

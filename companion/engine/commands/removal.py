@@ -22,6 +22,8 @@ from companion.engine.commands._common import (
 from companion.engine.constants import BOUNTY, KIND_INDEX, KINDS, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import gain, removal_blocker
+from companion.engine.names import kind_term
+from companion.language import Message
 from models.commands import Command, Removal
 from models.rules import KIND_ORDER
 
@@ -31,13 +33,17 @@ if TYPE_CHECKING:
 
 def apply(state: GameState, command: Removal) -> None:
     """Send the rival's creature back and pay its bounty to the player whose turn it is."""
-    seat = current(state, Phase.ACTIONS, "removing a creature")
+    seat = current(state, Phase.ACTIONS, Message("what.remove"))
     victim = seat_of(state, command.victim)
     if victim == seat:
-        raise IllegalCommand(f"{name(state, seat)} cannot remove their own creature for a bounty")
+        raise IllegalCommand(Message("refuse.own_creature", player=name(state, seat)))
     index = kind(command.kind)
     if state.on_board[victim][index] == 0:
-        raise IllegalCommand(f"{name(state, victim)} has no {KIND_ORDER[index].title} on the board")
+        raise IllegalCommand(
+            Message(
+                "refuse.none_of_kind", player=name(state, victim), kind=kind_term(KIND_ORDER[index])
+            )
+        )
     reason = removal_blocker(state, seat, index)
     if reason is not None:
         raise IllegalCommand(reason)
@@ -47,14 +53,18 @@ def apply(state: GameState, command: Removal) -> None:
     gain(state, seat, BOUNTY[index])
 
 
-def describe(state: GameState, command: Removal) -> str:
+def describe(state: GameState, command: Removal) -> Message:
     """'Ragna removes Bjorn's Troll and gains 2 (10 → 12)'."""
     index = KIND_INDEX[command.kind]
     bounty = BOUNTY[index]
     victim = state.game.labels[command.victim]
-    return (
-        f"{who(state)} removes {victim}'s {KIND_ORDER[index].title} and gains {bounty} "
-        f"{change(state.energy[deciding(state)], bounty)}"
+    return Message(
+        "removal",
+        player=who(state),
+        victim=victim,
+        kind=kind_term(KIND_ORDER[index]),
+        bounty=bounty,
+        change=change(state.energy[deciding(state)], bounty),
     )
 
 
@@ -76,7 +86,7 @@ def legal(state: GameState, out: list[Command]) -> None:
 
 TABLE = Declaration(
     Removal,
-    what="recording a removal",
+    what=Message("what.record_removal"),
     apply=apply,
     describe=describe,
     legal=legal,

@@ -13,7 +13,8 @@ from companion.engine.commands._common import Declaration, where, who
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import next_turn, position, skip_target
-from companion.engine.wording import joined
+from companion.engine.names import kinds_term
+from companion.language import Message, Value, by_semicolons
 from models.commands import Skip
 from models.rules import KIND_ORDER
 
@@ -25,12 +26,12 @@ def apply(state: GameState, command: Skip) -> None:
     """Pass every turn before the point the skip names."""
     target = skip_target(state, command)
     if state.phase not in (Phase.SUMMONING, Phase.ACTIONS) or position(state) >= target:
-        raise IllegalCommand(f"there is nothing to skip: it is {where(state)}")
+        raise IllegalCommand(Message("refuse.nothing_to_skip", now=where(state)))
     while state.phase in (Phase.SUMMONING, Phase.ACTIONS) and position(state) < target:
         next_turn(state)
 
 
-def describe(state: GameState, command: Skip) -> str:
+def describe(state: GameState, command: Skip) -> Message:
     """Who the skip passes over, step by step, as the round would go."""
     trial = state.clone()
     target = skip_target(trial, command)
@@ -38,18 +39,24 @@ def describe(state: GameState, command: Skip) -> str:
     while trial.phase in (Phase.SUMMONING, Phase.ACTIONS) and position(trial) < target:
         done.setdefault((trial.phase, trial.step), []).append(who(trial))
         next_turn(trial)
-    parts = []
+    parts: list[Value] = []
     for (phase, step), names in done.items():
-        verb = "summoning" if phase is Phase.SUMMONING else "with their"
-        parts.append(
-            f"{joined(names)} {'is' if len(names) == 1 else 'are'} done {verb} "
-            f"{KIND_ORDER[step].plural}"
-        )
+        kinds = kinds_term(KIND_ORDER[step])
+        if phase is Phase.SUMMONING:
+            parts.append(
+                Message("skip.summoning", players=tuple(names), count=len(names), kinds=kinds)
+            )
+        else:
+            parts.append(
+                Message("skip.actions", players=tuple(names), count=len(names), kinds=kinds)
+            )
     if not parts:
-        return "Nothing to skip"
-    return "; ".join(parts)
+        return Message("skip.nothing")
+    whole = by_semicolons(parts)
+    assert isinstance(whole, Message), "clauses joined are a message"
+    return whole
 
 
 # Where it skips to is the table's to say (GameState.reach): skips are not listed.
-TABLE = Declaration(Skip, what="skipping ahead", apply=apply, describe=describe, legal=None)
+TABLE = Declaration(Skip, what=Message("what.skip"), apply=apply, describe=describe, legal=None)
 DIGITAL = None

@@ -15,6 +15,7 @@ from companion.engine.commands._common import (
     change,
     current,
     deciding,
+    energy,
     kind,
     location,
     name,
@@ -25,6 +26,8 @@ from companion.engine.commands._common import (
 from companion.engine.constants import COSTS, KIND_INDEX, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import can_summon, settle
+from companion.engine.names import kind_term, kinds_term
+from companion.language import Message
 from models.commands import Command, Summon
 from models.rules import KIND_ORDER, CreatureKind
 
@@ -34,21 +37,36 @@ if TYPE_CHECKING:
 
 def _pay(state: GameState, command: Summon) -> tuple[int, int]:
     """Check the summon may be paid for now: (seat, kind index)."""
-    seat = current(state, Phase.SUMMONING, "summoning")
+    seat = current(state, Phase.SUMMONING, Message("what.summon"))
     index = kind(command.kind)
     creature = KIND_ORDER[index]
     if index != state.step:
         raise IllegalCommand(
-            f"it is the {KIND_ORDER[state.step].plural} step, not {creature.plural}"
+            Message(
+                "refuse.other_step",
+                step=kinds_term(KIND_ORDER[state.step]),
+                kinds=kinds_term(creature),
+            )
         )
     player = name(state, seat)
     if state.reserve[seat][index] == 0:
         back = state.returning[seat][index]
-        later = f" ({back} come back next round)" if back else ""
-        raise IllegalCommand(f"{player} has no {creature.title} left to summon{later}")
+        if back:
+            raise IllegalCommand(
+                Message(
+                    "refuse.none_left_back", player=player, kind=kind_term(creature), count=back
+                )
+            )
+        raise IllegalCommand(Message("refuse.none_left", player=player, kind=kind_term(creature)))
     if state.energy[seat] < COSTS[index]:
         raise IllegalCommand(
-            f"{player} has {state.energy[seat]} energy; a {creature.title} costs {COSTS[index]}"
+            Message(
+                "refuse.cannot_pay",
+                player=player,
+                energy=energy(state.energy[seat]),
+                kind=kind_term(creature),
+                cost=COSTS[index],
+            )
         )
     return seat, index
 
@@ -57,7 +75,7 @@ def apply_table(state: GameState, command: Summon) -> None:
     """Record a summon at the table: the cost, and the creature now on the board."""
     seat, index = _pay(state, command)
     if command.location is not None:
-        raise IllegalCommand("table games do not record locations for summons")
+        raise IllegalCommand(Message("refuse.table_summon_place"))
     state.energy[seat] -= COSTS[index]
     state.reserve[seat][index] -= 1
     state.on_board[seat][index] += 1
@@ -69,7 +87,7 @@ def apply_digital(state: GameState, command: Summon) -> None:
     seat, index = _pay(state, command)
     where = location(state, command.location)
     if state.occupant[where] is not None:
-        raise IllegalCommand(f"{place(state, where)} is not vacant")
+        raise IllegalCommand(Message("refuse.not_vacant", place=place(state, where)))
     state.occupant[where] = state.game.tokens[seat][index]
     state.face_down[where] = False
     state.ready[seat][index] += 1
@@ -79,15 +97,18 @@ def apply_digital(state: GameState, command: Summon) -> None:
     settle(state)
 
 
-def describe(state: GameState, command: Summon) -> str:
+def describe(state: GameState, command: Summon) -> Message:
     """'Ragna summons a Wyrm onto Rune Hollow 1 for 5 energy (5 → 0)'."""
     index = KIND_INDEX[command.kind]
     cost = COSTS[index]
-    onto = f" onto {place_named(state, command.location)}" if command.location else ""
-    return (
-        f"{who(state)} summons a {KIND_ORDER[index].title}{onto} for {cost} energy "
-        f"{change(state.energy[deciding(state)], -cost)}"
-    )
+    paid = change(state.energy[deciding(state)], -cost)
+    kind = kind_term(KIND_ORDER[index])
+    if command.location:
+        onto = place_named(state, command.location)
+        return Message(
+            "summon.onto", player=who(state), kind=kind, place=onto, cost=energy(cost), change=paid
+        )
+    return Message("summon", player=who(state), kind=kind, cost=energy(cost), change=paid)
 
 
 def legal_table(state: GameState, out: list[Command]) -> None:
@@ -120,7 +141,7 @@ def space(state: GameState, command: Summon) -> str | None:
 
 TABLE = Declaration(
     Summon,
-    what="summoning",
+    what=Message("what.summon"),
     apply=apply_table,
     describe=describe,
     legal=legal_table,
@@ -132,7 +153,7 @@ TABLE = Declaration(
 )
 DIGITAL = Declaration(
     Summon,
-    what="summoning",
+    what=Message("what.summon"),
     apply=apply_digital,
     describe=describe,
     legal=legal_digital,

@@ -18,6 +18,7 @@ from companion.engine.commands._common import (
     creature,
     current,
     deciding,
+    energy,
     location,
     name,
     owner,
@@ -27,6 +28,7 @@ from companion.engine.commands._common import (
 from companion.engine.constants import WYRM, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import after_action, can_swap
+from companion.language import Message
 from models.commands import Command, Swap
 from models.rules import WYRM_SWAP_COST, CreatureKind
 
@@ -40,18 +42,16 @@ def apply_digital(state: GameState, command: Swap) -> None:
     """Trade the active Wyrm's place with its neighbour's, paying 1 energy."""
     here = acting(state)
     if state.step != WYRM:
-        raise IllegalCommand("only a Wyrm can swap places")
+        raise IllegalCommand(Message("refuse.only_wyrms_swap"))
     seat = owner(state, here)
     if state.energy[seat] < WYRM_SWAP_COST:
         raise IllegalCommand(
-            f"a Wyrm swap costs {WYRM_SWAP_COST} energy and {name(state, seat)} has none"
+            Message("refuse.swap_cost", cost=energy(WYRM_SWAP_COST), player=name(state, seat))
         )
     there = location(state, command.with_location)
     token = state.occupant[there]
     if there not in state.game.isle.neighbours[here] or token is None or token[0] != seat:
-        raise IllegalCommand(
-            f"the Wyrm has no creature of its own to swap with at {place(state, there)}"
-        )
+        raise IllegalCommand(Message("refuse.no_partner", place=place(state, there)))
     state.occupant[here], state.occupant[there] = token, state.occupant[here]
     state.face_down[here], state.face_down[there] = state.face_down[there], state.face_down[here]
     state.active = there
@@ -61,28 +61,33 @@ def apply_digital(state: GameState, command: Swap) -> None:
 
 def apply_table(state: GameState, command: Swap) -> None:
     """Record a Wyrm swap's payment, if the player's Wyrm has someone to swap with."""
-    seat = current(state, Phase.ACTIONS, "a Wyrm swap")
+    seat = current(state, Phase.ACTIONS, Message("what.swap"))
     player = name(state, seat)
     if state.step != WYRM:
-        raise IllegalCommand("Wyrm swaps happen while the Wyrm is activated, in the Wyrms step")
+        raise IllegalCommand(Message("refuse.swap_step"))
     if command.with_location is not None:
-        raise IllegalCommand("table games do not record locations for swaps")
+        raise IllegalCommand(Message("refuse.table_swap_place"))
     if state.on_board[seat][WYRM] == 0:
-        raise IllegalCommand(f"{player} has no Wyrm on the board")
+        raise IllegalCommand(Message("refuse.no_wyrm", player=player))
     if sum(state.on_board[seat]) - state.on_board[seat][WYRM] == 0:
-        raise IllegalCommand(f"{player} has no other creature on the board to swap with")
+        raise IllegalCommand(Message("refuse.no_other_creature", player=player))
     if state.energy[seat] < WYRM_SWAP_COST:
-        raise IllegalCommand(f"a Wyrm swap costs {WYRM_SWAP_COST} energy and {player} has none")
+        raise IllegalCommand(
+            Message("refuse.swap_cost", cost=energy(WYRM_SWAP_COST), player=player)
+        )
     state.energy[seat] -= WYRM_SWAP_COST
 
 
-def describe(state: GameState, command: Swap) -> str:
+def describe(state: GameState, command: Swap) -> Message:
     """'Ragna's Wyrm at … trades places with Ragna's Troll at … for 1 energy (5 → 4)'."""
-    paid = f"for {WYRM_SWAP_COST} energy {change(state.energy[deciding(state)], -WYRM_SWAP_COST)}"
+    cost = energy(WYRM_SWAP_COST)
+    paid = change(state.energy[deciding(state)], -WYRM_SWAP_COST)
     if command.with_location is None:
-        return f"{who(state)}'s Wyrm trades places with another of their creatures {paid}"
+        return Message("swap.table", player=who(state), cost=cost, change=paid)
     other = creature(state, state.game.isle.index[command.with_location])
-    return f"{creature(state, active_at(state))} trades places with {other} {paid}"
+    return Message(
+        "swap", creature=creature(state, active_at(state)), other=other, cost=cost, change=paid
+    )
 
 
 def legal_digital(state: GameState, out: list[Command]) -> None:
@@ -133,7 +138,7 @@ def space(state: GameState, command: Swap) -> str | None:
 
 DIGITAL = Declaration(
     Swap,
-    what="swapping a Wyrm on the board",
+    what=Message("what.swap_board"),
     apply=apply_digital,
     describe=describe,
     legal=legal_digital,
@@ -145,7 +150,7 @@ DIGITAL = Declaration(
 )
 TABLE = Declaration(
     Swap,
-    what="a Wyrm swap",
+    what=Message("what.swap"),
     apply=apply_table,
     describe=describe,
     legal=legal_table,
