@@ -128,6 +128,26 @@ def test_the_apps_own_pages_are_answered(client, headers):
         assert websocket.receive_text() == "games"
 
 
+@pytest.mark.parametrize(
+    ("accept_language", "said"),
+    [
+        (None, "This server only answers the Summoner's Isle app."),
+        ("fr-CA,fr;q=0.9,en;q=0.8", "Ce serveur ne répond qu'à l'application Summoner's Isle."),
+        ("de-DE,en;q=0.5,fr;q=0.7", "Ce serveur ne répond qu'à l'application Summoner's Isle."),
+        ("de-DE", "This server only answers the Summoner's Isle app."),
+        ("fr;q=0,en", "This server only answers the Summoner's Isle app."),
+    ],
+)
+def test_a_refusal_speaks_the_browsers_language(client, accept_language, said):
+    # Issue 14: every sentence the app says is in the device's language, this one included.
+    headers = {"host": "evil.example:8550"}
+    if accept_language is not None:
+        headers["accept-language"] = accept_language
+    response = client.get("/", headers=headers)
+    assert response.status_code == 403
+    assert response.text == said
+
+
 def test_no_wildcard_cors_and_no_api_pages(client):
     response = client.get("/", headers={"origin": OWN})
     assert "access-control-allow-origin" not in response.headers

@@ -14,6 +14,10 @@ import socket
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from companion.app.language_setting import accepted_languages, device_language
+from companion.language import Message as Sentence
+from companion.language.render import language
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -106,10 +110,10 @@ class OriginGuard:
             if kind == "websocket":
                 await send({"type": "websocket.close", "code": POLICY_VIOLATION})
             else:
-                await _plain(send, 403, "This server only answers the Summoner's Isle app.")
+                await _plain(send, 403, _said(scope, "app.guard.foreign"))
             return
         if kind == "http" and scope.get("path") in API_PAGES:
-            await _plain(send, 404, "Not found.")
+            await _plain(send, 404, _said(scope, "app.guard.not_found"))
             return
 
         async def without_wildcard_cors(message: Message) -> None:
@@ -122,6 +126,15 @@ class OriginGuard:
             await send(message)
 
         await self.app(scope, receive, without_wildcard_cors)
+
+
+def _said(scope: Scope, message: str) -> str:
+    """A refusal in the language the browser asks for (Accept-Language), else English."""
+    asked = b",".join(
+        value for name, value in scope.get("headers", []) if name.lower() == b"accept-language"
+    )
+    code = device_language("", accepted_languages(asked.decode("latin-1")))
+    return language(code).render(Sentence(message))
 
 
 async def _plain(send: Send, status: int, text: str) -> None:

@@ -30,6 +30,24 @@ def device_language(kept: str, locales: Iterable[str] = ()) -> str:
     return DEFAULT_LANGUAGE
 
 
+def accepted_languages(header: str) -> list[str]:
+    """The language tags of an HTTP Accept-Language header, most wanted first ('*' left out)."""
+    weighted: list[tuple[float, int, str]] = []
+    for position, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            name, _, number = param.strip().partition("=")
+            if name.strip() == "q":
+                try:
+                    quality = float(number)
+                except ValueError:
+                    quality = 0.0
+        if tag.strip() and tag.strip() != "*" and quality > 0:
+            weighted.append((-quality, position, tag.strip()))
+    return [tag for *_, tag in sorted(weighted)]
+
+
 def locale_tag(language_code: str, country_code: str | None = None) -> str:
     """A Flet locale's parts as one tag: ('fr', 'CA') is 'fr-CA'."""
     return f"{language_code}-{country_code}" if country_code else language_code

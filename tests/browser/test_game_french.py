@@ -1,22 +1,13 @@
 """The game screens in French in Chromium: a digital game and a table game, phone and tablet.
 
-The device shows French (through `french_app.py` until the language setting lands); the
-screenshots in tests/artifacts/ are for a reviewer to check nothing is clipped or overlaps
-at 360x740 and 1280x800.
+Each device is a browser whose locale is French, so the app's language setting starts in
+French, as on a French phone. The screenshots in tests/artifacts/ are for a reviewer to check
+that nothing is clipped or overlaps at 360x740 and 1280x800.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from browser_ui import PHONE, TABLET, Screen, seats, tap_location
-from conftest import AppServer
 
 from companion.store.store import open_store
 from models.commands import EnergyAndReset, Pass, Placement, Skip, Summon
@@ -25,40 +16,10 @@ from models.rules import CreatureKind
 from models.setup import GameSetup
 
 W, T, S = CreatureKind.WYRM, CreatureKind.TROLL, CreatureKind.SPRITE
-HERE = Path(__file__).resolve().parent
-
-
-class FrenchServer(AppServer):
-    """The app server, every device in French (test-only: see french_app.py)."""
-
-    def start(self) -> None:
-        """Start the server and wait until it answers."""
-        self.process = subprocess.Popen(
-            [sys.executable, str(HERE / "french_app.py"), str(self.port), self.db],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url, timeout=2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("the French app server did not answer within 60 s")
-
-
-@pytest.fixture
-def french(tmp_path: Path) -> Iterator[AppServer]:
-    """A fresh app server whose devices show French."""
-    app = FrenchServer(tmp_path)
-    app.start()
-    yield app
-    app.stop()
 
 
 def page(browser, viewport):
-    """A page in a French browser (the setting's default, once it exists, follows it)."""
+    """A page in a French browser: the app's language setting follows the locale."""
     return browser.new_context(viewport=viewport, locale="fr-FR").new_page()
 
 
@@ -73,23 +34,23 @@ def imported(server, setup: GameSetup, commands: list) -> str:
         return store.import_log(GameLog.of(setup, commands)).id
 
 
-def test_a_digital_game_in_french(french, browser, artifacts):
+def test_a_digital_game_in_french(server, browser, artifacts):
     setup = GameSetup(
         players=seats("red", "blue", blue="greedy"), board="duel-isle", mode="digital"
     )
     # Ragna's Wyrm at rh1; Bjorn's Sprites at rh2 and rh3: her Wyrm may attack.
     game = imported(
-        french,
+        server,
         setup,
         [Summon(W, "rh1"), Pass(), Pass(), Summon(S, "rh2"), Summon(S, "rh3"), Pass()],
     )
     ui = Screen(page(browser, PHONE), artifacts)
-    ui.open(f"{french.url}/game/{game}", "Les Wyrms agissent")
+    ui.open(f"{server.url}/game/{game}", "Les Wyrms agissent")
     ui.wait_for("Au tour de Ragna")
     ui.wait_for("Ordre du tour")
     ui.shot("fr-phone-board-actions", tall=740)
     ui.shot("fr-phone-board-actions-whole", tall=1900)
-    with open_store(french.db) as store:
+    with open_store(server.db) as store:
         board = store.load(game).game.board
     tap_location(ui.page, board, "rh1")
     ui.wait_for("Votre Wyrm au Creux des Runes 1 a encore 2 actions")
@@ -104,11 +65,11 @@ def test_a_digital_game_in_french(french, browser, artifacts):
 
     # A whole round played: the Energy and Reset card waits for Continue.
     reset = imported(
-        french,
+        server,
         setup,
         [Pass(), Pass(), Summon(T, "ss1"), Pass(), Summon(S, "ss2"), *[Pass()] * 4],
     )
-    ui.open(f"{french.url}/game/{reset}", "Vous occupez toutes les cases")
+    ui.open(f"{server.url}/game/{reset}", "Vous occupez toutes les cases")
     ui.wait_for("Prendre +")
     ui.shot("fr-phone-domination", tall=1300)
     ui.button("Refuser").click()
@@ -119,13 +80,13 @@ def test_a_digital_game_in_french(french, browser, artifacts):
     ui.page.close()
 
     tablet = Screen(page(browser, TABLET), artifacts)
-    fresh = imported(french, setup, [Summon(W, "rh1"), Pass(), Pass(), Summon(S, "rh2"), Pass()])
-    tablet.open(f"{french.url}/game/{fresh}", "Les Wyrms agissent")
+    fresh = imported(server, setup, [Summon(W, "rh1"), Pass(), Pass(), Summon(S, "rh2"), Pass()])
+    tablet.open(f"{server.url}/game/{fresh}", "Les Wyrms agissent")
     tap_location(tablet.page, board, "rh1")
     tablet.wait_for("Votre Wyrm au Creux des Runes 1")
     settle(tablet)
     tablet.shot("fr-tablet-board-active", tall=800)
-    tablet.open(f"{french.url}/game/{reset}", "Continuer vers la manche 2")
+    tablet.open(f"{server.url}/game/{reset}", "Continuer vers la manche 2")
     settle(tablet)
     tablet.shot("fr-tablet-reset-card", tall=800)
 
@@ -157,32 +118,32 @@ ROUND_1 = [
 ]
 
 
-def test_a_table_game_in_french(french, browser, artifacts):
-    summoning = imported(french, TABLE, [Summon(W, by="red")])
+def test_a_table_game_in_french(server, browser, artifacts):
+    summoning = imported(server, TABLE, [Summon(W, by="red")])
     ui = Screen(page(browser, PHONE), artifacts)
-    ui.open(f"{french.url}/game/{summoning}", "Invocation · étape des Wyrms")
+    ui.open(f"{server.url}/game/{summoning}", "Invocation · étape des Wyrms")
     ui.wait_for("Plus personne n'invoque")
     ui.shot("fr-phone-table-summoning", tall=740)
     ui.shot("fr-phone-table-summoning-whole", tall=2000)
     tablet = Screen(page(browser, TABLET), artifacts)
-    tablet.open(f"{french.url}/game/{summoning}", "Invocation · étape des Wyrms")
+    tablet.open(f"{server.url}/game/{summoning}", "Invocation · étape des Wyrms")
     settle(tablet)
     tablet.shot("fr-tablet-table-summoning", tall=800)
 
-    acting = imported(french, TABLE, ROUND_1)
-    ui.open(f"{french.url}/game/{acting}", "Invocation")
+    acting = imported(server, TABLE, ROUND_1)
+    ui.open(f"{server.url}/game/{acting}", "Invocation")
     ui.button("Plus personne n'invoque", exact=False).click()
     ui.wait_for("agissent sur le plateau")
     ui.shot("fr-phone-table-actions", tall=740)
 
-    at_reset = imported(french, TABLE, [*ROUND_1, Skip("summoning"), Skip("actions")])
-    ui.open(f"{french.url}/game/{at_reset}/reset", "Appliquer")
+    at_reset = imported(server, TABLE, [*ROUND_1, Skip("summoning"), Skip("actions")])
+    ui.open(f"{server.url}/game/{at_reset}/reset", "Appliquer")
     ui.wait_for("Décompte")
     ui.shot("fr-phone-table-reset", tall=740)
     ui.shot("fr-phone-table-reset-whole", tall=1800)
     # A Troll summoned this round: the screen asks where it stands.
     asking = imported(
-        french,
+        server,
         TABLE,
         [
             *ROUND_1,
@@ -192,9 +153,9 @@ def test_a_table_game_in_french(french, browser, artifacts):
             Skip("actions"),
         ],
     )
-    ui.open(f"{french.url}/game/{asking}/reset", "Où est le Troll de Ragna maintenant")
+    ui.open(f"{server.url}/game/{asking}/reset", "Où est le Troll de Ragna maintenant")
     ui.wait_for("encore à placer")
     ui.shot("fr-phone-table-reset-asking", tall=740)
-    tablet.open(f"{french.url}/game/{at_reset}/reset", "Appliquer")
+    tablet.open(f"{server.url}/game/{at_reset}/reset", "Appliquer")
     settle(tablet)
     tablet.shot("fr-tablet-table-reset", tall=800)
