@@ -226,7 +226,7 @@ def test_watchers_and_replaced_codes_record_nothing_and_only_the_scorekeeper_cor
     fix = Correction(player="red", delta=2, reason="miscounted")
     assert refusal(WATCHER, [Pass()]) == WATCHERS_RECORD_NOTHING
     assert refusal(LOCKED, [Pass()]) == CODE_REPLACED
-    assert refusal("red", [fix]) == "Only the scorekeeper's device corrects energy by hand."
+    assert str(refusal("red", [fix])) == "Only the scorekeeper's device corrects energy by hand."
     assert refusal(SCOREKEEPER, [fix]) is None
     assert refusal(None, [fix]) is None
     assert refusal("red", [Pass()]) is None
@@ -265,8 +265,8 @@ def test_a_seated_session_records_its_players_turns_and_is_refused_anothers(save
         "That is Ragna's record: their device or the scorekeeper's undoes it."
     )
     seat["now"] = WATCHER
-    assert session.do(Pass(), by="blue").message == WATCHERS_RECORD_NOTHING
-    assert session.redo().message == WATCHERS_RECORD_NOTHING
+    assert session.do(Pass(), by="blue").said == WATCHERS_RECORD_NOTHING
+    assert session.redo().said == WATCHERS_RECORD_NOTHING
     seat["now"] = "red"
     assert session.undo().ok
     assert store.load(game_id).revision == 2 and not store.load(game_id).log
@@ -450,7 +450,7 @@ def test_only_the_host_and_the_scorekeeper_delete_a_shared_game(saved_game):
     app, access = _shared_app(store)
     access.seats.take(game_id, app.ticket.device, "red", PLAYERS)
     # Ragna's phone is refused, with a sentence, and the game stays.
-    assert app.delete_game(game_id) == DELETE_REFUSED
+    assert app.delete_game(game_id) == str(DELETE_REFUSED)
     assert store.load(game_id).id == game_id
     access.seats.take(game_id, app.ticket.device, SCOREKEEPER, PLAYERS)
     assert app.delete_refusal(game_id) is None

@@ -297,7 +297,8 @@ class App:
         """Why this device may not delete a game; None if it may (the host, the scorekeeper)."""
         if self.table is None:
             return None
-        return delete_refusal(self.role is Role.HOST, self.seat(game_id), self.words)
+        refused = delete_refusal(self.role is Role.HOST, self.seat(game_id))
+        return None if refused is None else self.words.render(refused)
 
     def delete_game(self, game_id: str) -> str | None:
         """Delete a game if this device may: None if deleted, else the sentence saying why not."""

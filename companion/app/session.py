@@ -25,8 +25,8 @@ class Outcome:
     """What became of an action: done (with its log sentence) or refused (with the reason).
 
     `message` is English (the log's and old callers' text); `said` is the same as a message
-    to render in a device's language, when there is one (the sharing policy's refusals are
-    still English strings).
+    to render in a device's language, when there is one (a store error's own sentence has
+    none yet).
     """
 
     ok: bool
@@ -109,12 +109,12 @@ class GameSession:
         seat = self.seat
         refused = policy.refusal(seat, commands)
         if refused:
-            return Outcome(False, refused)
+            return saying(False, refused)
         bots = {player.id for player in self.saved.setup.players if player.bot}
         made = [made_by(command, by) for command in commands]
         refused = policy.others_refusal(seat, made, bots, self.saved.game.labels)
         if refused:
-            return Outcome(False, refused)
+            return saying(False, refused)
         signed = [policy.signed(seat, command, bots) for command in made]
         before = len(self.saved.log)
         start = self.state
@@ -131,7 +131,7 @@ class GameSession:
         log = self.saved.log
         refused = self._undo_refusal(log[len(log) - tap_size(log[::-1]) :])
         if refused:
-            return Outcome(False, refused)
+            return saying(False, refused)
         label = self.undo_message()
         base = self.saved.revision if revision is None else revision
         failed = self._write(lambda: self.store.undo(self.id, base))
@@ -141,7 +141,7 @@ class GameSession:
         """Bring back the newest undone command."""
         refused = self._undo_refusal(self.saved.undone[: tap_size(self.saved.undone)])
         if refused:
-            return Outcome(False, refused)
+            return saying(False, refused)
         label = self.redo_message()
         failed = self._write(lambda: self.store.redo(self.id, self.saved.revision))
         return failed or saying(True, Message("game.redone", what=label or ""))
@@ -197,7 +197,7 @@ class GameSession:
         said = self.redo_message()
         return None if said is None else words.render(said)
 
-    def _undo_refusal(self, entries: Sequence[LogEntry]) -> str | None:
+    def _undo_refusal(self, entries: Sequence[LogEntry]) -> Message | None:
         """Why this device's seat may not take back or bring back these records, if so."""
         commands = [entry.command for entry in entries]
         return policy.undo_refusal(self.seat, commands, self.saved.game.labels)
@@ -215,7 +215,7 @@ class GameSession:
                 return saying(False, Message("game.moved_on"))
             return saying(False, Message("game.moved_on_after", latest=latest))
         except GameNotFound:
-            return Outcome(False, policy.GAME_DELETED)
+            return saying(False, policy.GAME_DELETED)
         except StoreError as error:
             return Outcome(False, _sentence(str(error)))
         return None

@@ -42,7 +42,7 @@ def build(app: App, game_id: str) -> ft.View:
     def act(outcome: Outcome) -> None:
         if outcome.ok:
             app.announce(game_id, session.saved.revision)
-        notify(app.page, outcome.message, error=not outcome.ok)
+        notify(app.page, outcome.text(app.words), error=not outcome.ok)
         render()
         app.page.update()
 

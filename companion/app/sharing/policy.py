@@ -4,25 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from companion.app.language_setting import ENGLISH
 from companion.app.sharing.seats import SCOREKEEPER, WATCHER
 from companion.language import Message
-from companion.language.render import Language
 from models.commands import PLAYER_COMMANDS, Command, Correction
 
-# In English, for code that compares; a device is told them in its language.
-WATCHERS_RECORD_NOTHING = ENGLISH.render(Message("app.policy.watchers_record_nothing"))
+# Refusals are messages: each device says them in its own language.
+WATCHERS_RECORD_NOTHING = Message("app.policy.watchers_record_nothing")
 # The seat of a device whose code the host has replaced: it records nothing until let in again.
 LOCKED = "locked"
-CODE_REPLACED = ENGLISH.render(Message("app.policy.code_replaced"))
+CODE_REPLACED = Message("app.policy.code_replaced")
 
 
-def _closed(seat: str | None, words: Language = ENGLISH) -> str | None:
+def _closed(seat: str | None) -> Message | None:
     """Why a seat records nothing at all, if it does not."""
     if seat == WATCHER:
-        return words.render(Message("app.policy.watchers_record_nothing"))
+        return WATCHERS_RECORD_NOTHING
     if seat == LOCKED:
-        return words.render(Message("app.policy.code_replaced"))
+        return CODE_REPLACED
     return None
 
 
@@ -41,8 +39,7 @@ def others_refusal(
     commands: Sequence[Command],
     bots: Iterable[str],
     labels: Mapping[str, str],
-    words: Language = ENGLISH,
-) -> str | None:
+) -> Message | None:
     """Why a player's device may not record commands made for another (human) player, if so."""
     if seat is None or seat in (SCOREKEEPER, WATCHER, LOCKED):
         return None
@@ -50,50 +47,49 @@ def others_refusal(
         by = command.by if isinstance(command, PLAYER_COMMANDS) else None
         if by is not None and by != seat and by not in set(bots):
             mine, theirs = labels.get(seat, seat), labels.get(by, by)
-            return words.render(Message("app.policy.others", mine=mine, theirs=theirs))
+            return Message("app.policy.others", mine=mine, theirs=theirs)
     return None
 
 
-def refusal(seat: str | None, commands: Sequence[Command], words: Language = ENGLISH) -> str | None:
+def refusal(seat: str | None, commands: Sequence[Command]) -> Message | None:
     """Why a seat may not record these commands; None if it may."""
     if seat is None or seat == SCOREKEEPER:
         return None
     if _closed(seat):
-        return _closed(seat, words)
+        return _closed(seat)
     if any(isinstance(command, Correction) for command in commands):
-        return words.render(Message("app.policy.corrections"))
+        return Message("app.policy.corrections")
     return None
 
 
-DELETE_REFUSED = ENGLISH.render(Message("app.policy.delete_refused"))
-GAME_DELETED = ENGLISH.render(Message("app.main.game_deleted"))
+DELETE_REFUSED = Message("app.policy.delete_refused")
+GAME_DELETED = Message("app.main.game_deleted")
 
 
-def delete_refusal(host: bool, seat: str | None, words: Language = ENGLISH) -> str | None:
+def delete_refusal(host: bool, seat: str | None) -> Message | None:
     """Why a device may not delete a shared game (`host`: it came in with the host link)."""
     if host or seat is None or seat == SCOREKEEPER:
         return None
     if seat == LOCKED:
-        return _closed(seat, words)
-    return words.render(Message("app.policy.delete_refused"))
+        return _closed(seat)
+    return DELETE_REFUSED
 
 
 def undo_refusal(
     seat: str | None,
     taken_back: Sequence[Command],
     labels: Mapping[str, str] | None = None,
-    words: Language = ENGLISH,
-) -> str | None:
+) -> Message | None:
     """Why a seat may not undo or redo these commands; None if it may."""
     if seat is None or seat == SCOREKEEPER:
         return None
     if _closed(seat):
-        return _closed(seat, words)
+        return _closed(seat)
     for command in taken_back:
         by = getattr(command, "by", None) if isinstance(command, PLAYER_COMMANDS) else None
         if by is not None and by != seat:
             whose = (labels or {}).get(by, by)
-            return words.render(Message("app.policy.undo_theirs", player=whose))
+            return Message("app.policy.undo_theirs", player=whose)
         if isinstance(command, Correction):
-            return words.render(Message("app.policy.undo_correction"))
+            return Message("app.policy.undo_correction")
     return None
