@@ -6,9 +6,7 @@ with the values its English text names.
 
 from __future__ import annotations
 
-import ast
 import asyncio
-import string
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -21,7 +19,7 @@ from companion.app.language_setting import (
     locale_tag,
 )
 from companion.app.main import App
-from companion.language.render import LANGUAGES, catalog
+from companion.language.render import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -130,45 +128,3 @@ def test_a_browser_that_never_answers_gets_english(monkeypatch):
     app.page.get_device_info = never
     asyncio.run(app.find_language())
     assert app.words.code == "en"
-
-
-def said_ids() -> list[tuple[str, set[str], str]]:
-    """Every `say("app....", name=...)` in the code: its id, the value names it gives, where."""
-    found = []
-    for path in sorted((ROOT / "companion" / "app").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Call) and node.args):
-                continue
-            name = node.func.attr if isinstance(node.func, ast.Attribute) else None
-            first = node.args[0]
-            if (
-                name == "say"
-                and isinstance(first, ast.Constant)
-                and isinstance(first.value, str)
-                and first.value.startswith("app.")
-            ):
-                given = {keyword.arg for keyword in node.keywords if keyword.arg is not None}
-                found.append((first.value, given, f"{path.relative_to(ROOT)}:{node.lineno}"))
-    return found
-
-
-def test_every_app_text_the_screens_say_is_in_both_catalogs_with_its_values():
-    english = {entry.id: entry.string for entry in catalog("en") if entry.id}
-    french = {entry.id: entry.string for entry in catalog("fr") if entry.id and not entry.context}
-    said = said_ids()
-    assert len(said) > 50
-    wrong = []
-    for key, given, where in said:
-        text = english.get(key) or english.get((key, key))
-        plural = next((k for k in english if isinstance(k, tuple) and k[0] == key), None)
-        if plural is not None:
-            text = english[plural]
-        if text is None or (key not in french and plural not in french):
-            wrong.append(f"{where} {key}: not in both catalogs")
-            continue
-        forms = text if isinstance(text, tuple) else (text,)
-        named = {n for form in forms for _, n, _, _ in string.Formatter().parse(form) if n}
-        spare = given - named - ({"count"} if plural else set())
-        if named - given or spare:
-            wrong.append(f"{where} {key}: gives {sorted(given)}, the text names {sorted(named)}")
-    assert wrong == []

@@ -46,17 +46,17 @@ EDITS = {
     ),
     "remove a space": (
         lambda h: h.remove_location("ss1"),
-        "remove ss1",
+        "remove Skald's Strand 1",
         lambda d: "ss1" not in d.positions and all("ss1" not in path for path in d.paths),
     ),
     "join two spaces": (
         lambda h: h.toggle_path("nc1", "er3"),
-        "join nc1 and er3",
+        "join North Cliffs 1 and Ember Reach 3",
         lambda d: ("er3", "nc1") in d.paths,
     ),
     "part two spaces": (
         lambda h: h.toggle_path("fh3", "ss1"),
-        "part fh3 and ss1",
+        "part Frostholm 3 and Skald's Strand 1",
         lambda d: ("fh3", "ss1") not in d.paths,
     ),
     "add a territory": (
@@ -120,14 +120,14 @@ def test_a_drag_is_one_step_however_many_events_it_sends():
         history.drag("ss1", (50.0 + step, 40.0))
     history.settle()
     assert history.draft.positions["ss1"] == (70.0, 40.0)
-    assert len(history.undos) == 1 and history.undo_label == "move ss1"
+    assert len(history.undos) == 1 and history.undo_label == "move Skald's Strand 1"
 
     # A second drag of the same space after the drop is a step of its own.
     history.drag("ss1", (10.0, 10.0))
     history.settle()
-    assert history.undo() == "move ss1"
+    assert history.undo() == "move Skald's Strand 1"
     assert history.draft.positions["ss1"] == (70.0, 40.0)
-    assert history.undo() == "move ss1"
+    assert history.undo() == "move Skald's Strand 1"
     assert history.draft.positions["ss1"] == start and history.undo() is None
 
 
@@ -154,7 +154,7 @@ def test_a_new_edit_after_undo_clears_redo():
     assert history.draft.territory("skalds-strand").bonus == 1
     assert [str(step.label) for step in history.undos] == [
         "add a space to Skald's Strand",
-        "remove nc1",
+        "remove North Cliffs 1",
     ]
 
 

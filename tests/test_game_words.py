@@ -6,7 +6,6 @@ the board editor's draft); a browser test shows the screens themselves in French
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from companion.app.board_draft import BoardDraft, DraftHistory
@@ -17,7 +16,7 @@ from companion.app.game_words import board_place_terms, place_terms, territory_n
 from companion.app.session import GameSession
 from companion.boards import shipped_board
 from companion.engine import Game
-from companion.language.render import catalog, language
+from companion.language.render import language
 from companion.store.store import open_store
 from models.commands import Activate, Pass, Summon
 from models.rules import CreatureKind as K
@@ -112,13 +111,3 @@ def test_a_shipped_layout_copied_in_french_is_named_in_french():
     assert FR.render(history.undo_message) == "mettre le bonus de Falaises du Nord à 3"
     # English stays the default.
     assert BoardDraft.from_board(DUEL).name == "My Duel Isle"
-
-
-def test_every_game_id_the_screens_say_is_in_both_catalogs():
-    """Screens say ids through `say(words, "game.…")`: each one has its texts."""
-    said = set()
-    for path in (ROOT / "companion" / "app").rglob("*.py"):
-        said.update(re.findall(r'"(game\.[a-z_.]+)"', path.read_text(encoding="utf-8")))
-    for code in ("en", "fr"):
-        known = {e.id[0] if isinstance(e.id, tuple) else e.id for e in catalog(code) if e.id}
-        assert sorted(said - known) == [], code

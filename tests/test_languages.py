@@ -8,6 +8,7 @@ id in them is used, and every shipped name has its French entry.
 from __future__ import annotations
 
 import ast
+import re
 import string
 from pathlib import Path
 
@@ -279,32 +280,48 @@ def test_a_locale_names_its_language(tag, code):
     assert language_for(tag) == code
 
 
-def built_messages() -> list[tuple[str, set[str], str]]:
-    """Every `Message("id", name=...)` in the code: its id, the value names it gives, where."""
+# The ways the code speaks: `Message("id", ...)`, `app.say("id", ...)`, `say(words, "id", ...)`.
+_SPEAKERS = {"Message", "say"}
+_ID = re.compile(r"^[a-z]+(\.[a-z0-9_]+)+$")
+
+
+def spoken_ids() -> list[tuple[str, set[str], str]]:
+    """Every message the code builds or says by a written id: its id, the values it gives
+    by name, and where."""
     found = []
     for path in sorted((ROOT / "companion").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id == "Message"
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)
-            ):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if name not in _SPEAKERS:
+                continue
+            written = [
+                arg.value
+                for arg in node.args[:2]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+            ]
+            if written and _ID.match(written[0]):
                 names = {keyword.arg for keyword in node.keywords if keyword.arg is not None}
                 where = f"{path.relative_to(ROOT)}:{node.lineno}"
-                found.append((node.args[0].value, names, where))
+                found.append((written[0], names, where))
     return found
 
 
 def test_the_code_gives_every_value_a_text_names_and_no_other():
-    """A text naming a value the code does not give would fail when shown; a value no text
-    names is lost (a plural message's `count` only chooses the form)."""
+    """Every id the engine, the command line and every screen say is in the catalogs (both,
+    by the test above), and gives the values its text names and no other: a text naming a
+    value the code does not give would fail when shown; a value no text names is lost (a
+    plural message's `count` only chooses the form)."""
     english = messages("en")
+    spoken = spoken_ids()
+    assert {key.split(".")[0] for key, _, _ in spoken} >= {"app", "game", "tally"}
+    missing = sorted(f"{where} {key}" for key, _, where in spoken if key not in english)
+    assert missing == []
     wrong = []
-    for key, given, where in built_messages():
+    for key, given, where in spoken:
         named = set().union(*(fields(form) for form in texts(english[key])))
         spare = given - named - ({"count"} if isinstance(english[key], tuple) else set())
         if named - given or spare:

@@ -12,11 +12,11 @@ import math
 from dataclasses import dataclass, field
 
 from companion.app.board_geometry import Point
-from companion.app.game_words import english, say
+from companion.app.game_words import board_place_terms, english, say
 from companion.boards import BoardError, parse_board
 from companion.boards.user import board_name, slug, user_board_id
 from companion.engine.names import board_term, territory_term
-from companion.language import Message
+from companion.language import Message, Term
 from companion.language.render import Language
 from models.board import Board, Location, Territory
 from models.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -301,20 +301,25 @@ class DraftHistory:
         said = Message("game.editor.step.add_space", territory=name)
         return self.record(said).add_location(territory_id, point)
 
+    def space(self, location: str) -> Term:
+        """A space as the editor's isle names it: its territory's name and its number there."""
+        return board_place_terms(self.draft.sketch()).get(location, Term(location))
+
     def remove_location(self, location: str) -> None:
         """Remove a space and every path to it."""
-        self.record(Message("game.editor.step.remove", what=location)).remove_location(location)
+        said = Message("game.editor.step.remove", what=self.space(location))
+        self.record(said).remove_location(location)
 
     def drag(self, location: str, point: Point) -> None:
         """Move a space while it is dragged: the whole drag is one step, until `settle`."""
-        said = Message("game.editor.step.move", what=location)
+        said = Message("game.editor.step.move", what=self.space(location))
         self.record(said, merge=f"move {location}").move_location(location, point)
 
     def toggle_path(self, a: str, b: str) -> bool:
         """Join two spaces, or part them if joined; whether they are joined now."""
         joined = _pair(a, b) in self.draft.paths
         step = "game.editor.step.part" if joined else "game.editor.step.join"
-        said = Message(step, a=a, b=b)
+        said = Message(step, a=self.space(a), b=self.space(b))
         return self.record(said).toggle_path(a, b)
 
     def add_territory(self, name: str) -> str:
