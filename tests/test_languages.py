@@ -233,6 +233,14 @@ def test_french_puts_a_narrow_no_break_space_before_high_punctuation():
     assert text == "maîtrise des Falaises du Nord\u202f: +2"
 
 
+def test_french_holds_a_quotation_in_guillemets_with_narrow_no_break_spaces():
+    said = Message("game.tally.goes_on", button="Voir le résultat")
+    assert render(said, "fr") == (
+        "La partie continue quand vous touchez «\u202fVoir le résultat\u202f» (en bas)."
+    )
+    assert render(said, "en") == "Play goes on when you tap “Voir le résultat” (at the bottom)."
+
+
 def test_str_of_a_message_is_english():
     assert str(Message("count.action", count=2)) == "2 actions"
 

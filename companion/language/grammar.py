@@ -28,6 +28,9 @@ FORMS = ("", "le", "nu", "de", "à", "dans")
 CAPITAL = "^"
 # French sets a narrow no-break space before these (typed as a plain space in the catalog).
 _HIGH_PUNCTUATION = re.compile(r" ([;:!?])")
+# Guillemets hold their quotation with the same narrow no-break space inside.
+_OPENING = re.compile(r"«\s*")
+_CLOSING = re.compile(r"\s*»")
 
 
 class Grammar(Protocol):
@@ -74,8 +77,10 @@ class French:
         return capitalised(shown) if spec == CAPITAL or spec[:1].isupper() else shown
 
     def typeset(self, template: str) -> str:
-        """A narrow no-break space before ; : ! and ?, as French typography wants."""
-        return _HIGH_PUNCTUATION.sub("\u202f\\1", template)
+        """French spacing: a narrow no-break space before ; : ! and ?, and inside « »."""
+        spaced = _HIGH_PUNCTUATION.sub("\u202f\\1", template)
+        spaced = _OPENING.sub("«\u202f", spaced)
+        return _CLOSING.sub("\u202f»", spaced)
 
 
 def split_article(text: str) -> tuple[str | None, str]:

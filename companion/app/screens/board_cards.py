@@ -190,11 +190,7 @@ class BoardCards:
             self.end_button.visible = self.done_button.visible = False
             round_ = (state.last_tally.round if state.last_tally else None) or state.round
             words = self.words
-            self.continue_button.content = bar_text(
-                say(words, "game.board.see_result")
-                if state.is_terminal
-                else say(words, "game.board.continue_to", round=state.round)
-            )
+            self.continue_button.content = bar_text(self.go_on_label())
             self.continue_button.tooltip = say(words, "game.board.reset_read", round=round_)
             bar.visible = True
             return bar
@@ -295,15 +291,25 @@ class BoardCards:
             order = say(words, "game.tally.next_order", order=self.order(tally))
             lines.append(ft.Text(order, size=16, weight=ft.FontWeight.BOLD))
             lines.extend(ft.Text(words.render(note), size=14) for note in tally.order_messages)
+        # The hint names the button as it reads: 'Continue to round 3', 'See the result'.
+        button = self.go_on_label()
         if self.turns.unattended:
-            hint = say(words, "game.tally.goes_on_alone", count=round(UNATTENDED_RESET_S))
+            seconds = round(UNATTENDED_RESET_S)
+            hint = say(words, "game.tally.goes_on_alone", count=seconds, button=button)
         else:
-            hint = say(words, "game.tally.goes_on")
+            hint = say(words, "game.tally.goes_on", button=button)
         lines.append(ft.Text(hint, size=13, color=ft.Colors.ON_SURFACE_VARIANT))
         return ft.Semantics(
             identifier="reset-card",
             content=ft.Card(content=ft.Container(padding=12, content=ft.Column(lines, spacing=8))),
         )
+
+    def go_on_label(self) -> str:
+        """What the button that leaves an Energy and Reset says: the next round, or the result."""
+        state = self.session.state
+        if state.is_terminal:
+            return say(self.words, "game.board.see_result")
+        return say(self.words, "game.board.continue_to", round=state.round)
 
     def order(self, tally: Tally) -> Value:
         """The next round's order of a tally, by the players' names."""
