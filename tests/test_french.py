@@ -96,7 +96,7 @@ def test_the_log_line_in_french():
         f"Énergie et Réinitialisation, manche 3{NB}: Alice 12 → 20 (palier 10-18 +3, "
         "2 Sprites dans les Falaises du Nord, 1 Sprite dans l'Étendue des Braises, "
         f"Frostholm +2), Bob 19 → 20 (palier 19-23 sans changement, 1 Sprite dans la Grève "
-        f"du Scalde, bonus de la Grève du Scalde refusé){NB}; ordre du tour suivant{NB}: "
+        f"du Scalde, bonus de la Grève du Scalde refusé){NB}; prochain ordre du tour{NB}: "
         f"Bob → Alice. {TIE}"
     )
 

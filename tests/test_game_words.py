@@ -53,7 +53,7 @@ def test_the_step_guide_in_french():
     state.apply(Activate("rh1"))
     assert step_guide(state, FR) == (
         "Votre Wyrm au Creux des Runes 1 a encore 2 actions\u202f: touchez une case verte "
-        "pour vous y déplacer (→2\u202f: le déplacement coûte 2 actions), une rouge pour "
+        "pour y aller (→2\u202f: le déplacement coûte 2 actions), une rouge pour "
         "attaquer\u202f; ou Fin de l'activation."
     )
 
