@@ -57,7 +57,7 @@ BOB = (
     f"bonus refusé (1){NB}; termine à 20."
 )
 TIE = (
-    f"Bob et Alice sont à égalité à 20{NB}: qui jouait plus tard dans cette manche joue plus "
+    f"Bob et Alice sont à égalité à 20{NB}: qui jouait plus tard dans cette manche jouera plus "
     "tôt, d'où l'ordre Bob, Alice."
 )
 
@@ -96,7 +96,7 @@ def test_the_log_line_in_french():
         f"Énergie et Réinitialisation, manche 3{NB}: Alice 12 → 20 (palier 10-18 +3, "
         "2 Sprites dans les Falaises du Nord, 1 Sprite dans l'Étendue des Braises, "
         f"Frostholm +2), Bob 19 → 20 (palier 19-23 sans changement, 1 Sprite dans la Grève "
-        f"du Scalde, bonus de la Grève du Scalde refusé){NB}; ordre du tour suivant{NB}: "
+        f"du Scalde, bonus de la Grève du Scalde refusé){NB}; prochain ordre du tour{NB}: "
         f"Bob → Alice. {TIE}"
     )
 
@@ -347,5 +347,5 @@ def test_a_setup_the_board_cannot_take_is_refused_in_french():
         Game(setup, shipped_board("duel-isle"))
     assert str(refused.value) == "board 'duel-isle' is for 2-2 players, not 3"
     assert render(refused.value.message, "fr") == (
-        "le plateau 'duel-isle' est prévu pour 2-2 joueurs, pas pour 3"
+        "le plateau 'duel-isle' est prévu pour 2 à 2 joueurs, pas pour 3"
     )

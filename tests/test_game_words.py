@@ -40,8 +40,8 @@ def duel() -> Game:
 def test_the_step_guide_in_french():
     state = duel().new_initial_state()
     assert step_guide(state, FR) == (
-        "Invoquez les Wyrms\u202f: touchez une case marquée pour en invoquer un pour "
-        "5 points d'énergie, puis Terminé. Vous avez 1 Wyrm en réserve et 5 points d'énergie."
+        "Invoquez les Wyrms\u202f: touchez une case marquée pour en invoquer un ("
+        "5 points d'énergie), puis Terminé. Vous avez 1 Wyrm en réserve et 5 points d'énergie."
     )
     for command in [Summon(K.WYRM, "rh1"), Pass(), Pass(), Summon(K.SPRITE, "rh2"), Pass()]:
         state.apply(command)
@@ -52,7 +52,7 @@ def test_the_step_guide_in_french():
     state.apply(Activate("rh1"))
     assert step_guide(state, FR) == (
         "Votre Wyrm au Creux des Runes 1 a encore 2 actions\u202f: touchez une case verte "
-        "pour vous y déplacer (→2\u202f: le déplacement coûte 2 actions), une rouge pour "
+        "pour y aller (→2\u202f: le déplacement coûte 2 actions), une rouge pour "
         "attaquer\u202f; ou Fin de l'activation."
     )
 

@@ -192,7 +192,7 @@ def test_undo_takes_back_the_persons_command_and_the_computers_after_it(store):
     coups = f"{computer} coup" + ("s" if computer > 1 else "")
     assert turns.undo_text(language("fr")) == (
         f"Ragna invoque un Wyrm au Creux des Runes 1 pour 5 points d'énergie (5 → 0), "
-        f"et {coups} de l'ordinateur après"
+        f"puis {coups} de l'ordinateur"
     )
     assert turns.undo().ok
     assert len(turns.session.saved.log) == 0 and turns.human_to_move()
