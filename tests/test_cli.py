@@ -321,7 +321,7 @@ def test_simulate_refuses_a_board_not_made_for_the_players():
     assert result.returncode == 2, result.stdout
     assert result.stdout == ""
     (line,) = result.stderr.strip().splitlines()
-    assert line == "error: board 'duel-isle' is for 2-2 players, not 4"
+    assert line == "error: board 'duel-isle' is for 2 players, not 4"
 
 
 def test_simulate_refuses_a_board_outside_the_shipped_ones():

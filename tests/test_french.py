@@ -267,7 +267,7 @@ def test_a_saved_game_shown_and_played_in_french(tmp_path):
     assert shown[0] == (
         f"partie {game_id}, révision 1, en cours{NB}: duel-isle, numérique, manche 1 sur 6"
     )
-    assert shown[1] == f"invocation, étape du Wyrm{NB}: à Bjorn de jouer"
+    assert shown[1] == f"invocation, étape des Wyrms{NB}: à Bjorn de jouer"
     assert shown[2] == f"énergie{NB}: Alice 0, Bjorn 5"
     assert shown[4:] == [
         f"journal (1 commande){NB}:",
@@ -345,7 +345,7 @@ def test_a_setup_the_board_cannot_take_is_refused_in_french():
     )
     with pytest.raises(SetupError) as refused:
         Game(setup, shipped_board("duel-isle"))
-    assert str(refused.value) == "board 'duel-isle' is for 2-2 players, not 3"
+    assert str(refused.value) == "board 'duel-isle' is for 2 players, not 3"
     assert render(refused.value.message, "fr") == (
-        "le plateau 'duel-isle' est prévu pour 2 à 2 joueurs, pas pour 3"
+        "le plateau 'duel-isle' est prévu pour 2 joueurs, pas pour 3"
     )

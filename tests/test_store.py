@@ -378,7 +378,7 @@ def test_a_log_from_a_newer_format_is_refused():
 
 
 def test_a_setup_the_board_cannot_take_is_refused(store):
-    with pytest.raises(StoreError, match="for 2-2 players"):
+    with pytest.raises(StoreError, match="is for 2 players, not"):
         store.new_game(TABLE.model_copy(update={"board": "duel-isle"}))
 
 

@@ -142,7 +142,11 @@ BAD_INPUTS = [
         ("one player", ("new", "--players", "red", *DB), "players"),
         ("bad mode", ("new", "--players", "a,b", "--mode", "chess", *DB), "mode"),
         ("too many rounds", ("new", "--players", "a,b", "--rounds", "9", *DB), "6 rounds"),
-        ("board too small", ("new", "--players", "a,b,c", "--board", "duel-isle", *DB), "2-2"),
+        (
+            "board too small",
+            ("new", "--players", "a,b,c", "--board", "duel-isle", *DB),
+            "is for 2 players, not 3",
+        ),
         ("unknown board", ("new", "--players", "a,b", "--board", "atlantis", *DB), "atlantis"),
         (
             "board outside the shipped ones",

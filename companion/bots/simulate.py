@@ -24,6 +24,7 @@ from companion.bots import make_bot
 from companion.bots.base import Bot
 from companion.bots.playout import play
 from companion.engine import Game, GameState
+from companion.engine.state import seats_refusal
 from models.commands import Command
 from models.rules import EXTENDED_ROUNDS_MIN_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, WINNING_ENERGY
 from models.seeded_dice import SeededDice
@@ -246,11 +247,9 @@ def simulate(
     # Fail fast on an unknown board or one not made for this many players: otherwise every
     # game would be played only to fail the same way.
     board = shipped_board(board_id)
-    if not board.min_players <= players <= board.max_players:
-        raise ValueError(
-            f"board {board_id!r} is for {board.min_players}-{board.max_players} players, "
-            f"not {players}"
-        )
+    refused = seats_refusal(board, players)
+    if refused is not None:
+        raise ValueError(str(refused))
     seat_ids = SEAT_IDS[:players]
     seat_bots = [bots[i % len(bots)] for i in range(players)]
     for name in set(seat_bots):

@@ -31,7 +31,7 @@ from companion.cli.io import (
 )
 from companion.cli.language import Lang
 from companion.engine import GameState, IllegalCommand, Phase
-from companion.engine.names import kind_term
+from companion.engine.names import kinds_term
 from companion.engine.serialize import state_to_json
 from companion.language import Message, by_commas
 from companion.language.render import DEFAULT_LANGUAGE, language, render
@@ -449,7 +449,7 @@ def _phase(state: GameState) -> Message:
     phase = phases[state.phase]
     if state.step_kind is None:
         return phase
-    return Message("cli.show.step", phase=phase, kind=kind_term(state.step_kind))
+    return Message("cli.show.step", phase=phase, kinds=kinds_term(state.step_kind))
 
 
 @game_app.command()

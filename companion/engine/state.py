@@ -25,6 +25,23 @@ from models.rules import KIND_ORDER, STARTING_ENERGY, CreatureKind
 from models.setup import GameSetup, Mode
 
 
+def seats_refusal(board: Board, players: int) -> Message | None:
+    """Why a board cannot take this many players, or None if it can."""
+    if board.min_players <= players <= board.max_players:
+        return None
+    if board.min_players == board.max_players:
+        return Message(
+            "setup.players_exactly", board=repr(board.id), most=board.max_players, count=players
+        )
+    return Message(
+        "setup.players",
+        board=repr(board.id),
+        least=board.min_players,
+        most=board.max_players,
+        count=players,
+    )
+
+
 class Game:
     """What never changes during a game: players, board, rounds, mode and its rule set."""
 
@@ -70,16 +87,9 @@ class Game:
         self.swaps = tuple(Swap(i) for i in ids)
         if self.rules.needs_paths and not board.paths:
             raise SetupError(Message("setup.no_paths", board=repr(board.id)))
-        if not board.min_players <= len(self.players) <= board.max_players:
-            raise SetupError(
-                Message(
-                    "setup.players",
-                    board=repr(board.id),
-                    least=board.min_players,
-                    most=board.max_players,
-                    count=len(self.players),
-                )
-            )
+        refused = seats_refusal(board, len(self.players))
+        if refused is not None:
+            raise SetupError(refused)
 
     def new_initial_state(self) -> GameState:
         """The state before the first command of round 1."""
