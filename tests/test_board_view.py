@@ -20,6 +20,7 @@ from companion.app.board_geometry import (
 )
 from companion.app.board_guide import step_guide
 from companion.app.board_taps import Mark, describe_board, tap_command, targets
+from companion.app.screens.board_cards import BAR_MARGIN, BAR_MOST, bar_padding
 from companion.app.sizes import TAP
 from companion.app.turns import bot_seats
 from companion.boards import shipped_board, shipped_board_ids
@@ -450,3 +451,12 @@ def test_the_editors_canvas_on_a_phone_turned_sideways_keeps_spaces_apart():
 def overlap(a, b) -> bool:
     """Whether two boxes (left, top, right, bottom) share any area."""
     return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+@pytest.mark.parametrize(
+    ("width", "side"), [(360, BAR_MARGIN), (744, BAR_MARGIN), (1280, (1280 - BAR_MOST) / 2)]
+)
+def test_the_bottom_bar_is_the_screen_wide_on_a_phone_and_at_most_bar_most_on_a_tablet(width, side):
+    padding = bar_padding(width)
+    assert padding.left == padding.right == side
+    assert width - 2 * side <= max(BAR_MOST, width - 2 * BAR_MARGIN)

@@ -88,8 +88,9 @@ class BoardScreen:
             self.board_height,
             words=words,
         )
-        app.on_page_resize(self.isle.refit)
+        app.on_page_resize(self.resized)
         self.cards = BoardCards(session, self.turns, self.record, self.go_on, app.go, words)
+        self.cards.fit_width(width)
         self.game_bar = GameBar(app.go, session.id, self.undo, self.redo, words)
         view.appbar = self.game_bar.control
         notes = {player: say(words, "game.players.computer") for player in self.turns.bots}
@@ -124,6 +125,12 @@ class BoardScreen:
             view.scroll = None
         # Panels that change seldom, by name: what they were made from, and the control.
         self._made: dict[str, tuple[Any, ft.Control]] = {}
+
+    def resized(self) -> None:
+        """The page turned or resized: the isle fits it again, and so does the bottom bar."""
+        if self.cards.fit_width(self.app.page.width or 360) and self.cards.bar.visible:
+            self.cards.bar.update()
+        self.isle.refit()
 
     def board_height(self, width: float) -> float:
         """The canvas height for a canvas width, on the page as it is now."""

@@ -28,6 +28,10 @@ from models.rules import KIND_ORDER
 
 # The height of the bar of buttons pinned to the bottom of the screen.
 BOTTOM_BAR = 72
+# The widest the bar's buttons grow: on a tablet a button the whole screen wide reads as a
+# banner, not as something to tap.
+BAR_MOST = 720
+BAR_MARGIN = 12
 # How the computer seats' levels are named (new_game's choices), as message ids.
 BOT_NAMES = {
     "greedy": "game.bot.quick",
@@ -68,13 +72,20 @@ class BoardCards:
             fit_bar(button)
         self.bar = ft.BottomAppBar(
             height=BOTTOM_BAR,
-            padding=ft.Padding.symmetric(horizontal=12, vertical=10),
+            padding=bar_padding(0),
             content=ft.Row(
                 [self.end_button, self.done_button, self.continue_button],
                 spacing=8,
                 alignment=ft.MainAxisAlignment.CENTER,
             ),
         )
+
+    def fit_width(self, width: float) -> bool:
+        """Keep the bar's buttons within BAR_MOST on a page `width` wide; whether that changed."""
+        padding = bar_padding(width)
+        changed = padding != self.bar.padding
+        self.bar.padding = padding
+        return changed
 
     def turn_card(self) -> ft.Control:
         """The step guide: whose turn, phase and step, what to do, and the domination choice."""
@@ -321,6 +332,12 @@ def reset_title(words: Language, tally: Tally) -> str:
     if tally.round is None:
         return say(words, "game.phase.energy_and_reset")
     return say(words, "game.tally.title", round=tally.round)
+
+
+def bar_padding(width: float) -> ft.Padding:
+    """The bar's margins on a page `width` wide: its buttons centred, at most BAR_MOST wide."""
+    side = max(BAR_MARGIN, (width - BAR_MOST) / 2)
+    return ft.Padding.symmetric(horizontal=side, vertical=10)
 
 
 def fit_bar(button: ft.Button | ft.OutlinedButton) -> None:
