@@ -347,5 +347,5 @@ def test_a_setup_the_board_cannot_take_is_refused_in_french():
         Game(setup, shipped_board("duel-isle"))
     assert str(refused.value) == "board 'duel-isle' is for 2 players, not 3"
     assert render(refused.value.message, "fr") == (
-        "le plateau 'duel-isle' est prévu pour 2 joueurs, pas pour 3"
+        "le plateau «\u202fduel-isle\u202f» est prévu pour 2 joueurs, pas pour 3"
     )

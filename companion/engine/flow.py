@@ -14,7 +14,7 @@ from companion.engine.dice import chances, strike
 from companion.engine.errors import IllegalCommand
 from companion.engine.names import kind_term, kinds_term
 from companion.engine.reset_phase import Occupant, Tally, reset_phase
-from companion.language import Message
+from companion.language import Message, quoted
 from models.commands import Skip
 from models.rules import DIE_SIDES, KIND_ORDER, WINNING_ENERGY, WYRM_SWAP_COST, CreatureKind
 
@@ -122,7 +122,7 @@ def skip_target(state: GameState, command: Skip) -> tuple[int, int, int]:
         return (_PHASE_RANK[phase], step, 0)
     seat = state.game.seat.get(command.player)
     if seat is None:
-        raise IllegalCommand(Message("refuse.no_player", player=repr(command.player)))
+        raise IllegalCommand(Message("refuse.no_player", player=quoted(command.player)))
     return (_PHASE_RANK[phase], step, state.turn_order.index(seat))
 
 

@@ -26,7 +26,7 @@ from companion.engine.flow import (
 from companion.engine.names import kinds_term
 from companion.engine.reset_phase import Pass as TallyPass
 from companion.engine.reset_phase import domination_opportunities
-from companion.language import Message
+from companion.language import Message, quoted
 from models.commands import Command
 from models.rules import KIND_ORDER, CreatureKind
 from models.setup import Mode
@@ -135,7 +135,7 @@ def _check_by(state: GameState, by: str) -> None:
     """Refuse a player's command made for someone whose decision it is not."""
     seat = state.game.seat.get(by)
     if seat is None:
-        raise IllegalCommand(Message("refuse.no_player", player=repr(by)))
+        raise IllegalCommand(Message("refuse.no_player", player=quoted(by)))
     current = state.current_seat
     if current is not None and current != seat:
         labels, players = state.game.labels, state.game.players

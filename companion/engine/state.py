@@ -18,7 +18,7 @@ from companion.engine.reach import reach
 from companion.engine.reset_phase import Tally
 from companion.engine.rulesets import RULE_SETS, RuleSet
 from companion.engine.versions import sign
-from companion.language import Message
+from companion.language import Message, quoted
 from models.board import Board
 from models.commands import Activate, Attack, Command, Move, Summon, Swap
 from models.rules import KIND_ORDER, STARTING_ENERGY, CreatureKind
@@ -31,11 +31,11 @@ def seats_refusal(board: Board, players: int) -> Message | None:
         return None
     if board.min_players == board.max_players:
         return Message(
-            "setup.players_exactly", board=repr(board.id), most=board.max_players, count=players
+            "setup.players_exactly", board=quoted(board.id), most=board.max_players, count=players
         )
     return Message(
         "setup.players",
-        board=repr(board.id),
+        board=quoted(board.id),
         least=board.min_players,
         most=board.max_players,
         count=players,
@@ -86,7 +86,7 @@ class Game:
         self.attacks = tuple(Attack(i) for i in ids)
         self.swaps = tuple(Swap(i) for i in ids)
         if self.rules.needs_paths and not board.paths:
-            raise SetupError(Message("setup.no_paths", board=repr(board.id)))
+            raise SetupError(Message("setup.no_paths", board=quoted(board.id)))
         refused = seats_refusal(board, len(self.players))
         if refused is not None:
             raise SetupError(refused)

@@ -13,6 +13,16 @@ from companion.language.message import (
     by_commas,
     by_semicolons,
     by_spaces,
+    quoted,
 )
 
-__all__ = ["Message", "Term", "Value", "by_arrows", "by_commas", "by_semicolons", "by_spaces"]
+__all__ = [
+    "Message",
+    "Term",
+    "Value",
+    "by_arrows",
+    "by_commas",
+    "by_semicolons",
+    "by_spaces",
+    "quoted",
+]

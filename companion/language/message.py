@@ -95,6 +95,11 @@ def by_spaces(items: Sequence[Value]) -> Value:
     return _chain(items, lambda first, rest: Message("join.space", first=first, rest=rest))
 
 
+def quoted(text: str) -> Message:
+    """An id or a name quoted from the input: 'duel-isle' (French « duel-isle »)."""
+    return Message("join.quote", text=text)
+
+
 def by_arrows(items: Sequence[Value]) -> Value:
     """An order of play: 'a → b → c'."""
     return _chain(items, lambda first, rest: Message("join.arrow", first=first, rest=rest))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from companion.engine.constants import KIND_INDEX, Phase, Token
 from companion.engine.errors import IllegalCommand
 from companion.engine.names import kind_term, kinds_term, location_term
-from companion.language import Message, Term
+from companion.language import Message, Term, quoted
 from models.commands import Command
 from models.rules import KIND_ORDER, CreatureKind
 
@@ -128,7 +128,7 @@ def location(state: GameState, location_id: str | None) -> int:
         raise IllegalCommand(Message("refuse.needs_location"))
     index = state.game.isle.index.get(location_id)
     if index is None:
-        raise IllegalCommand(Message("refuse.no_location", location=repr(location_id)))
+        raise IllegalCommand(Message("refuse.no_location", location=quoted(location_id)))
     return index
 
 
@@ -141,7 +141,8 @@ def kind(value: object) -> int:
     """A creature kind's index."""
     index = KIND_INDEX.get(value) if isinstance(value, str) else None
     if index is None:
-        raise IllegalCommand(Message("refuse.no_kind", kind=repr(value)))
+        said = quoted(value) if isinstance(value, str) else repr(value)
+        raise IllegalCommand(Message("refuse.no_kind", kind=said))
     return index
 
 
@@ -149,7 +150,7 @@ def seat_of(state: GameState, player: str) -> int:
     """A player's seat."""
     seat = state.game.seat.get(player)
     if seat is None:
-        raise IllegalCommand(Message("refuse.no_player", player=repr(player)))
+        raise IllegalCommand(Message("refuse.no_player", player=quoted(player)))
     return seat
 
 

@@ -14,7 +14,7 @@ from companion.engine.constants import KIND_INDEX, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import finish_round, run_reset
 from companion.engine.names import kind_term, kinds_term
-from companion.language import Message, Value, by_commas
+from companion.language import Message, Value, by_commas, quoted
 from models.commands import EnergyAndReset
 from models.rules import KIND_ORDER
 
@@ -57,7 +57,9 @@ def apply(state: GameState, command: EnergyAndReset) -> None:
     for refusal in command.declined:
         seat_of(state, refusal.player)
         if refusal.territory not in game.isle.territory_index:
-            raise IllegalCommand(Message("refuse.no_territory", territory=repr(refusal.territory)))
+            raise IllegalCommand(
+                Message("refuse.no_territory", territory=quoted(refusal.territory))
+            )
         declined.setdefault(refusal.player, []).append(refusal.territory)
     tally = run_reset(state, occupants, declined)
     # Creatures on record but not placed left the board without a recorded removal (listed in
