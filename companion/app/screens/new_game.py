@@ -444,9 +444,9 @@ def _shown_name(draft: Draft, seat: int, words: Language = ENGLISH) -> str:
 def _setup_problem(error: ValidationError, words: Language) -> str:
     message = validation_problem(error)
     # Seats go by their colour's id in this form.
-    if "share one id" in message:
+    if message.id == "problem.setup.shared_id":
         return words.render(Message("app.new.same_colour"))
-    return message
+    return words.render(message)
 
 
 def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: ANN001
