@@ -35,12 +35,12 @@ MAX_DESCRIPTION_CHARS = 1000
 Id = Annotated[
     str,
     Field(min_length=1, max_length=MAX_ID_CHARS),
-    AfterValidator(lambda text: check_typed_text(text, "an id")),
+    AfterValidator(lambda text: check_typed_text(text, Message("problem.what.id"))),
 ]
 Name = Annotated[
     str,
     Field(max_length=MAX_NAME_CHARS),
-    AfterValidator(lambda text: check_typed_text(text, "a name")),
+    AfterValidator(lambda text: check_typed_text(text, Message("problem.what.name"))),
 ]
 
 

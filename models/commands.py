@@ -102,7 +102,7 @@ class Correction(NamedTuple):
     reason: Annotated[
         str,
         Field(min_length=1, max_length=REASON_LIMIT),
-        AfterValidator(lambda text: check_typed_text(text, "the reason")),
+        AfterValidator(lambda text: check_typed_text(text, Message("problem.what.reason"))),
     ]
 
 

@@ -228,3 +228,36 @@ def test_the_command_line_refuses_input_in_the_language_asked(tmp_path):
     refused = CliRunner().invoke(app, ["tally", "--lang", "fr", "-"], input=json.dumps(tally))
     assert refused.exit_code == 2
     assert refused.stderr == "error: le champ energy.a doit être un nombre entier, pas 'x'\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "territories", "english", "french"),
+    [
+        (
+            "Mine",
+            [("North", 2, 3), ("north", 2, 1)],
+            "two territories are called 'north'",
+            "deux territoires s'appellent 'north'",
+        ),
+        ("  ", [("North", 2, 3)], "give the board a name", "donnez un nom au plateau"),
+        (
+            "A\tB",
+            [("North", 2, 3)],
+            "the board's name may not contain the control character U+0009",
+            "le nom du plateau ne peut pas contenir le caractère de contrôle U+0009",
+        ),
+        (
+            "Mine",
+            [("North", 2, 0)],
+            "North needs at least one location",
+            "North doit avoir au moins un emplacement",
+        ),
+    ],
+)
+def test_a_board_the_user_makes_is_refused_in_french(name, territories, english, french):
+    from companion.boards.user import board_from_counts
+
+    with pytest.raises(BoardError) as caught:
+        board_from_counts(name, territories)
+    assert str(caught.value) == english
+    assert FRENCH.render(caught.value.message) == french
