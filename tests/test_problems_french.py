@@ -228,6 +228,9 @@ def test_the_command_line_refuses_input_in_the_language_asked(tmp_path):
     refused = CliRunner().invoke(app, ["tally", "--lang", "fr", "-"], input=json.dumps(tally))
     assert refused.exit_code == 2
     assert refused.stderr == "error: le champ energy.a doit être un nombre entier, pas 'x'\n"
+    unknown = {"board": "atlantis", "turn_order": ["a", "b"], "energy": {"a": 1, "b": 3}}
+    board = CliRunner().invoke(app, ["tally", "--lang", "fr", "-"], input=json.dumps(unknown))
+    assert board.stderr.startswith("error: le plateau 'atlantis' est inconnu (plateaux fournis")
 
 
 @pytest.mark.parametrize(

@@ -67,7 +67,9 @@ def tally(
             raise UserError(render(problem(error, data), lang)) from None
         board = resolve_board(request.board)
         request.check_against(board)
-    except (UserError, BoardError, ValueError) as error:
+    except BoardError as error:
+        fail(render(error.message, lang))
+    except (UserError, ValueError) as error:
         fail(str(error))
     isle = compile_isle(board)
     occupants: list[Any] = [None] * isle.size
