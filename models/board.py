@@ -17,6 +17,8 @@ from pydantic import (
     model_validator,
 )
 
+from companion.language.message import Message
+from models.problems import InvalidValue
 from models.rules import DOMINATION_BONUS_RANGE, MAX_PLAYERS, MIN_PLAYERS
 from models.text import check_typed_text
 
@@ -33,12 +35,12 @@ MAX_DESCRIPTION_CHARS = 1000
 Id = Annotated[
     str,
     Field(min_length=1, max_length=MAX_ID_CHARS),
-    AfterValidator(lambda text: check_typed_text(text, "an id")),
+    AfterValidator(lambda text: check_typed_text(text, Message("problem.what.id"))),
 ]
 Name = Annotated[
     str,
     Field(max_length=MAX_NAME_CHARS),
-    AfterValidator(lambda text: check_typed_text(text, "a name")),
+    AfterValidator(lambda text: check_typed_text(text, Message("problem.what.name"))),
 ]
 
 
@@ -88,55 +90,71 @@ class Board(BaseModel):
         if isinstance(value, list | tuple):
             for path in value:
                 if not isinstance(path, list | tuple) or len(path) != 2:
-                    raise ValueError(f"a path must join exactly two locations, got {path!r}")
+                    raise InvalidValue(Message("problem.board.path_pair", given=repr(path)))
         return value
 
     @model_validator(mode="after")
     def _check_isle(self) -> Self:
         if self.min_players > self.max_players:
-            raise ValueError("min_players is larger than max_players")
+            raise InvalidValue(Message("problem.board.min_max"))
         owner: dict[str, str] = {}
         seen_territories: set[str] = set()
         for territory in self.territories:
             if territory.id in seen_territories:
-                raise ValueError(f"territory {territory.id!r} is listed twice")
+                raise InvalidValue(Message("problem.board.territory_twice", id=repr(territory.id)))
             seen_territories.add(territory.id)
             for location in territory.locations:
                 if location in owner:
-                    where = (
-                        f"territory {territory.id!r} twice"
-                        if owner[location] == territory.id
-                        else f"two territories: {owner[location]!r} and {territory.id!r}"
+                    twice = owner[location] == territory.id
+                    raise InvalidValue(
+                        Message(
+                            "problem.board.location_twice",
+                            location=repr(location),
+                            territory=repr(territory.id),
+                        )
+                        if twice
+                        else Message(
+                            "problem.board.location_shared",
+                            location=repr(location),
+                            first=repr(owner[location]),
+                            second=repr(territory.id),
+                        )
                     )
-                    raise ValueError(f"location {location!r} is in {where}")
                 owner[location] = territory.id
         if len(owner) > MAX_LOCATIONS:
-            raise ValueError(f"the isle has {len(owner)} locations; at most {MAX_LOCATIONS}")
+            raise InvalidValue(
+                Message("problem.board.too_many", count=str(len(owner)), most=str(MAX_LOCATIONS))
+            )
         if self.locations:
             # A dict, not a set: the first stray location named is the first one drawn.
             drawn: dict[str, None] = {}
             for spot in self.locations:
                 if spot.id in drawn:
-                    raise ValueError(f"location {spot.id!r} is drawn twice")
+                    raise InvalidValue(Message("problem.board.drawn_twice", id=repr(spot.id)))
                 drawn[spot.id] = None
             missing = next((name for name in owner if name not in drawn), None)
             if missing is not None:
-                raise ValueError(f"location {missing!r} has no drawing position")
+                raise InvalidValue(Message("problem.board.not_drawn", id=repr(missing)))
             stray = next((name for name in drawn if name not in owner), None)
             if stray is not None:
-                raise ValueError(f"location {stray!r} is in no territory")
+                raise InvalidValue(Message("problem.board.stray", id=repr(stray)))
         for a, b in self.paths:
             for end in (a, b):
                 if end not in owner:
-                    raise ValueError(f"path {a}-{b} names unknown location {end!r}")
+                    raise InvalidValue(
+                        Message("problem.board.path_unknown", path=f"{a}-{b}", id=repr(end))
+                    )
             if a == b:
-                raise ValueError(f"path {a}-{b} joins a location to itself")
+                raise InvalidValue(Message("problem.board.path_loop", path=f"{a}-{b}"))
         if self.paths:
             unreachable = _unreachable(self.neighbours)
             if unreachable:
-                raise ValueError(
-                    f"the isle is not connected: no path reaches {unreachable[0]!r} "
-                    f"from {next(iter(owner))!r}"
+                raise InvalidValue(
+                    Message(
+                        "problem.board.not_connected",
+                        id=repr(unreachable[0]),
+                        start=repr(next(iter(owner))),
+                    )
                 )
         return self
 

@@ -11,7 +11,8 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import AfterValidator, Field, StrictBool, StrictInt, TypeAdapter, ValidationError
 
-from models.problems import problem
+from companion.language.message import Message
+from models.problems import as_message, problem
 from models.rules import DIE_SIDES, CreatureKind
 from models.text import check_typed_text
 
@@ -101,7 +102,7 @@ class Correction(NamedTuple):
     reason: Annotated[
         str,
         Field(min_length=1, max_length=REASON_LIMIT),
-        AfterValidator(lambda text: check_typed_text(text, "the reason")),
+        AfterValidator(lambda text: check_typed_text(text, Message("problem.what.reason"))),
     ]
 
 
@@ -197,7 +198,17 @@ _ADAPTERS = {name: TypeAdapter(cls) for name, cls in COMMAND_TYPES.items()}
 
 
 class CommandFormatError(ValueError):
-    """A command's JSON form is not one the game knows."""
+    """A command's JSON form is not one the game knows; `message` says why in any language.
+
+    str() of it is the English sentence.
+    """
+
+    def __init__(self, message: Message | str) -> None:
+        super().__init__(message)
+        self.message = as_message(message)
+
+    def __str__(self) -> str:
+        return str(self.message)
 
 
 def command_type(command: Command) -> str:
@@ -228,13 +239,18 @@ def _plain(value: Any) -> Any:
 def command_from_json(data: Any) -> Command:
     """Validate a JSON-ready dict into a command; CommandFormatError says what is wrong."""
     if not isinstance(data, dict):
-        raise CommandFormatError(f"a command must be a JSON object, got {type(data).__name__}")
+        raise CommandFormatError(Message("problem.command.not_object", given=type(data).__name__))
     fields = dict(data)
     name = fields.pop("type", None)
     if name not in _ADAPTERS:
         known = ", ".join(COMMAND_TYPES)
-        raise CommandFormatError(f"unknown command type {name!r} (known: {known})")
+        raise CommandFormatError(
+            Message("problem.command.unknown_type", name=repr(name), known=known)
+        )
     try:
         return _ADAPTERS[name].validate_python(fields)
     except ValidationError as error:
-        raise CommandFormatError(f"{name} command: {problem(error, fields)}") from None
+        said = problem(error, fields)
+        raise CommandFormatError(
+            Message("problem.command.invalid", name=name, problem=said)
+        ) from None

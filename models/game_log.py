@@ -6,6 +6,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
 
+from companion.language.message import Message
 from models.commands import (
     PLAYER_COMMANDS,
     Command,
@@ -15,6 +16,7 @@ from models.commands import (
     command_to_json,
     command_type,
 )
+from models.problems import InvalidValue
 from models.setup import GameSetup
 
 LOG_FORMAT: Final = "summoners-isle-game"
@@ -40,9 +42,8 @@ class GameLog(BaseModel):
     @classmethod
     def _known_version(cls, version: int) -> int:
         if version > LOG_VERSION:
-            raise ValueError(
-                f"this log is format version {version}, newer than this app reads "
-                f"(up to {LOG_VERSION}); update the app to open it"
+            raise InvalidValue(
+                Message("problem.log.newer", version=str(version), latest=str(LOG_VERSION))
             )
         return version
 
@@ -53,9 +54,9 @@ class GameLog(BaseModel):
             try:
                 command = command_from_json(data)
             except CommandFormatError as error:
-                raise CommandFormatError(f"command {index}: {error}") from None
+                raise CommandFormatError(_at(index, error.message)) from None
             if self.version >= 2 and (gap := version_2_gap(command)):
-                raise CommandFormatError(f"command {index}: {gap}")
+                raise CommandFormatError(_at(index, gap))
             parsed.append(command)
         return parsed
 
@@ -78,14 +79,15 @@ class GameLog(BaseModel):
         )
 
 
-def version_2_gap(command: Command) -> str | None:
+def _at(index: int, said: Message) -> Message:
+    return Message("problem.log.command", index=str(index), problem=said)
+
+
+def version_2_gap(command: Command) -> Message | None:
     """What a command lacks to be written in a version 2 log, or None if it lacks nothing."""
     name = command_type(command)
     if isinstance(command, PLAYER_COMMANDS) and command.by is None:
-        return f"the {name} command does not say who makes it: 'by' (log version 2)"
+        return Message("problem.log.no_by", name=name)
     if isinstance(command, EnergyAndReset) and command.removed is None:
-        return (
-            "an energy_and_reset command lists the creatures taken off the board without "
-            "a recorded removal in 'removed', [] for none (log version 2)"
-        )
+        return Message("problem.log.no_removed")
     return None

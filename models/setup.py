@@ -20,8 +20,10 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from companion.language.message import Message
 from models.board import Board
 from models.opponents import parse_bot
+from models.problems import InvalidValue
 from models.rules import (
     EXTENDED_ROUNDS,
     EXTENDED_ROUNDS_MIN_PLAYERS,
@@ -53,6 +55,12 @@ def name_problem(name: str) -> str | None:
     if len(text) > NAME_MAX_LENGTH:
         return f"is longer than {NAME_MAX_LENGTH} characters"
     return None
+
+
+def _name_kind(name: str) -> str:
+    """Which of name_problem's problems the name has: control, blank or long."""
+    problem = name_problem(name) or ""
+    return "control" if "control" in problem else "blank" if problem == "is blank" else "long"
 
 
 def name_key(name: str) -> str:
@@ -97,7 +105,9 @@ class PlayerSetup(BaseModel):
         if value and not _stored(info):
             problem = name_problem(value)
             if problem is not None:
-                raise PydanticCustomError("player_name", "the name {problem}", {"problem": problem})
+                # `kind` lets models/problems.py say it in any language.
+                context = {"problem": problem, "kind": _name_kind(value), "most": NAME_MAX_LENGTH}
+                raise PydanticCustomError("player_name", "the name {problem}", context)
         return value.strip()
 
     @field_validator("bot")
@@ -141,23 +151,30 @@ class GameSetup(BaseModel):
     def _check(self, info: ValidationInfo) -> Self:
         ids = [player.id for player in self.players]
         if len(set(ids)) != len(ids):
-            raise ValueError("two players share one id")
+            raise InvalidValue(Message("problem.setup.shared_id"))
         if not _stored(info):
             _check_names_differ(self.players)
         if self.final_round not in (STANDARD_ROUNDS, EXTENDED_ROUNDS):
-            raise ValueError(
-                f"a game lasts {STANDARD_ROUNDS} rounds, or {EXTENDED_ROUNDS} by agreement; "
-                f"got {self.final_round}"
+            raise InvalidValue(
+                Message(
+                    "problem.setup.rounds",
+                    standard=str(STANDARD_ROUNDS),
+                    extended=str(EXTENDED_ROUNDS),
+                    given=str(self.final_round),
+                )
             )
         if self.final_round == EXTENDED_ROUNDS and len(ids) < EXTENDED_ROUNDS_MIN_PLAYERS:
-            raise ValueError(
-                f"the optional round {EXTENDED_ROUNDS} is for games of "
-                f"{EXTENDED_ROUNDS_MIN_PLAYERS} or more players"
+            raise InvalidValue(
+                Message(
+                    "problem.setup.extended",
+                    extended=str(EXTENDED_ROUNDS),
+                    least=str(EXTENDED_ROUNDS_MIN_PLAYERS),
+                )
             )
         if self.turn_order and sorted(self.turn_order) != sorted(ids):
-            raise ValueError("turn_order must list every player exactly once")
+            raise InvalidValue(Message("problem.setup.turn_order"))
         if self.mode is Mode.TABLE and any(player.bot for player in self.players):
-            raise ValueError("computer opponents play only on the digital board")
+            raise InvalidValue(Message("problem.setup.bots_digital"))
         return self
 
     @property
@@ -178,13 +195,18 @@ def _check_names_differ(players: Sequence[PlayerSetup]) -> None:
                 continue
             first = players.index(earlier) + 1
             if player.name:
-                raise ValueError(f"Player {later + 1}'s name is already {earlier.label}'s")
-            if earlier.name:
-                raise ValueError(
-                    f"Player {first}'s name is Player {later + 1}'s id ({player.id}): "
-                    f"give Player {later + 1} a name"
+                raise InvalidValue(
+                    Message("problem.setup.name_taken", later=str(later + 1), other=earlier.label)
                 )
-            raise ValueError(
-                f"Player {first}'s and Player {later + 1}'s ids differ only in letter case: "
-                "give them names"
+            if earlier.name:
+                raise InvalidValue(
+                    Message(
+                        "problem.setup.name_is_id",
+                        first=str(first),
+                        later=str(later + 1),
+                        id=player.id,
+                    )
+                )
+            raise InvalidValue(
+                Message("problem.setup.ids_case", first=str(first), later=str(later + 1))
             )

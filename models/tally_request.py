@@ -7,6 +7,7 @@ from typing import Annotated, Any, Self
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, model_validator
 
+from companion.language.message import Message
 from models.board import MAX_ID_CHARS, MAX_LOCATIONS, MAX_TERRITORIES, Board
 from models.rules import (
     CREATURES,
@@ -25,7 +26,7 @@ MAX_PLAYER_ID_CHARS = 24
 PlayerId = Annotated[
     str,
     Field(min_length=1, max_length=MAX_PLAYER_ID_CHARS),
-    AfterValidator(lambda text: check_typed_text(text, "a player id")),
+    AfterValidator(lambda text: check_typed_text(text, Message("problem.what.player_id"))),
 ]
 BoardId = Annotated[str, Field(max_length=MAX_ID_CHARS)]
 

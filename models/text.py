@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from companion.language.message import Message
+from models.problems import InvalidValue
+
 # C0 and C1 controls and DEL (Unicode's category Cc), the line and paragraph separators,
 # and the bidirectional embeddings, overrides and isolates that reorder what follows them
 # on screen (the "Trojan Source" characters).
@@ -24,14 +27,15 @@ def is_invisible(char: str) -> bool:
     return char.isspace() or unicodedata.category(char) in ("Cf", "Zs", "Mn", "Me")
 
 
-def check_typed_text(text: str, what: str) -> str:
-    """The text, if people could have typed and can read it; ValueError naming the problem."""
+def check_typed_text(text: str, what: Message) -> str:
+    """The text, if people could have typed and can read it; InvalidValue (a ValueError)
+    naming the problem, `what` naming the text ("the board's name")."""
     unsafe = UNSAFE.search(text)
     if unsafe is not None:
-        code = ord(unsafe.group())
-        raise ValueError(f"{what} may not contain the control character U+{code:04X}")
+        code = f"U+{ord(unsafe.group()):04X}"
+        raise InvalidValue(Message("problem.text.control", what=what, code=code))
     if text and all(is_invisible(char) for char in text):
-        raise ValueError(f"{what} has no visible character")
+        raise InvalidValue(Message("problem.text.invisible", what=what))
     return text
 
 

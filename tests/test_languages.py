@@ -59,13 +59,18 @@ def texts(text: object) -> list[str]:
     return list(text) if isinstance(text, tuple) else [str(text)]
 
 
+# Where messages are built: the app, engine and CLI, and the models' refusals of input.
+SOURCES = ("companion", "models")
+
+
 def used_ids() -> dict[str, str]:
     """Every message id the code builds, `Message("id", ...)`, with where it is built."""
     found = {}
-    for path, line, message, _, _ in extract_from_dir(
-        str(ROOT / "companion"), method_map=[("**.py", "python")], keywords={"Message": None}
-    ):
-        found[message] = f"companion/{path}:{line}"
+    for folder in SOURCES:
+        for path, line, message, _, _ in extract_from_dir(
+            str(ROOT / folder), method_map=[("**.py", "python")], keywords={"Message": None}
+        ):
+            found[message] = f"{folder}/{path}:{line}"
     return found
 
 
@@ -116,7 +121,9 @@ def test_every_id_the_code_builds_is_in_the_catalogs_and_every_catalog_id_is_bui
     known = set(messages("en"))
     assert sorted(f"{key} ({where})" for key, where in built.items() if key not in known) == []
     # Ids built through a helper are in the source as strings too.
-    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "companion").rglob("*.py"))
+    source = "\n".join(
+        p.read_text(encoding="utf-8") for folder in SOURCES for p in (ROOT / folder).rglob("*.py")
+    )
     assert sorted(key for key in known if f'"{key}"' not in source) == []
 
 
@@ -297,7 +304,7 @@ def spoken_ids() -> list[tuple[str, set[str], str]]:
     """Every message the code builds or says by a written id: its id, the values it gives
     by name, and where."""
     found = []
-    for path in sorted((ROOT / "companion").rglob("*.py")):
+    for path in sorted(p for folder in SOURCES for p in (ROOT / folder).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):

@@ -21,7 +21,7 @@ from models.setup import (
 def problem(*players: dict) -> str:
     with pytest.raises(ValidationError) as caught:
         GameSetup(players=players, board="gathering-isle")
-    return sentence(caught.value, {"players": list(players)})
+    return str(sentence(caught.value, {"players": list(players)}))
 
 
 @pytest.mark.parametrize(

@@ -128,7 +128,7 @@ def test_setup_mistakes_are_named_without_pydantic_words(setup, says):
     data["setup"].update(setup)
     with pytest.raises(ValidationError) as caught:
         GameLog.model_validate(data)
-    sentence = problem(caught.value, data)
+    sentence = str(problem(caught.value, data))
     assert says in sentence
     assert not any(raw in sentence for raw in RAW), sentence
 
@@ -137,7 +137,7 @@ def test_a_player_named_in_a_tally_is_named_by_their_id():
     data = {"board": "duel-isle", "turn_order": ["red", "blue"], "energy": {"red": 3, "blue": "x"}}
     with pytest.raises(ValidationError) as caught:
         TallyRequest.model_validate(data)
-    assert problem(caught.value, data) == "energy.blue must be a whole number, not 'x'"
+    assert str(problem(caught.value, data)) == "energy.blue must be a whole number, not 'x'"
 
 
 def _leaves(node, path=()):
@@ -178,6 +178,6 @@ def test_any_one_wrong_value_in_a_log_reads_as_a_sentence(place, value):
     try:
         GameLog.model_validate(data)
     except ValidationError as error:
-        sentence = problem(error, data)
+        sentence = str(problem(error, data))
         assert sentence and "\n" not in sentence
         assert not any(raw in sentence for raw in RAW), sentence

@@ -117,14 +117,13 @@ class BoardDraft:
         """The draft as a valid board for digital play; BoardError says what is wrong."""
         said = self.own_problem()
         if said is not None:
-            raise BoardError(str(said))
+            raise BoardError(said)
         try:
             board = parse_board(self.sketch().model_dump())
         except BoardError as error:
-            # Said of the board on screen, the check's "board: " prefix is only noise.
-            raise BoardError(str(error).removeprefix("board: ")) from None
+            raise BoardError(_on_screen(error)) from None
         if not board.paths:
-            raise BoardError(str(Message("game.editor.no_paths")))
+            raise BoardError(Message("game.editor.no_paths"))
         return board
 
     def own_problem(self) -> Message | None:
@@ -144,8 +143,7 @@ class BoardDraft:
     def problem_message(self) -> Message | None:
         """What keeps the draft from being a playable board, as a sentence, or None.
 
-        The board's own checks (`models.board`, `companion.boards`) speak English: their
-        words are shown as they are, inside a sentence of the device's language.
+        The board's own checks (`models.board`, `companion.boards`) are messages too.
         """
         try:
             said = self.own_problem()
@@ -153,7 +151,7 @@ class BoardDraft:
                 return said
             board = parse_board(self.sketch().model_dump())
         except BoardError as error:
-            return Message("game.editor.check", problem=str(error).removeprefix("board: "))
+            return Message("game.editor.check", problem=_on_screen(error))
         if not board.paths:
             return Message("game.editor.no_paths")
         return None
@@ -384,3 +382,10 @@ def laid_out(board: Board) -> dict[str, Point]:
                 round(cy + ring * math.sin(angle), 1),
             )
     return positions
+
+
+def _on_screen(error: BoardError) -> Message:
+    """A board check's message, said of the board on screen: "board: " is only noise there."""
+    said = error.message
+    inner = said.fields.get("problem") if said.id == "problem.board.invalid" else None
+    return inner if isinstance(inner, Message) else said

@@ -10,15 +10,30 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from companion.language import Message
 from models.board import Board
-from models.problems import problem
+from models.problems import as_message, problem
 
 # Package data: installed with the package, found through importlib.resources wherever it is.
 BOARDS_DIR: Traversable = resources.files("companion") / "data" / "boards"
 
 
 class BoardError(ValueError):
-    """A board reference or definition that cannot be used; the message says why."""
+    """A board reference or definition that cannot be used; the message says why.
+
+    Raised with a `Message`, it is said in any language (`error.message`); str() is English.
+    """
+
+    @property
+    def message(self) -> Message:
+        """Why, as a message to render in the user's language."""
+        said = self.args[0] if len(self.args) == 1 else str(self)
+        return as_message(said if isinstance(said, Message) else str(said))
+
+    def __str__(self) -> str:
+        if len(self.args) == 1 and isinstance(self.args[0], Message):
+            return str(self.args[0])
+        return super().__str__()
 
 
 def shipped_board_ids() -> list[str]:
@@ -37,7 +52,9 @@ def shipped_board(board_id: str) -> Board:
     # Only a listed id becomes a file name: any other ("../../x") could reach outside
     # BOARDS_DIR. It also keeps the cache to the shipped boards, as errors are not cached.
     if board_id not in known:
-        raise BoardError(f"unknown board {board_id!r} (shipped boards: {', '.join(known)})")
+        raise BoardError(
+            Message("problem.board.unknown", id=repr(board_id), known=", ".join(known))
+        )
     data = (BOARDS_DIR / f"{board_id}.json").read_text(encoding="utf-8")
     return parse_board(json.loads(data))
 
@@ -47,7 +64,7 @@ def parse_board(data: Any) -> Board:
     try:
         return Board.model_validate(data)
     except ValidationError as error:
-        raise BoardError(f"board: {problem(error, data)}") from None
+        raise BoardError(Message("problem.board.invalid", problem=problem(error, data))) from None
 
 
 def resolve_board(reference: str | Board | dict[str, Any]) -> Board:

@@ -12,9 +12,12 @@ import unicodedata
 from pathlib import Path
 
 import platformdirs
+from pydantic import ValidationError
 
 from companion.boards import BoardError, parse_board, shipped_board_ids
+from companion.language import Message
 from models.board import Board, Territory
+from models.problems import InvalidValue, problem
 from models.strict_json import JSONInputError, loads, read_bounded
 from models.text import check_typed_text
 
@@ -59,11 +62,11 @@ def user_board_id(name: str) -> str:
 def board_name(name: str) -> str:
     """A board's name as typed, stripped; BoardError if it shows nothing."""
     try:
-        name = check_typed_text(name.strip(), "the board's name")
-    except ValueError as error:
-        raise BoardError(str(error)) from None
+        name = check_typed_text(name.strip(), Message("problem.what.board_name"))
+    except InvalidValue as error:
+        raise BoardError(error.message) from None
     if not name:
-        raise BoardError("give the board a name")
+        raise BoardError(Message("problem.board.no_name"))
     return name
 
 
@@ -111,23 +114,25 @@ def save_user_board(board: Board, replace: bool = False) -> Path:
         # A half-written temporary file is no board: leave none behind.
         with contextlib.suppress(OSError):
             temporary.unlink(missing_ok=True)
-        raise BoardError(f"could not save the board in {folder}: {error.strerror}") from error
+        said = Message("problem.board.not_saved", folder=str(folder), why=str(error.strerror))
+        raise BoardError(said) from error
     return path
 
 
 def delete_user_board(board_id: str) -> None:
     """Delete a saved user board; BoardError for a shipped layout or a board not saved."""
     if board_id in shipped_board_ids():
-        raise BoardError(f"{board_id} is a shipped layout: it cannot be deleted")
+        raise BoardError(Message("problem.board.shipped", id=board_id))
     # By the id inside, not the file name: a file copied in by hand may be named otherwise.
     found = [path for path, board in _saved() if board.id == board_id]
     if not found:
-        raise BoardError(f"there is no saved board {board_id!r}")
+        raise BoardError(Message("problem.board.not_found", id=repr(board_id)))
     for path in found:
         try:
             path.unlink(missing_ok=True)
         except OSError as error:
-            raise BoardError(f"could not delete {path}: {error.strerror}") from error
+            said = Message("problem.board.not_deleted", path=str(path), why=str(error.strerror))
+            raise BoardError(said) from error
 
 
 def keep_both(board: Board) -> Board:
@@ -144,18 +149,18 @@ def board_from_counts(name: str, territories: list[tuple[str, int, int]]) -> Boa
     """A table board from (territory name, bonus, number of locations); BoardError if invalid."""
     name = board_name(name)
     if not territories:
-        raise BoardError("add at least one territory")
+        raise BoardError(Message("problem.board.no_territory"))
     made = []
     seen: set[str] = set()
     for index, (title, bonus, count) in enumerate(territories, start=1):
         if not title.strip():
-            raise BoardError(f"territory {index} needs a name")
+            raise BoardError(Message("problem.board.territory_unnamed", number=str(index)))
         key = slug(title)
         if key in seen:
-            raise BoardError(f"two territories are called {title.strip()!r}")
+            raise BoardError(Message("problem.board.same_name", name=repr(title.strip())))
         seen.add(key)
         if count < 1:
-            raise BoardError(f"{title.strip()} needs at least one location")
+            raise BoardError(Message("problem.board.no_location", name=title.strip()))
         try:
             made.append(
                 Territory(
@@ -165,6 +170,7 @@ def board_from_counts(name: str, territories: list[tuple[str, int, int]]) -> Boa
                     locations=tuple(f"{key}-{n}" for n in range(1, count + 1)),
                 )
             )
-        except ValueError as error:
-            raise BoardError(f"{title.strip()}: {error}") from None
+        except ValidationError as error:
+            said = Message("problem.board.territory", name=title.strip(), problem=problem(error))
+            raise BoardError(said) from None
     return Board(id=user_board_id(name), name=name, territories=tuple(made))

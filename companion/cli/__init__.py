@@ -24,6 +24,7 @@ from companion.engine import Game, SetupError, reset_phase
 from companion.engine.isle import compile_isle
 from companion.engine.replay import ReplayError, replay
 from companion.engine.serialize import state_to_json
+from companion.language import Message
 from companion.language.render import DEFAULT_LANGUAGE, language, render
 from companion.store.errors import StoreError
 from models.commands import CommandFormatError
@@ -63,10 +64,12 @@ def tally(
         try:
             request = TallyRequest.model_validate(data)
         except ValidationError as error:
-            raise UserError(problem(error, data)) from None
+            raise UserError(render(problem(error, data), lang)) from None
         board = resolve_board(request.board)
         request.check_against(board)
-    except (UserError, BoardError, ValueError) as error:
+    except BoardError as error:
+        fail(render(error.message, lang))
+    except (UserError, ValueError) as error:
         fail(str(error))
     isle = compile_isle(board)
     occupants: list[Any] = [None] * isle.size
@@ -123,12 +126,13 @@ def replay_command(
         try:
             log = GameLog.model_validate(data)
         except ValidationError as error:
-            raise UserError(f"game log: {problem(error, data)}") from None
+            said = Message("problem.in_game_log", problem=problem(error, data))
+            raise UserError(render(said, lang)) from None
         game = Game(log.setup, resolve_board(log.setup.board))
         state = replay(game, log.parsed_commands())
-    except (ReplayError, SetupError) as error:
+    except (ReplayError, SetupError, BoardError, CommandFormatError) as error:
         fail(render(error.message, lang))
-    except (UserError, BoardError, CommandFormatError, ValueError) as error:
+    except (UserError, ValueError) as error:
         fail(str(error))
     if position:
         echo(state.position())

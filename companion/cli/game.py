@@ -232,7 +232,7 @@ def new(
         try:
             setup = GameSetup.model_validate(data)
         except ValidationError as error:
-            raise UserError(problem(error, data)) from None
+            raise UserError(str(problem(error, data))) from None
         saved = store.new_game(setup)
     if as_json:
         print_json(

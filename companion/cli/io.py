@@ -51,7 +51,8 @@ class OneLineErrors(TyperGroup):
                 error.__cause__, ValidationError
             ):
                 hint = error.param.get_error_hint() if error.param else ""
-                message = problem(error.__cause__, subject=hint or "the value")
+                # Before any --lang is read: English.
+                message = str(problem(error.__cause__, subject=hint or "the value"))
             typer.echo(f"error: {printable(message)}", err=True)
             sys.exit(error.exit_code)
         except typer.Abort:

@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, get_minus_sign_symbol
 from babel.support import Translations
 
-from companion.language.grammar import CAPITAL, GRAMMARS, Grammar, capitalised
+from companion.language.grammar import GRAMMARS, Grammar
 from companion.language.message import Message, Term, Value
 
 # The languages the catalogs cover, English first (the source, and the fallback).
@@ -107,8 +107,8 @@ class Language:
     def value(self, value: Value, spec: str = "") -> str:
         """One value of a message in this language, in the form `spec` asks for."""
         if isinstance(value, Message):
-            shown = self.render(value)
-            return capitalised(shown) if spec == CAPITAL else shown
+            # A message names something as a name does: it takes the same forms ("du joueur 2").
+            return self.grammar.form(self.render(value), spec)
         if isinstance(value, tuple):
             return self.items([self.value(item, spec) for item in value])
         if isinstance(value, bool):

@@ -28,11 +28,12 @@ from sqlalchemy import Connection, bindparam, delete, insert, update
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
-from companion.boards import resolve_board
-from companion.engine import Game, GameState, IllegalCommand
+from companion.boards import BoardError, resolve_board
+from companion.engine import Game, GameState, IllegalCommand, SetupError
 from companion.engine.dice import with_rolls
 from companion.engine.replay import replay
 from companion.engine.versions import upgrade
+from companion.language import Message
 from companion.store.database import Database, first_line, open_database
 from companion.store.errors import (
     GameMovedOn,
@@ -386,7 +387,7 @@ class Store:
         try:
             commands = log.parsed_commands()
         except CommandFormatError as error:
-            raise LogError(str(error)) from None
+            raise LogError(error.message) from None
         game_id = new_game_id()
         state = game.new_initial_state()
         now = utc_now()
@@ -398,7 +399,8 @@ class Store:
             try:
                 reset = apply_noting_reset(state, filled)
             except IllegalCommand as error:
-                raise LogError(f"command {index}: {error}") from None
+                said = Message("problem.log.command", index=str(index), problem=error.message)
+                raise LogError(said) from None
             entries.append(LogEntry(seq, filled, description, now, reset))
         setup = log.setup
         game_row = _game_row(game_id, setup, state, now, revision=len(entries))
@@ -557,6 +559,8 @@ class Store:
 def _game(setup: GameSetup) -> Game:
     try:
         return Game(setup, resolve_board(setup.board))
+    except (BoardError, SetupError) as error:
+        raise StoreError(error.message) from None
     except ValueError as error:
         raise StoreError(str(error)) from None
 

@@ -189,7 +189,7 @@ class BoardEditor:
             self.confirm_replace(board, clash.saved)
             return
         except BoardError as error:
-            notify(self.app.page, self.sentence(str(error)), error=True)
+            notify(self.app.page, self.sentence(error.message), error=True)
             return
         self.saved(board)
 
@@ -204,7 +204,7 @@ class BoardEditor:
             try:
                 save_user_board(chosen, replace=replace)
             except BoardError as error:
-                notify(page, self.sentence(str(error)), error=True)
+                notify(page, self.sentence(error.message), error=True)
                 return
             if chosen.name != self.draft.name:
                 self.history.rename(chosen.name)
@@ -280,7 +280,7 @@ class BoardEditor:
             delete_user_board(board.id)
         except BoardError as error:
             # Deleted meanwhile (another window): the list below is read again all the same.
-            notify(page, self.sentence(str(error)), error=True)
+            notify(page, self.sentence(error.message), error=True)
         else:
             first = shipped_board(shipped_board_ids()[0])
             said = say(self.words, "game.editor.deleted", board=board.name, first=board_term(first))
@@ -292,8 +292,8 @@ class BoardEditor:
         self.boards = sources()
         self.refresh()
 
-    def sentence(self, problem: str) -> str:
-        """A board check's words (English, from `companion.boards`) as a sentence."""
+    def sentence(self, problem: Message) -> str:
+        """A board check's message (from `companion.boards`) as a sentence."""
         return say(self.words, "game.refused", reason=Message("game.editor.check", problem=problem))
 
     def refresh(self) -> None:

@@ -25,7 +25,7 @@ from companion.language import Message
 from companion.language.render import LANGUAGES, Language
 from companion.store.errors import StoreError
 from models.game_log import GameLog
-from models.problems import problem
+from models.problems import problem, reason
 from models.setup import Mode
 
 if TYPE_CHECKING:
@@ -114,20 +114,20 @@ def import_log_file(
             Message("app.import.bad_json", line=error.lineno, column=error.colno)
         )
     except ValidationError as error:
-        problem_text = _log_problem(error, parsed, words)
-        return None, words.render(Message("app.import.refused", problem=problem_text))
-    except IllegalCommand as error:
+        return None, words.render(
+            Message("app.import.refused", problem=_log_problem(error, parsed))
+        )
+    except (IllegalCommand, StoreError, BoardError) as error:
+        # Said in the device's language; a database's own error text stays as it came.
         return None, words.render(Message("app.import.refused", problem=error.message))
-    except (StoreError, BoardError) as error:
-        # The store's and the boards' sentences are English in every language (for now).
-        return None, words.render(Message("app.import.refused", problem=str(error)))
     players = tuple(player.label for player in saved.setup.players)
     if saved.state.is_terminal:
         return saved, words.render(Message("app.import.finished", players=players))
     return saved, words.render(Message("app.import.done", players=players))
 
 
-def _log_problem(error: ValidationError, data: object, words: Language = ENGLISH) -> str:
+def _log_problem(error: ValidationError, data: object) -> Message:
+    """Why a file is not a game log this app imports, as a message in any language."""
     first = error.errors()[0]
     where = first["loc"]
     # Not an object, another format, no setup or keys a game log never has: some other file.
@@ -136,11 +136,14 @@ def _log_problem(error: ValidationError, data: object, words: Language = ENGLISH
         or where[0] == "format"
         or (len(where) == 1 and first["type"] in ("missing", "extra_forbidden"))
     ):
-        return words.render(Message("app.import.not_a_log"))
+        return Message("app.import.not_a_log")
     if where[0] == "version":
-        return first["msg"].removeprefix("Value error, ")
-    # Which field is wrong, said by models/problems.py in English whatever the language.
-    return words.render(Message("app.import.in_log", problem=problem(error, data)))
+        # A newer log's version says so itself (models/game_log.py); any other, by its field.
+        newer = reason(first)
+        if newer is not None:
+            return newer
+    # Which field is wrong, said by models/problems.py.
+    return Message("app.import.in_log", problem=problem(error, data))
 
 
 def _resume_card(app: App, summary: GameSummary) -> ft.Control:

@@ -198,7 +198,7 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
             )
             saved = app.store.new_game(setup)
         except BoardError as error:
-            notify(page, str(error), error=True)
+            notify(page, words.render(error.message), error=True)
             return
         except ValidationError as error:
             notify(page, _setup_problem(error, words), error=True)
@@ -444,9 +444,9 @@ def _shown_name(draft: Draft, seat: int, words: Language = ENGLISH) -> str:
 def _setup_problem(error: ValidationError, words: Language) -> str:
     message = validation_problem(error)
     # Seats go by their colour's id in this form.
-    if "share one id" in message:
+    if message.id == "problem.setup.shared_id":
         return words.render(Message("app.new.same_colour"))
-    return message
+    return words.render(message)
 
 
 def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: ANN001
@@ -460,7 +460,10 @@ def _board_entry(app: App, draft: Draft, redraw) -> list[ft.Control]:  # noqa: A
                 draft.board_name, [(t[0], int(t[1]), int(t[2])) for t in draft.territories]
             )
             save_user_board(board)
-        except (BoardError, ValueError) as error:
+        except BoardError as error:
+            notify(app.page, app.words.render(error.message), error=True)
+            return
+        except ValueError as error:
             notify(app.page, str(error), error=True)
             return
         draft.board_id = board.id
