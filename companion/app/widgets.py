@@ -8,7 +8,6 @@ from typing import Any
 import flet as ft
 
 from companion.app.language_setting import ENGLISH
-from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT, BAND_TINT, CREATURE_MARK, FONT, ON_TINT, colour_of
 from companion.engine.names import board_term
 from companion.engine.queries import Holdings
@@ -191,9 +190,13 @@ def big_button(
     tooltip: str | None = None,
     action: ft.ClientAction | None = None,
 ) -> ft.Button | ft.OutlinedButton:
-    """A full-size button, at least one tap target tall; `action` runs on the client first."""
+    """A full-size button, at least one tap target tall; `action` runs on the client first.
+
+    Its height follows its words (padding around one line makes it a tap target): a label
+    that wraps, such as a long name in French, grows the button instead of being cut.
+    """
     style = ft.ButtonStyle(
-        padding=ft.Padding.symmetric(horizontal=18, vertical=14),
+        padding=ft.Padding.symmetric(horizontal=18, vertical=16),
         # A button's text style replaces the theme's rather than adding to it: name the font.
         text_style=ft.TextStyle(size=16, weight=ft.FontWeight.W_600, font_family=FONT),
     )
@@ -204,7 +207,6 @@ def big_button(
         on_click=on_click,
         style=style,
         disabled=disabled,
-        height=TAP + 4,
         tooltip=tooltip,
         action=action,
     )

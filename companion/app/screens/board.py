@@ -97,15 +97,14 @@ class BoardScreen:
         self.players = PlayersCard(session, notes, words=words)
         # The isle with its key, made once: a new parent at every redraw would send the whole
         # isle (every space, every shape) to the browser again.
+        # The key to the marks: under the isle beside the panels; on a phone under the step
+        # guide, so what to do next comes right after the isle.
+        self.legend = ft.Text(
+            say(words, "game.board.legend"), size=12, color=ft.Colors.ON_SURFACE_VARIANT
+        )
+        isle = ft.Container(content=self.isle.control, border_radius=12)
         self.board = ft.Column(
-            [
-                ft.Container(content=self.isle.control, border_radius=12),
-                ft.Text(
-                    say(words, "game.board.legend"),
-                    size=12,
-                    color=ft.Colors.ON_SURFACE_VARIANT,
-                ),
-            ],
+            [isle, self.legend] if self.side_by_side else [isle],
             spacing=6,
             horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
         )
@@ -326,10 +325,10 @@ class BoardScreen:
             self.view.controls = [self.layout]
         elif waiting:
             # The Energy and Reset is read first; the isle waits under it.
-            self.view.controls = [panels[0], self.board, *panels[1:]]
+            self.view.controls = [panels[0], self.board, self.legend, *panels[1:]]
         else:
             # The isle on top never moves as the step guide under it grows or shrinks.
-            self.view.controls = [self.board, *panels]
+            self.view.controls = [self.board, panels[0], self.legend, *panels[1:]]
 
     def _kept(self, name: str, key: T, build: Callable[[T], ft.Control]) -> ft.Control:
         """The control `build(key)` makes, made again only when `key` has changed: a control

@@ -344,6 +344,7 @@ def fit_bar(button: ft.Button | ft.OutlinedButton) -> None:
     """A button of the bottom bar: the bar's width shared with the other one shown, and its
     words on two lines where they need it (French ones are longer), within the bar's height."""
     button.expand = True
+    button.height = BOTTOM_BAR - 20
     button.style = ft.ButtonStyle(
         padding=ft.Padding.symmetric(horizontal=10, vertical=4),
         text_style=ft.TextStyle(size=15, weight=ft.FontWeight.W_600, font_family=FONT),

@@ -65,7 +65,7 @@ def build(app: App, game_id: str) -> ft.View:
                     icon=ft.Icons.UNDO,
                     disabled=saved.undo_label is None,
                     primary=False,
-                    tooltip=saved.undo_label,
+                    tooltip=_labelled(app, "game.bar.undo", saved.undo_label),
                 ),
                 big_button(
                     app.say("app.log.redo"),
@@ -73,7 +73,7 @@ def build(app: App, game_id: str) -> ft.View:
                     icon=ft.Icons.REDO,
                     disabled=saved.redo_label is None,
                     primary=False,
-                    tooltip=saved.redo_label,
+                    tooltip=_labelled(app, "game.bar.redo", saved.redo_label),
                 ),
                 big_button(
                     app.say("app.log.export"), export, icon=ft.Icons.DOWNLOAD, primary=False
@@ -117,3 +117,8 @@ def build(app: App, game_id: str) -> ft.View:
 def export_file_name(game_id: str) -> str:
     """The file a game's log is exported to; Home's Import reads it back."""
     return f"summoners-isle-game-{game_id}.json"
+
+
+def _labelled(app: App, message: str, what: str | None) -> str | None:
+    """A button's tooltip that says what it does: 'Undo: Ragna passes'."""
+    return None if what is None else app.say(message, what=what)
