@@ -10,7 +10,18 @@ from companion.app.session import GameSession
 from companion.boards import BoardError
 from companion.boards.user import board_from_counts, save_user_board, user_boards
 from companion.store.store import open_store
-from models.commands import Declined, EnergyAndReset, Pass, Placement, Removal, Summon
+from models.commands import (
+    Activate,
+    Attack,
+    Declined,
+    EndActivation,
+    EnergyAndReset,
+    Pass,
+    Placement,
+    Removal,
+    Summon,
+)
+from models.game_log import GameLog
 from models.rules import CreatureKind as K
 from models.setup import GameSetup
 
@@ -126,3 +137,32 @@ def test_the_shipped_font_covers_every_character_the_app_shows():
     wanted = set(re.sub(r"[\x00-\x1f\x7f]", "", text))
     missing = sorted(ch for ch in wanted if ord(ch) not in cmap)
     assert not missing, f"no glyph for {missing}"
+
+
+def test_a_player_is_told_the_attacks_made_since_their_last_decision(tmp_path):
+    # Issue 11's cold trial: computers play fast, and a creature that vanished while a person
+    # looked away was explained only in the log. The turn card tells the attacks since then.
+    setup = GameSetup(
+        players=[
+            {"id": "red", "name": "Ragna", "colour": "red"},
+            {"id": "blue", "name": "Bjorn", "colour": "blue", "bot": "greedy"},
+        ],
+        board="duel-isle",
+        mode="digital",
+    )
+    summons = [Summon(K.WYRM, "rh1"), Pass(), Pass(), Summon(K.SPRITE, "rh2")]
+    summons += [Summon(K.SPRITE, "rh3"), Pass()]
+    with open_store(str(tmp_path / "games.sqlite3")) as store:
+        game = store.import_log(GameLog.of(setup, summons)).id
+        session = GameSession(store, game)
+        # Ragna's Wyrm attacks Bjorn's Sprite at rh2 (dice that win), then ends its activation.
+        assert session.do_all([Activate("rh1"), Attack("rh2", 6, 1)]).ok
+        # Her own attack is not news to her; Bjorn, who decided before it, is told.
+        assert session.since_last("red") == ()
+        (told,) = session.since_last("blue")
+        assert str(told).startswith("Ragna's Wyrm at Rune Hollow 1 attacks Bjorn's Sprite")
+        # Once Bjorn decides, it is behind him.
+        assert session.do(EndActivation()).ok
+        assert session.state.current_player == "blue"
+        assert session.do(Pass()).ok
+        assert session.since_last("blue") == ()

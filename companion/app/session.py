@@ -12,12 +12,15 @@ from dataclasses import dataclass, field
 from companion.app.sharing import policy
 from companion.engine import GameState, IllegalCommand, Tally
 from companion.engine.queries import tally_after
-from companion.engine.replay import narrate
+from companion.engine.replay import Narration, narrate
 from companion.language import Message, by_semicolons
 from companion.language.render import DEFAULT_LANGUAGE, Language
 from companion.store.errors import GameMovedOn, GameNotFound, StoreError
 from companion.store.store import LogEntry, SavedGame, Store, tap_size
-from models.commands import PLAYER_COMMANDS, Command, EnergyAndReset
+from models.commands import PLAYER_COMMANDS, Attack, Command, EnergyAndReset
+
+# How many of the others' attacks a player is told of when their turn comes round again.
+SINCE_LAST_MOST = 6
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ class GameSession:
         self.saved: SavedGame = store.load(game_id)
         self._seat = seat or (lambda: None)
         # The log's sentences as messages, for one revision: the store keeps them in English.
-        self._told: tuple[int, tuple[Message, ...]] | None = None
+        self._told: tuple[int, tuple[Narration, ...]] | None = None
 
     @property
     def seat(self) -> str | None:
@@ -154,11 +157,27 @@ class GameSession:
         The store keeps the English sentence it recorded; a message is found by replaying
         the log (once per revision), as `game show --lang` does.
         """
+        return tuple(told.sentence for told in self._narrations())
+
+    def since_last(self, player: str, most: int = SINCE_LAST_MOST) -> tuple[Message, ...]:
+        """The attacks others made since `player` last decided, oldest first (the newest
+        `most`): what a player who looked away needs to see before deciding again."""
+        found: list[Message] = []
+        entries = zip(reversed(self._narrations()), reversed(self.saved.log), strict=True)
+        for told, entry in entries:
+            if told.player == player:
+                break
+            if isinstance(entry.command, Attack):
+                found.append(told.sentence)
+        return tuple(reversed(found[:most]))
+
+    def _narrations(self) -> tuple[Narration, ...]:
+        """The active log told again from the start, once per revision."""
         revision = self.saved.revision
         if self._told is None or self._told[0] != revision:
             state = self.saved.game.new_initial_state()
             told = narrate(state, [entry.command for entry in self.saved.log])
-            self._told = (revision, tuple(t.sentence for t in told))
+            self._told = (revision, tuple(told))
         return self._told[1]
 
     def entry_text(self, words: Language, index: int) -> str:

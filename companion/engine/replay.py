@@ -34,10 +34,12 @@ def replay(game: Game, commands: Iterable[Command]) -> GameState:
 
 @dataclass(frozen=True, slots=True)
 class Narration:
-    """A command as a log tells it: its sentence, and the Energy and Reset it finished."""
+    """A command as a log tells it: its sentence, the Energy and Reset it finished, and
+    whose decision it was (None for the table's own records)."""
 
     sentence: Message
     reset: Message | None = None
+    player: str | None = None
 
 
 def narrate(state: GameState, commands: Iterable[Command]) -> list[Narration]:
@@ -46,11 +48,12 @@ def narrate(state: GameState, commands: Iterable[Command]) -> list[Narration]:
     told = []
     for command in commands:
         sentence = state.sentence(command)
+        player = state.current_player
         before = state.last_tally
         state.apply(command)
         tally = state.last_tally
         reset = None
         if tally is not None and tally is not before:
             reset = tally.log_message(state.game.labels)
-        told.append(Narration(sentence, reset))
+        told.append(Narration(sentence, reset, player))
     return told

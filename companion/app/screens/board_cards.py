@@ -106,6 +106,7 @@ class BoardCards:
             if self.turns.bot_to_move() is not None:
                 parts.append(self.bot_part(turn.player))
             else:
+                parts.extend(self.since_last(turn.player))
                 parts.append(ft.Text(step_guide(state, words), size=15))
                 if turn.territory is not None:
                     parts.append(self.domination_part(turn.territory, turn.bonuses_left))
@@ -123,6 +124,18 @@ class BoardCards:
             identifier="turn-card",
             content=ft.Card(content=ft.Container(padding=12, content=ft.Column(parts, spacing=8))),
         )
+
+    def since_last(self, player: str) -> list[ft.Control]:
+        """The others' attacks since this player last decided: pieces that vanished while
+        they looked away (computers play fast) are explained before they decide again."""
+        attacks = self.session.since_last(player)
+        if not attacks:
+            return []
+        words = self.words
+        heading = say(words, "game.board.since_last", player=self.session.label(player))
+        lines: list[ft.Control] = [ft.Text(heading, size=14, weight=ft.FontWeight.BOLD)]
+        lines.extend(ft.Text(f"• {words.render(said)}", size=14) for said in attacks)
+        return [ft.Column(lines, spacing=2)]
 
     def whose_turn(self, player: str) -> ft.Control:
         """The current player's counter and name, large, over the phase and step."""
