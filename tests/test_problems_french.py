@@ -232,6 +232,18 @@ def test_the_command_line_refuses_input_in_the_language_asked(tmp_path):
     board = CliRunner().invoke(app, ["tally", "--lang", "fr", "-"], input=json.dumps(unknown))
     assert board.stderr.startswith("error: le plateau 'atlantis' est inconnu (plateaux fournis")
 
+    # Issue 14: game new and game import take --lang like the other game commands.
+    db = ["--db", str(tmp_path / "games.sqlite3")]
+    crowded = ["game", "new", "--players", "a,b,c", "--board", "duel-isle", "--lang", "fr", *db]
+    new = CliRunner().invoke(app, crowded)
+    assert new.exit_code == 2
+    assert new.stderr == (
+        "error: le plateau «\u202fduel-isle\u202f» est prévu pour 2 joueurs, pas pour 3\n"
+    )
+    imported = CliRunner().invoke(app, ["game", "import", "--lang", "fr", *db, str(source)])
+    assert imported.exit_code == 2
+    assert imported.stderr.startswith("error: journal de partie\u202f: le champ final_round")
+
 
 @pytest.mark.parametrize(
     ("name", "territories", "english", "french"),

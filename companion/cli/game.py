@@ -102,7 +102,7 @@ Revision = Annotated[
 def opened(db: str | None, lang: str = DEFAULT_LANGUAGE) -> Iterator[Store]:
     """The store, with every failure turned into one line and an exit status.
 
-    The rules' refusals are said in `lang`; the store's own errors are in English.
+    Refusals are said in `lang` (a database's own error text stays as the database wrote it).
     """
     # SQL is loaded only here, so other commands of the CLI start as fast as before.
     from companion.store.store import open_store
@@ -116,10 +116,10 @@ def opened(db: str | None, lang: str = DEFAULT_LANGUAGE) -> Iterator[Store]:
     try:
         yield store
     except GameMovedOn as error:
-        fail(str(error), EXIT_MOVED_ON)
-    except IllegalCommand as error:
+        fail(render(error.message, lang), EXIT_MOVED_ON)
+    except (IllegalCommand, StoreError, CommandFormatError, BoardError) as error:
         fail(render(error.message, lang))
-    except (StoreError, UserError, CommandFormatError, BoardError) as error:
+    except UserError as error:
         fail(str(error))
     finally:
         store.close()
@@ -217,9 +217,10 @@ def new(
     ] = None,
     as_json: AsJson = False,
     db: Db = None,
+    lang: Lang = DEFAULT_LANGUAGE,
 ) -> None:
     """Start a game and print its id."""
-    with opened(db) as store:
+    with opened(db, lang) as store:
         seats = parse_players(players)
         data: dict[str, Any] = {
             "players": seats,
@@ -232,7 +233,7 @@ def new(
         try:
             setup = GameSetup.model_validate(data)
         except ValidationError as error:
-            raise UserError(str(problem(error, data))) from None
+            raise UserError(render(problem(error, data), lang)) from None
         saved = store.new_game(setup)
     if as_json:
         print_json(
@@ -572,14 +573,16 @@ def import_command(
     source: Annotated[str, typer.Argument(metavar="FILE", help="A game log, or - for stdin.")],
     as_json: AsJson = False,
     db: Db = None,
+    lang: Lang = DEFAULT_LANGUAGE,
 ) -> None:
     """Save a game log as a new game (every command checked) and print its id."""
-    with opened(db) as store:
+    with opened(db, lang) as store:
         data = parse_json(read_text(source), "standard input" if source == "-" else source)
         try:
             log = GameLog.model_validate(data)
         except ValidationError as error:
-            raise UserError(f"game log: {problem(error, data)}") from None
+            said = Message("problem.in_game_log", problem=problem(error, data))
+            raise UserError(render(said, lang)) from None
         saved = store.import_log(log)
     if as_json:
         print_json({"id": saved.id, "revision": saved.revision, "status": saved.status.value})
