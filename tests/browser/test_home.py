@@ -66,8 +66,15 @@ def type_into(ui: Screen, field: str, text: str) -> None:
         if ui.page.evaluate(focused) == field:
             break
     assert ui.page.evaluate(focused) == field, f"{field} never took the focus"
-    ui.page.keyboard.press("Control+a")
-    ui.page.keyboard.type(text)
+    # Select all may reach Flutter's editor before it has the field's text: type again until
+    # the field holds just what was typed.
+    for _ in range(3):
+        ui.page.keyboard.press("Control+a")
+        ui.page.keyboard.type(text)
+        time.sleep(0.3)
+        if ui.page.evaluate("document.activeElement?.value") == text:
+            return
+    raise AssertionError(f"{field} holds {ui.page.evaluate('document.activeElement?.value')!r}")
 
 
 def games(server):
