@@ -342,3 +342,12 @@ def test_the_code_gives_every_value_a_text_names_and_no_other():
         if named - given or spare:
             wrong.append(f"{where} {key}: gives {sorted(given)}, the text names {sorted(named)}")
     assert wrong == []
+
+
+def test_on_screen_an_arrow_never_starts_a_line_and_never_parts_two_numbers():
+    from companion.language.render import screen_language
+
+    said = Message("energy.change", before=5, after=10)
+    assert screen_language("fr").render(said) == "(5\u00a0→\u00a010)"
+    assert render(said, "fr") == "(5 → 10)"  # the command line's output stays plain
+    assert screen_language("en").render(Message("join.arrow", first="A", rest="B")) == "A\u00a0→ B"

@@ -29,7 +29,7 @@ from companion.app.sharing.seats import WATCHER
 from companion.app.theme import FONTS, theme
 from companion.app.widgets import PADDING, SIZED, WIDE, notify
 from companion.language.message import Message, Value
-from companion.language.render import DEFAULT_LANGUAGE, LANGUAGES, Language, language
+from companion.language.render import DEFAULT_LANGUAGE, LANGUAGES, Language, screen_language
 from companion.store.errors import GameNotFound, StoreError
 from companion.store.store import Store, open_store
 from models.setup import Mode
@@ -140,7 +140,7 @@ class App:
         # What the screen shown wants done whenever the page changes size (set as it is built).
         self._page_resized: Callable[[], None] | None = None
         # The language this device shows the app in (a device's setting, never the game's).
-        self.words: Language = language(DEFAULT_LANGUAGE)
+        self.words: Language = screen_language(DEFAULT_LANGUAGE)
         # Whether this device's user picked it on Home (then a change of locale leaves it be).
         self._language_chosen = False
 
@@ -206,7 +206,7 @@ class App:
         self.show()
 
     def _use_language(self, code: str) -> None:
-        self.words = language(code)
+        self.words = screen_language(code)
         # Flutter's own texts (a text field's menu, a back button's tooltip) follow too.
         self.page.locale_configuration = ft.LocaleConfiguration(
             supported_locales=[ft.Locale(name) for name in LANGUAGES],

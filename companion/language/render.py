@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from io import BytesIO
@@ -38,6 +38,16 @@ _TAG = re.compile(r"^([A-Za-z]{2,3})(?:[-_.@].*)?$")
 COUNT = "count"
 # A list's last two items are joined by this message, the others by a comma.
 LIST_LAST = "list.last"
+
+
+# An arrow between two numbers ('5 → 10') stays on their line; any other never starts one.
+_NUMBER_ARROW = re.compile(r"(\d) → (?=[-+]?\d)")
+_ARROW = re.compile(r" → ")
+
+
+def kept_together(text: str) -> str:
+    """No-break spaces where a line break would part what belongs together."""
+    return _ARROW.sub("\u00a0→ ", _NUMBER_ARROW.sub("\\1\u00a0→\u00a0", text))
 
 
 class UnknownLanguage(ValueError):
@@ -92,6 +102,9 @@ class Language:
     plural_ids: frozenset[str]
     locale: Locale
     grammar: Grammar
+    # On a screen, no line starts with an arrow or parts '5 → 10' (never in the CLI's
+    # output, which scripts read).
+    on_screen: bool = False
 
     def render(self, message: Message) -> str:
         """The message in this language."""
@@ -102,7 +115,8 @@ class Language:
             text = str(self.translations.ngettext(message.id, message.id, count))
         else:
             text = str(self.translations.gettext(message.id))
-        return _Formatter(self).vformat(self.grammar.typeset(text), (), values)
+        shown = _Formatter(self).vformat(self.grammar.typeset(text), (), values)
+        return kept_together(shown) if self.on_screen else shown
 
     def value(self, value: Value, spec: str = "") -> str:
         """One value of a message in this language, in the form `spec` asks for."""
@@ -168,6 +182,13 @@ def language(code: str) -> Language:
         str(entry.id[0]) for entry in source if entry.id and isinstance(entry.id, tuple)
     )
     return Language(code, translations, plural_ids, Locale.parse(code), GRAMMARS[code])
+
+
+@cache
+def screen_language(code: str) -> Language:
+    """A language as the app shows it on screen: `language(code)` that keeps '5 → 10' and
+    an arrow's left side on one line."""
+    return replace(language(code), on_screen=True)
 
 
 def render(message: Message, code: str = DEFAULT_LANGUAGE) -> str:

@@ -19,15 +19,19 @@ APP_BAR = 56
 SEATS = {"red": "Ragna", "blue": "Bjorn", "green": "Sigrid"}
 BOARD = "[flt-semantics-identifier=board]"
 
-# Finds text in the page's visible text or in any semantics label.
-_HAS_TEXT = """t => document.body.innerText.includes(t) ||
-  [...document.querySelectorAll('[aria-label]')]
-    .some(e => e.getAttribute('aria-label').includes(t))"""
+# Finds text in the page's visible text or in any semantics label; a no-break space (the
+# app keeps '5 → 10' on one line) counts as a space.
+HAS_TEXT = """t => {
+  const plain = s => s.replaceAll('\\u00a0', ' ');
+  return plain(document.body.innerText).includes(t) ||
+    [...document.querySelectorAll('[aria-label]')]
+      .some(e => plain(e.getAttribute('aria-label')).includes(t));
+}"""
 # The page's own clock for taps: when the pointer went down (the event's time), and, polled
 # every animation frame, the frame in which the awaited text showed.
 _TAP_CLOCK = """window.__tappedAt = null;
 addEventListener('pointerdown', e => { window.__tappedAt = e.timeStamp; }, true);"""
-_SHOWN_AT = f"t => ({_HAS_TEXT})(t) && performance.now()"
+_SHOWN_AT = f"t => ({HAS_TEXT})(t) && performance.now()"
 
 
 def seats(*ids: str, **bots: str) -> list[dict[str, str]]:
@@ -64,7 +68,7 @@ class Screen:
 
     def wait_for(self, text: str, timeout: float = 20) -> None:
         """Wait until some visible text or label contains `text`."""
-        self.page.wait_for_function(_HAS_TEXT, arg=text, timeout=timeout * 1000)
+        self.page.wait_for_function(HAS_TEXT, arg=text, timeout=timeout * 1000)
 
     def button(self, name: str, exact: bool = True):
         """A button by its accessible name."""
@@ -76,6 +80,8 @@ class Screen:
 
     def tap_matching(self, pattern: str, then: str, *, icon: bool = False) -> None:
         """Tap the button whose name matches a regular expression (icons: their tooltip)."""
+        # A space in the pattern matches a no-break space too (the app keeps '2 → 1' together).
+        pattern = pattern.replace(" ", "[ \u00a0]")
         if icon:
             target = self.page.get_by_label(re.compile(pattern)).first
         else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from browser_ui import PHONE, TABLET, Screen, seats
+from browser_ui import HAS_TEXT, PHONE, TABLET, Screen, seats
 from test_result_legend import finished_game
 from test_share_table import shared  # noqa: F401 - the shared table fixture
 
@@ -73,9 +73,7 @@ def test_switching_the_language_changes_this_device_only_and_is_kept(server, bro
 def shows(ui: Screen, text: str) -> bool:
     """Whether some visible text or label on the page contains `text` now."""
     return ui.page.evaluate(
-        """t => document.body.innerText.includes(t) ||
-          [...document.querySelectorAll('[aria-label]')]
-            .some(e => e.getAttribute('aria-label').includes(t))""",
+        f"({HAS_TEXT})",
         text,
     )
 

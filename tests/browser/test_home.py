@@ -11,7 +11,7 @@ import json
 import random
 import time
 
-from browser_ui import PHONE, Screen, seats
+from browser_ui import HAS_TEXT, PHONE, Screen, seats
 
 from companion.engine import Phase
 from companion.engine.dice import with_rolls
@@ -45,9 +45,7 @@ def shots(ui: Screen, name: str) -> None:
 def shows(ui: Screen, text: str) -> bool:
     """Whether some visible text or label on the page contains `text` now."""
     return ui.page.evaluate(
-        """t => document.body.innerText.includes(t) ||
-          [...document.querySelectorAll('[aria-label]')]
-            .some(e => e.getAttribute('aria-label').includes(t))""",
+        f"({HAS_TEXT})",
         text,
     )
 

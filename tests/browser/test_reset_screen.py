@@ -94,7 +94,8 @@ def buttons_named(ui, start: str) -> int:
 def tally_label(ui) -> str:
     """The bar's one-sentence tally, e.g. 'Tally: Ragna 5 → 10, ... Next: ...'."""
     label = ui.page.locator("[flt-semantics-identifier=reset-tally]").first
-    return label.get_attribute("aria-label") or label.inner_text()
+    text = label.get_attribute("aria-label") or label.inner_text()
+    return text.replace("\u00a0", " ")  # the app keeps '5 → 10' on one line
 
 
 def expected_tally(saved, draft, *, left: int) -> str:
