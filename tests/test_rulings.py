@@ -199,7 +199,9 @@ def test_summoning_down_to_exactly_zero(mode):
     for kind in (W, T, S):
         assert (state.current_player, state.step_kind) == ("blue", kind)
         state.apply(Pass())
-    assert state.phase is Phase.ACTIONS
+    # Digital: red's Wyrm acts. Table (issue 20, one pass rule): it could remove nothing, blue
+    # has no creature, so nobody is asked in the Actions phase.
+    assert state.phase is (Phase.ACTIONS if mode == "digital" else Phase.ENERGY_AND_RESET)
     assert energies(state) == {"red": 0, "blue": 5}
 
 
@@ -213,8 +215,10 @@ def test_unaffordable_wyrm_swap_is_refused_digital():
 
 def test_unaffordable_wyrm_swap_is_refused_table():
     """Ruling 1: at the table too, a Wyrm swap with no energy is illegal, and not offered."""
-    state = arrange({"a": ("red", W), "b": ("red", T)}, mode="table", energy={"red": 0})
-    assert state.current_player == "red"
+    state = arrange(
+        {"a": ("red", W), "b": ("red", T), "c": ("blue", S)}, mode="table", energy={"red": 0}
+    )
+    assert state.current_player == "red"  # asked: the Wyrm could remove blue's Sprite
     assert Swap() not in state.legal_commands()
     refused(state, Swap(), "a Wyrm swap costs 1 energy and red has none")
 
@@ -649,7 +653,10 @@ def test_bounty_is_paid_at_once_digital(victim, bounty):
 def test_bounty_is_paid_at_once_table(victim, bounty):
     """Ruling 7: a recorded removal pays 3 / 2 / 1 to the player whose turn it is (a Troll
     removes any kind: 2 + 6 reaches even a Wyrm's defence of 8)."""
-    state = arrange({"a": ("red", T), "b": ("blue", victim)}, mode="table", step=T)
+    # Blue's second creature leaves red's Troll something to do after (issue 20's pass rule).
+    state = arrange(
+        {"a": ("red", T), "b": ("blue", victim), "c": ("blue", S)}, mode="table", step=T
+    )
     state.energy[0] = 10
     assert state.current_player == "red"
     assert state.describe(Removal("blue", victim)) == (
@@ -808,7 +815,7 @@ def test_wyrm_swap_table():
     assert energies(state)["red"] == 3
     assert (state.current_player, state.step_kind) == ("red", W)
     refused(state, Swap("a"), "table games do not record locations for swaps")
-    lonely = arrange({"a": ("red", W)}, mode="table")
+    lonely = arrange({"a": ("red", W), "b": ("blue", S)}, mode="table")
     refused(lonely, Swap(), "red has no other creature on the board to swap with")
 
 

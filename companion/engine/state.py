@@ -121,6 +121,7 @@ class GameState:
         "summoner",
         "turn",
         "turn_order",
+        "waived",
         "winner",
     )
 
@@ -152,6 +153,9 @@ class GameState:
     # phase began. `energy` then shows the passes run so far (issue 11); None otherwise.
     reset_from: tuple[int, ...] | None
     last_tally: Tally | None
+    # Table games: the seats the engine passed over since the last command whom a version 2
+    # log still holds an explicit pass for (rulesets._said_before); never in position text.
+    waived: list[int]
 
     @classmethod
     def initial(cls, game: Game) -> GameState:
@@ -180,6 +184,7 @@ class GameState:
         state.summoner = False
         state.last_tally = None
         state.reset_from = None
+        state.waived = []
         settle(state)
         return state
 
@@ -208,6 +213,7 @@ class GameState:
         other.summoner = self.summoner
         other.last_tally = self.last_tally
         other.reset_from = self.reset_from
+        other.waived = self.waived[:]
         return other
 
     # --- queries -----------------------------------------------------------------------
