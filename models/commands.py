@@ -140,6 +140,27 @@ class EnergyAndReset(NamedTuple):
     removed: tuple[Removed, ...] | None = None
 
 
+class LateSummon(NamedTuple):
+    """At the table's Energy and Reset: a summon made this round that nobody entered then.
+
+    It pays its cost now and is placed like any other creature.
+    """
+
+    player: PlayerId
+    kind: CreatureKind
+
+
+class LateRemoval(NamedTuple):
+    """At the table's Energy and Reset: a removal made this round that nobody entered then.
+
+    `player` removed `victim`'s creature of `kind`; the bounty is paid now and can win the game.
+    """
+
+    player: PlayerId
+    victim: PlayerId
+    kind: CreatureKind
+
+
 class Skip(NamedTuple):
     """At the table: everyone is done up to a point of the round, in one record.
 
@@ -164,6 +185,8 @@ Command = (
     | Removal
     | Correction
     | EnergyAndReset
+    | LateSummon
+    | LateRemoval
     | Skip
 )
 
@@ -179,6 +202,8 @@ COMMAND_TYPES: dict[str, type[Any]] = {
     "removal": Removal,
     "correction": Correction,
     "energy_and_reset": EnergyAndReset,
+    "late_summon": LateSummon,
+    "late_removal": LateRemoval,
     "skip": Skip,
 }
 # Commands a player makes (they carry `by`); the rest are records for the whole table.

@@ -18,6 +18,8 @@ from companion.engine.commands import (
     dominate,
     end_activation,
     energy_and_reset,
+    late_removal,
+    late_summon,
     move,
     pass_,
     removal,
@@ -39,6 +41,8 @@ MODULES: tuple[ModuleType, ...] = (
     removal,
     correction,
     energy_and_reset,
+    late_summon,
+    late_removal,
     skip,
 )
 
