@@ -327,7 +327,14 @@ class App:
         """A game as this device may record in it (a shared table checks its seat at each write)."""
         if self.table is None:
             return GameSession(self.store, game_id)
-        return GameSession(self.store, game_id, lambda: self.seat(game_id))
+        seats = self.table.access.seats
+        return GameSession(
+            self.store,
+            game_id,
+            lambda: self.seat(game_id),
+            # Players with a device of their own: another player's device does not pass them.
+            lambda: set(seats.taken(game_id)),
+        )
 
     def game_shown(self) -> str | None:
         """The id of the game this page shows, if any."""
@@ -395,6 +402,19 @@ class App:
     def announce(self, game_id: str, revision: int) -> None:
         """Tell the other devices following this game that it has reached `revision`."""
         self.page.pubsub.send_others_on_topic(f"game/{game_id}", revision)
+
+    def follow_draft(self, game_id: str, changed: Callable[[int], None]) -> None:
+        """Call `changed(version)` when another device changes the game's Energy and Reset
+        draft (issue 20: the draft is the table's); ends, like `follow`, with the screen."""
+
+        async def deliver(_topic: str, version: int) -> None:
+            changed(version)
+
+        self.page.pubsub.subscribe_topic(f"draft/{game_id}", deliver)
+
+    def announce_draft(self, game_id: str, version: int) -> None:
+        """Tell the other devices on this game's Energy and Reset that its draft changed."""
+        self.page.pubsub.send_others_on_topic(f"draft/{game_id}", version)
 
     def toggle_theme(self) -> None:
         """Switch between the dark and the light theme on this device."""

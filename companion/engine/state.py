@@ -7,6 +7,7 @@ thousands of positions a second; pydantic stays at the boundaries.
 from __future__ import annotations
 
 from companion.engine import queries
+from companion.engine.commands.skip import passed_over
 from companion.engine.constants import KINDS, OWNED, Phase, Token
 from companion.engine.dice import attack_strike, sprite_support
 from companion.engine.errors import SetupError
@@ -20,7 +21,7 @@ from companion.engine.rulesets import RULE_SETS, RuleSet
 from companion.engine.versions import sign
 from companion.language import Message, quoted
 from models.board import Board
-from models.commands import Activate, Attack, Command, Move, Summon, Swap
+from models.commands import Activate, Attack, Command, Move, Skip, Summon, Swap
 from models.rules import KIND_ORDER, STARTING_ENERGY, CreatureKind
 from models.setup import GameSetup, Mode
 
@@ -281,6 +282,14 @@ class GameState:
     def reach(self, command: Command, kind: CreatureKind | None = None) -> list[Command]:
         """The records one table tap makes: a skip to the command's player, then the command."""
         return reach(self, command, kind)
+
+    def skipped(self, command: Command) -> list[tuple[str, Phase, CreatureKind]]:
+        """Whose turns a table Skip would pass, in order: (player, phase, step's kind) each."""
+        if not isinstance(command, Skip):
+            return []
+        return [
+            (player, phase, KIND_ORDER[step]) for player, phase, step in passed_over(self, command)
+        ]
 
     def blocker(self, player: str) -> str | None:
         """Why a player has nothing to decide in the current step (in English), or None."""

@@ -297,10 +297,12 @@ def draft_from(state: GameState, entries: DraftEntries | None) -> ResetDraft:
     still to place. The record can change under a draft (a late summon, a late removal, an
     undo): a creature summoned since is one more to place; one fewer than entered drops a
     'gone' mark first, then one from its territory when all of that group stood in one, and
-    otherwise asks where each of that group is again, never guessing which one went.
+    otherwise asks where each of that group is again, never guessing which one went. Groups
+    still to place keep what the record says of them ('last seen: ...').
     """
+    start = reset_draft(state)
     if entries is None:
-        return reset_draft(state)
+        return start
     game = state.game
     isle = game.isle
     order = tuple(game.players[seat] for seat in state.turn_order)
@@ -334,8 +336,9 @@ def draft_from(state: GameState, entries: DraftEntries | None) -> ResetDraft:
                     draft._put(territory, creature)
             draft.gone[creature] = marked
             draft.to_place[creature] = now - marked - len(draft.placed_of(creature))
-            if extra < 0 and creature not in draft.note_messages:
-                draft.note_messages[creature] = Message("draft.added", count=-extra)
+            if draft.to_place[creature] and creature in start.note_messages:
+                # What the record says of them (last seen, summoned this round) still holds.
+                draft.note_messages.setdefault(creature, start.note_messages[creature])
     draft.declined = {
         (entry.player, entry.territory)
         for entry in entries.declined

@@ -154,7 +154,7 @@ def test_a_table_game_in_french(server, browser, artifacts):
         ],
     )
     ui.open(f"{server.url}/game/{asking}/reset", "Où est le Troll de Ragna maintenant")
-    ui.wait_for("encore à placer")
+    ui.wait_for("1 à placer")
     ui.shot("fr-phone-table-reset-asking", tall=740)
     tablet.open(f"{server.url}/game/{at_reset}/reset", "Appliquer")
     settle(tablet)

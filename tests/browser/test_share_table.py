@@ -232,8 +232,16 @@ def test_players_record_their_own_turns_and_are_refused_anothers(shared, browser
     bjorn.ui.tap("Bjorn", "This device records for Bjorn's turns")
 
     ragna.ui.tap("Ragna: done with Wyrms", "Bjorn: done with Wyrms")
-    # Bjorn decides now; Ragna's phone shows his button too, but it records Ragna's turns only.
-    ragna.ui.tap("Bjorn: done with Wyrms", "This device records Ragna's turns only")
+    # Bjorn decides now; Ragna's phone shows his controls (and the squares that would pass
+    # him over) as not its own, and says why (issue 20).
+    ragna.ui.wait_for("Bjorn is not done summoning Wyrms yet: Bjorn's device records that")
+    theirs = ragna.ui.button("Bjorn: done with Wyrms").first
+    assert theirs.get_attribute("aria-disabled") == "true"
+    # Even a tap forced on it (or a forged event) records nothing.
+    theirs.click(force=True)
+    time.sleep(1)
+    with open_store(server.db) as store:
+        assert len(store.load(game_id).log) == 1
     ragna.ui.shot("share-refused-anothers-turn", tall=740)
     bjorn.ui.tap("Bjorn: done with Wyrms", "Ragna: done with Trolls")
     with open_store(server.db) as store:
@@ -401,3 +409,41 @@ def test_a_new_code_sends_every_device_back_to_the_code_screen(shared, browser, 
     ).json_value()
     # In again, the seats were given up: the game asks who this device is.
     player.type_code(new, "Who is this device?")
+
+
+def test_a_seated_phone_passes_over_no_other_seated_player_and_a_player_undoes_a_skip_of_them(
+    shared, browser, artifacts
+):
+    """Issue 20: Ann's phone tapping her own square while Bob decided recorded "Bob is done";
+    now a player's device never passes over another player who has a device, and a player
+    may take back a tap that passed them over."""
+    server, game_id = shared
+    game = f"{server.base}/game/{game_id}"
+    ragna = joined(browser, artifacts, server)
+    ragna.take_seat(game, "Ragna", "This device records for Ragna's turns")
+    # Bjorn has no device yet: Ragna's Troll passes over his Wyrms step, as at a real table.
+    ragna.ui.tap("Ragna: summon a Troll (3 left)", "Ragna summons a Troll")
+
+    bjorn = joined(browser, artifacts, server)
+    bjorn.take_seat(game, "Bjorn", "This device records for Bjorn's turns")
+    bjorn.ui.wait_for("Ragna summons a Troll")
+    # That tap said he was done with Wyrms: his phone takes it back, Ragna's Troll with it.
+    bjorn.ui.tap("Undo", "Nothing recorded yet")
+    with open_store(server.db) as store:
+        assert store.load(game_id).log == ()
+
+    # Both seated now: neither phone can pass the other over; each says why.
+    ragna.ui.wait_for("Nothing recorded yet")
+    ragna.ui.wait_for("Bjorn is not done summoning Wyrms yet")
+    bjorn.ui.wait_for("This device records Bjorn's turns only")
+    for phone, square in (
+        (ragna, "Ragna: a Troll, recorded on another device (3 left)"),
+        (bjorn, "Bjorn: a Wyrm, recorded on another device (1 left)"),
+    ):
+        locked = phone.ui.button(square).first
+        assert locked.get_attribute("aria-disabled") == "true"
+        locked.click(force=True)
+    time.sleep(1)
+    with open_store(server.db) as store:
+        assert store.load(game_id).log == ()
+    bjorn.ui.shot("share-not-this-phones", tall=740)

@@ -15,6 +15,7 @@ from companion.app.screens.seat import seat_line
 from companion.app.screens.table_turn import TurnCard
 from companion.app.session import GameSession, Outcome
 from companion.app.sizes import TAP
+from companion.app.tap_guard import TapGuard, Verdict
 from companion.app.turns import Turns
 from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
 from companion.engine import Phase
@@ -60,7 +61,11 @@ class TableScreen:
         self.track = EnergyTrack((), words)
         self.strip = OrderStrip(session, words)
         self.players = PlayersCard(session, words=words)
-        self.turn = TurnCard(session, self.record, app.go, self.undo_at, words)
+        # One tap, one record (issue 20): every tap of this screen asks it first.
+        self.guard = TapGuard()
+        self.turn = TurnCard(
+            session, self.record, app.go, self.undo_at, words, self.guard, self.tap_changed
+        )
         self.turn.compact = (app.page.height or 740) < COMPACT_HEIGHT
         view.appbar = self.bar.control
         app.follow(session.id, self.changed_elsewhere)
@@ -123,22 +128,35 @@ class TableScreen:
         """Another phone recorded something in this game: show the game as it is now."""
         if not self.turns.changed_elsewhere(revision):
             return
+        self.guard.changed_elsewhere()
         if self.session.state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
         else:
             self.app.page.update(*self.render())
 
+    def tap_changed(self) -> None:
+        """A tap came just as the screen changed: nothing was recorded; say so."""
+        notify(self.app.page, say(self.words, "game.tap.changed"), error=True)
+
     def undo(self, _: ft.Event[Any]) -> None:
-        """Take back the newest record."""
-        self.after(self.turns.undo(), announce=True)
+        """Take back the newest record (the bar's Undo; a double tap takes back one)."""
+        verdict = self.guard.tap("bar-undo")
+        if verdict is Verdict.CHANGED:
+            self.tap_changed()
+        if verdict is Verdict.SEND:
+            self.after(self.turns.undo(), announce=True)
 
     def undo_at(self, revision: int) -> None:
         """Take back the newest record as the tapped drawing (at `revision`) showed it."""
         self.after(self.turns.undo(revision), announce=True)
 
     def redo(self, _: ft.Event[Any]) -> None:
-        """Bring back the newest undone record."""
-        self.after(self.turns.redo(), announce=True)
+        """Bring back the newest undone record (a double tap brings back one)."""
+        verdict = self.guard.tap("bar-redo")
+        if verdict is Verdict.CHANGED:
+            self.tap_changed()
+        if verdict is Verdict.SEND:
+            self.after(self.turns.redo(), announce=True)
 
     # --- drawing --------------------------------------------------------------------------
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from companion.app.sharing.seats import SCOREKEEPER, WATCHER
+from companion.engine import Phase
+from companion.engine.names import kinds_term
 from companion.language import Message
 from models.commands import PLAYER_COMMANDS, Command, Correction
+from models.rules import CreatureKind
 
 # Refusals are messages: each device says them in its own language.
 WATCHERS_RECORD_NOTHING = Message("app.policy.watchers_record_nothing")
@@ -51,6 +54,26 @@ def others_refusal(
     return None
 
 
+def skip_refusal(
+    seat: str | None,
+    passed: Sequence[tuple[str, Phase, CreatureKind]],
+    seated: Collection[str],
+    labels: Mapping[str, str],
+) -> Message | None:
+    """Why a player's device may not pass over another player who has a device of their own
+    (issue 20): 'Bob is not done with Trolls yet'. A player with no device may be passed
+    over by anyone at the table; the scorekeeper passes anyone over."""
+    if seat is None or seat in (SCOREKEEPER, WATCHER, LOCKED):
+        return None
+    for player, phase, kind in passed:
+        if player != seat and player in seated:
+            name = labels.get(player, player)
+            if phase is Phase.SUMMONING:
+                return Message("app.policy.not_done_summoning", player=name, kinds=kinds_term(kind))
+            return Message("app.policy.not_done_acting", player=name, kinds=kinds_term(kind))
+    return None
+
+
 def refusal(seat: str | None, commands: Sequence[Command]) -> Message | None:
     """Why a seat may not record these commands; None if it may."""
     if seat is None or seat == SCOREKEEPER:
@@ -79,12 +102,19 @@ def undo_refusal(
     seat: str | None,
     taken_back: Sequence[Command],
     labels: Mapping[str, str] | None = None,
+    skipped: Collection[str] = (),
 ) -> Message | None:
-    """Why a seat may not undo or redo these commands; None if it may."""
+    """Why a seat may not undo or redo these commands; None if it may.
+
+    A player may always take back a tap that passed them over (`skipped`, issue 20): it
+    said they were done when they were not.
+    """
     if seat is None or seat == SCOREKEEPER:
         return None
     if _closed(seat):
         return _closed(seat)
+    if seat in skipped:
+        return None
     for command in taken_back:
         by = getattr(command, "by", None) if isinstance(command, PLAYER_COMMANDS) else None
         if by is not None and by != seat:
