@@ -142,7 +142,9 @@ def test_two_phones_place_at_once_and_both_see_every_placement(server, browser, 
     first.open(url, "Where is Ragna's Wyrm now?")
     second.open(url, "Where is Ragna's Wyrm now?")
     # The second phone asks about Sigrid's Sprites instead; then both place at the same moment.
-    second.tap("Sigrid's Sprites ×2: to place", "Where is Sigrid's Sprite now?")
+    second.tap(
+        "Sigrid's Sprites \N{MULTIPLICATION SIGN}2: to place", "Where is Sigrid's Sprite now?"
+    )
     mine = first.button("Put Ragna's Wyrm in Rune Hollow").first
     theirs = second.button("Put Sigrid's Sprite in Ashgrove").first
     mine.wait_for()
@@ -164,9 +166,7 @@ def test_two_phones_place_at_once_and_both_see_every_placement(server, browser, 
     second.wait_for("Ragna's Wyrm in Rune Hollow: tap to take it off")
 
 
-def test_undoing_an_applied_energy_and_reset_brings_its_placements_back(
-    server, browser, artifacts
-):
+def test_undoing_an_applied_energy_and_reset_brings_its_placements_back(server, browser, artifacts):
     game_id = at_reset(server)
     ui = Screen(browser.new_page(viewport=PHONE), artifacts)
     ui.open(f"{server.url}/game/{game_id}/reset", "Where is Ragna's Wyrm now?")
