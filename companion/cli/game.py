@@ -28,6 +28,7 @@ from companion.cli.io import (
     parse_json,
     print_json,
     read_text,
+    unicode_argument,
 )
 from companion.cli.language import Lang
 from companion.engine import GameState, IllegalCommand, Phase
@@ -83,7 +84,9 @@ Db = Annotated[
     ),
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-GameId = Annotated[str, typer.Argument(metavar="ID", help="The game's id.")]
+GameId = Annotated[
+    str, typer.Argument(metavar="ID", help="The game's id.", callback=unicode_argument)
+]
 ROUNDS_HELP = (
     f"{STANDARD_ROUNDS}, or {EXTENDED_ROUNDS} for "
     f"{EXTENDED_ROUNDS_MIN_PLAYERS}-{MAX_PLAYERS} players who agree."
@@ -205,15 +208,28 @@ def board_for(players: int) -> str:
 def new(
     players: Annotated[
         str,
-        typer.Option(help="Comma-separated player ids, each optionally id:Name, in seat order."),
+        typer.Option(
+            help="Comma-separated player ids, each optionally id:Name, in seat order.",
+            callback=unicode_argument,
+        ),
     ],
     board: Annotated[
-        str | None, typer.Option(help="A shipped board id (default: one made for the players).")
+        str | None,
+        typer.Option(
+            help="A shipped board id (default: one made for the players).",
+            callback=unicode_argument,
+        ),
     ] = None,
     rounds: Annotated[int, typer.Option(help=ROUNDS_HELP)] = STANDARD_ROUNDS,
-    mode: Annotated[str, typer.Option(help="table or digital.")] = "table",
+    mode: Annotated[
+        str, typer.Option(help="table or digital.", callback=unicode_argument)
+    ] = "table",
     turn_order: Annotated[
-        str | None, typer.Option(help="Round 1's order as comma-separated ids (default: seats).")
+        str | None,
+        typer.Option(
+            help="Round 1's order as comma-separated ids (default: seats).",
+            callback=unicode_argument,
+        ),
     ] = None,
     as_json: AsJson = False,
     db: Db = None,
@@ -267,7 +283,12 @@ def legal(
 def do_command(
     game_id: GameId,
     command: Annotated[
-        str, typer.Argument(metavar="COMMAND_JSON", help="One command as JSON, or - for stdin.")
+        str,
+        typer.Argument(
+            metavar="COMMAND_JSON",
+            help="One command as JSON, or - for stdin.",
+            callback=unicode_argument,
+        ),
     ],
     revision: Revision = None,
     as_json: AsJson = False,

@@ -13,9 +13,10 @@ from pydantic import ValidationError
 from typer._click import exceptions as click_errors
 from typer.core import TyperGroup
 
+from companion.language import Message
 from models.problems import problem
 from models.strict_json import JSONInputError, loads, read_bounded
-from models.text import json_printable, printable
+from models.text import json_printable, printable, text_problem
 
 EXIT_BAD_INPUT = 2
 
@@ -59,6 +60,16 @@ class OneLineErrors(TyperGroup):
             typer.echo("interrupted", err=True)
             sys.exit(130)
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def unicode_argument(value: str | None) -> str | None:
+    """A text argument (not a file's path) as given, if it is valid Unicode: a terminal whose
+    bytes are not UTF-8 gives lone surrogates, which no game, file or screen can hold."""
+    said = None if value is None else text_problem(value, Message("input.what.argument"))
+    if said is not None and said.id == "input.text.surrogate":
+        # Before any --lang is read: English.
+        raise typer.BadParameter(str(said))
+    return value
 
 
 def echo(text: str) -> None:
