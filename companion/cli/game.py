@@ -72,6 +72,8 @@ game_app = typer.Typer(
 
 # Exit statuses: bad input, and a write that lost a race with another device.
 EXIT_MOVED_ON = 3
+# Anyone's write permission: a file with none of these bits is read-only.
+_WRITABLE = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 
 Db = Annotated[
     str | None,
@@ -555,8 +557,10 @@ def write_whole(path: Path, text: str) -> None:
     """Write a file so it is either complete or untouched: a temporary file, then a rename.
 
     A symbolic link is written through (the file it points to is replaced, the link stays);
-    an existing file keeps its permissions; anything but a regular file or a new path (a
-    folder, a FIFO, a device) is refused.
+    an existing file keeps its permissions; a read-only file is left as it is (the rename
+    needs only the folder's permission, so it is checked here); anything but a regular file
+    or a new path (a folder, a FIFO, a device) is refused. Whatever stops the writing, no
+    temporary file is left behind.
     """
     path = Path(os.path.realpath(path.expanduser()))
     temporary: str | None = None
@@ -569,6 +573,9 @@ def write_whole(path: Path, text: str) -> None:
             if not stat.S_ISREG(existing.st_mode):
                 raise UserError(f"cannot write {path}: it is not a regular file")
             mode = stat.S_IMODE(existing.st_mode)
+            # Root may write anything: the permission bits still say what the owner meant.
+            if not mode & _WRITABLE or not os.access(path, os.W_OK):
+                raise UserError(str(Message("input.output.read_only", path=str(path))))
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -576,10 +583,12 @@ def write_whole(path: Path, text: str) -> None:
             os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
         os.replace(temporary, path)
+        temporary = None
     except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+    finally:
         if temporary is not None:
             Path(temporary).unlink(missing_ok=True)
-        raise UserError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def _new_file_mode() -> int:
