@@ -320,3 +320,19 @@ def test_a_saved_bad_name_exports_to_a_file_that_imports_back(older, tmp_path):
     # Shown alike, the two names are one: the export says so when it is read back.
     said = one_line(cli("game", "import", str(out / "game.json"), "--db", db))
     assert "Player 2's name is already" in said
+
+
+def test_a_board_saved_with_text_older_versions_took_is_still_listed(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUMMONERS_ISLE_DATA", str(tmp_path))
+    (tmp_path / "boards").mkdir()
+    board = {
+        "id": "my-isle",
+        "name": "Isle\u200f",
+        "territories": [{"id": "t", "name": "North\u061c", "bonus": 1, "locations": ["a"]}],
+    }
+    (tmp_path / "boards" / "my-isle.json").write_text(json.dumps(board), encoding="utf-8")
+    from companion.boards.user import user_boards
+
+    (shown,) = user_boards()
+    assert shown.name == "Isle\ufffd"
+    assert shown.territories[0].name == "North\ufffd"

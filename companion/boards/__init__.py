@@ -59,10 +59,13 @@ def shipped_board(board_id: str) -> Board:
     return parse_board(loads(data, f"{board_id}.json"))
 
 
-def parse_board(data: Any) -> Board:
-    """Validate an inline board definition, with one clear message when it is wrong."""
+def parse_board(data: Any, context: dict[str, Any] | None = None) -> Board:
+    """Validate an inline board definition, with one clear message when it is wrong.
+
+    `context` models.text.STORED reads a board the user saved: its text is shown safely.
+    """
     try:
-        return Board.model_validate(data)
+        return Board.model_validate(data, context=context)
     except ValidationError as error:
         raise BoardError(Message("problem.board.invalid", problem=problem(error, data))) from None
 
