@@ -1,8 +1,8 @@
 """Text that comes in from people and files: one check for all of it, and how to show text.
 
-Every text that reaches a game (a player's name, a correction's reason, a board's and its
-territories' names and ids, a tally's player ids; typed in the app, imported from a file or
-given on the command line) passes `check_typed_text`:
+Every text that reaches a game (a player's name and colour, a correction's reason, a board's
+and its territories' names, ids and description, a tally's player ids; typed in the app,
+imported from a file or given on the command line) passes `check_typed_text`:
 
 - it is valid Unicode: a lone surrogate (what a non-UTF-8 terminal's bytes or a JSON escape
   such as "\\ud800" become) cannot be written to a file, a database or a browser, so it
