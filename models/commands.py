@@ -14,7 +14,7 @@ from pydantic import AfterValidator, Field, StrictBool, StrictInt, TypeAdapter, 
 from companion.language.message import Message
 from models.problems import as_message, problem
 from models.rules import DIE_SIDES, CreatureKind
-from models.text import check_typed_text
+from models.text import typed_text
 
 DieRoll = Annotated[StrictInt, Field(ge=1, le=DIE_SIDES)]
 PlayerId = Annotated[str, Field(min_length=1)]
@@ -102,7 +102,7 @@ class Correction(NamedTuple):
     reason: Annotated[
         str,
         Field(min_length=1, max_length=REASON_LIMIT),
-        AfterValidator(lambda text: check_typed_text(text, Message("problem.what.reason"))),
+        AfterValidator(typed_text(Message("problem.what.reason"))),
     ]
 
 
@@ -261,8 +261,11 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def command_from_json(data: Any) -> Command:
-    """Validate a JSON-ready dict into a command; CommandFormatError says what is wrong."""
+def command_from_json(data: Any, context: dict[str, Any] | None = None) -> Command:
+    """Validate a JSON-ready dict into a command; CommandFormatError says what is wrong.
+
+    `context` models.text.STORED reads a saved command: its text is shown safely, not refused.
+    """
     if not isinstance(data, dict):
         raise CommandFormatError(Message("problem.command.not_object", given=type(data).__name__))
     fields = dict(data)
@@ -273,7 +276,7 @@ def command_from_json(data: Any) -> Command:
             Message("problem.command.unknown_type", name=repr(name), known=known)
         )
     try:
-        return _ADAPTERS[name].validate_python(fields)
+        return _ADAPTERS[name].validate_python(fields, context=context)
     except ValidationError as error:
         said = problem(error, fields)
         raise CommandFormatError(

@@ -18,6 +18,7 @@ from models.commands import (
 )
 from models.problems import InvalidValue
 from models.setup import GameSetup
+from models.text import STORED
 
 LOG_FORMAT: Final = "summoners-isle-game"
 # Version 2: every player's command says who makes it (`by`), and every Energy and Reset
@@ -72,11 +73,14 @@ class GameLog(BaseModel):
     def of(cls, setup: GameSetup, commands: list[Command]) -> GameLog:
         """A log from a setup and command values: version 2 when every command is complete."""
         version = 1 if any(version_2_gap(command) for command in commands) else LOG_VERSION
-        return cls(
-            version=version,
-            setup=setup,
-            commands=[command_to_json(command) for command in commands],
-        )
+        data = {
+            "version": version,
+            "setup": setup,
+            "commands": [command_to_json(command) for command in commands],
+        }
+        # The setup was accepted already (maybe saved by an older version that checked its
+        # names less): it is written as it is now shown, not judged again.
+        return cls.model_validate(data, context=STORED)
 
 
 def _at(index: int, said: Message) -> Message:

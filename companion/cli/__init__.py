@@ -18,7 +18,15 @@ from pydantic import ValidationError
 
 from companion.boards import BoardError, resolve_board
 from companion.cli.game import game_app
-from companion.cli.io import OneLineErrors, UserError, echo, fail, print_json, read_json
+from companion.cli.io import (
+    OneLineErrors,
+    UserError,
+    echo,
+    fail,
+    print_json,
+    read_json,
+    unicode_argument,
+)
 from companion.cli.language import Lang
 from companion.engine import Game, SetupError, reset_phase
 from companion.engine.isle import compile_isle
@@ -152,6 +160,7 @@ def simulate(
             "--bot",
             help="Bots by seat, comma-separated and cycled: random, greedy, mcts, "
             "mcts:easy|normal|hard.",
+            callback=unicode_argument,
         ),
     ] = "random",
     budget_ms: Annotated[
@@ -160,7 +169,9 @@ def simulate(
     workers: Annotated[
         int | None, typer.Option(help="Games played at once in processes (default: cores).")
     ] = None,
-    board: Annotated[str | None, typer.Option(help="A shipped board id.")] = None,
+    board: Annotated[
+        str | None, typer.Option(help="A shipped board id.", callback=unicode_argument)
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Play whole games between bots and report how they ended."""
@@ -239,7 +250,8 @@ def app_command(
         str | None,
         typer.Option(
             help="Address to serve on (default 127.0.0.1; with --share, every address, "
-            "linked by this machine's address on the network)."
+            "linked by this machine's address on the network).",
+            callback=unicode_argument,
         ),
     ] = None,
     port: Annotated[int, typer.Option(min=MIN_PORT, max=MAX_PORT, help="Port to serve on.")] = 8550,

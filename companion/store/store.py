@@ -580,7 +580,7 @@ class Store:
             if mark == Mark.ABANDONED:
                 continue
             try:
-                entry = LogEntry(seq, command_from_json(data), description, created)
+                entry = LogEntry(seq, command_from_json(data, STORED), description, created)
                 if mark == Mark.UNDONE:
                     undone.append(entry)
                     continue

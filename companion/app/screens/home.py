@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from companion.store.errors import StoreError
 from models.game_log import GameLog
 from models.problems import problem, reason
 from models.setup import Mode
+from models.strict_json import JSONInputError, loads_bytes
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -101,18 +101,18 @@ def players_of(labels: Sequence[str], words: Language = ENGLISH) -> str:
 def import_log_file(
     store: Store, data: bytes | None, words: Language = ENGLISH
 ) -> tuple[SavedGame | None, str]:
-    """Save a game log file's bytes as a new game: the game and a note, or None and why not."""
+    """Save a game log file's bytes as a new game: the game and a note, or None and why not.
+
+    The file is read as every input is (models/strict_json.py): a key given twice, a number
+    longer than any field's, nesting deeper than any format's are refused in one sentence.
+    """
     parsed = None
     try:
-        parsed = json.loads((data or b"").decode("utf-8"))
+        parsed = loads_bytes(data or b"", Message("input.what.file"))
         log = GameLog.model_validate(parsed)
         saved = store.import_log(log)
-    except UnicodeDecodeError:
-        return None, words.render(Message("app.import.not_text"))
-    except json.JSONDecodeError as error:
-        return None, words.render(
-            Message("app.import.bad_json", line=error.lineno, column=error.colno)
-        )
+    except JSONInputError as error:
+        return None, words.render(_json_problem(error.message))
     except ValidationError as error:
         return None, words.render(
             Message("app.import.refused", problem=_log_problem(error, parsed))
@@ -124,6 +124,18 @@ def import_log_file(
     if saved.state.is_terminal:
         return saved, words.render(Message("app.import.finished", players=players))
     return saved, words.render(Message("app.import.done", players=players))
+
+
+def _json_problem(said: Message) -> Message:
+    """Why a file's JSON is refused, as Import says it."""
+    fields = said.fields
+    if said.id == "input.json.not_utf8":
+        return Message("app.import.not_text")
+    if said.id == "input.json.malformed":
+        return Message("app.import.bad_json", line=fields["line"], column=fields["column"])
+    # A value inside the file: the file need not be named, Import is about it.
+    inner = fields["problem"] if said.id == "input.json.in" else said
+    return Message("app.import.refused", problem=inner)
 
 
 def _log_problem(error: ValidationError, data: object) -> Message:
