@@ -139,7 +139,7 @@ class Prompt:
             self.chip.content = creature_face(screen, selected, size=40)
             self.question.value = say(words, "game.reset.where", creature=draft.naming(selected))
             # How many are left is Apply's to say; what "not on the board" means, its tooltip's.
-            notes = []
+            notes: list[str] = []
             if count > 1:
                 notes.insert(0, say(words, "game.reset.like_it", count=count))
             note = draft.note_messages.get(selected)
