@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -21,9 +22,11 @@ from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen,
 from companion.engine import Phase
 from companion.engine.dice import attack_odds
 from companion.engine.names import kind_term
+from companion.language import Message
 from models.commands import REASON_LIMIT, Command, Correction
 from models.rules import CREATURES, KIND_ORDER, MAX_TRACK_ENERGY, CreatureKind
 from models.seeded_dice import SeededDice
+from models.text import text_problem
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -325,6 +328,12 @@ class TableScreen:
             why = (reason.value or "").strip()
             if not why:
                 reason.error = say(words, "game.correct.why")
+            else:
+                # The log keeps it: held to the check every typed text gets (issue 25).
+                problem = text_problem(why, Message("problem.what.reason"))
+                if problem is not None:
+                    reason.error = words.render(problem)
+                why = unicodedata.normalize("NFC", why)
             if amount.error or reason.error:
                 page.update()
                 return
