@@ -94,6 +94,9 @@ class CommandRecord(SQLModel, table=True):
     created: datetime = Field(sa_type=UTCDateTime)
     # None while the command is part of the game; see Mark.
     mark: str | None = Field(default=None, max_length=16)
+    # The tap that recorded it: the seq of that tap's first row (issue 21). Undo and redo
+    # take back a whole tap. Rows saved before schema 0003 were given one by the migration.
+    tap: int | None = None
 
 
 class DraftRecord(SQLModel, table=True):

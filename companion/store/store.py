@@ -50,11 +50,10 @@ from models.commands import (
     Command,
     CommandFormatError,
     EnergyAndReset,
-    Skip,
     command_from_json,
     command_to_json,
 )
-from models.game_log import GameLog
+from models.game_log import GameLog, inferred_taps
 from models.records import CommandRecord, DraftRecord, GameRecord, GameStatus, Mark, utc_now
 from models.reset_draft import DraftEntries, DraftPlacement, entries_from_json, entries_to_json
 from models.seeded_dice import SeededDice
@@ -121,7 +120,8 @@ def dice_for(secret: str, index: int) -> SeededDice:
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One recorded command: its number in the game, the command with its dice, its sentence."""
+    """One recorded command: its number in the game, the command with its dice, its sentence,
+    and the tap it belongs to."""
 
     seq: int
     command: Command
@@ -130,6 +130,9 @@ class LogEntry:
     # The Energy and Reset this command finished, in words (`Tally.log_line`): derived when
     # the log is replayed, never stored, so the log's format stays as it was.
     reset: str | None = None
+    # The tap that recorded it (issue 21): the seq of that tap's first record. Undo and redo
+    # take back and bring back a whole tap; export and import keep where taps begin.
+    tap: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,22 +184,19 @@ def apply_noting_reset(state: GameState, command: Command) -> str | None:
 
 def tap_size(entries: Sequence[LogEntry]) -> int:
     """How many of `entries` one undo takes back (newest first) or one redo brings back
-    (oldest undone first): a command, with the skip recorded just before it in one write.
+    (oldest undone first): the records of the first one's tap.
 
     One tap at the table can record a skip to a later player and that player's command
-    ("Bob: Troll" while it is Alice's turn); undoing the tap takes back both. The entries of
-    one write share their time; a skip recorded on its own is a step of its own.
+    ("Bob: Troll" while it is Alice's turn); undoing the tap takes back both. Each record
+    names its tap in the log: no clock decides it.
     """
-    if len(entries) < 2:
-        return len(entries)
-    older, newer = sorted(entries[:2], key=lambda entry: entry.seq)
-    one_tap = (
-        isinstance(older.command, Skip)
-        and not isinstance(newer.command, Skip)
-        and newer.seq == older.seq + 1
-        and newer.created == older.created
-    )
-    return 2 if one_tap else 1
+    if not entries:
+        return 0
+    tap = entries[0].tap
+    size = 1
+    while size < len(entries) and entries[size].tap == tap:
+        size += 1
+    return size
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,13 +332,14 @@ class Store:
         state = saved.state.clone()
         now = utc_now()
         entries = []
+        tap = saved.last_seq + 1
         for index, command in enumerate(commands):
-            seq = saved.last_seq + 1 + index
+            seq = tap + index
             dice = dice_for(saved.secret or game_id, len(saved.log) + index)
             filled = with_rolls(state, command, dice)
             description = state.describe(filled)
             reset = apply_noting_reset(state, filled)
-            entries.append(LogEntry(seq, filled, description, now, reset))
+            entries.append(LogEntry(seq, filled, description, now, reset, tap))
         if not entries:
             raise StoreError("nothing to record")
         rows = [_command_row(game_id, entry) for entry in entries]
@@ -499,7 +500,13 @@ class Store:
         for entry in saved.log:
             commands.append(upgrade(state, entry.command))
             state.apply(entry.command)
-        return GameLog.of(saved.setup, commands)
+        sizes: list[int] = []
+        for index, entry in enumerate(saved.log):
+            if index and entry.tap == saved.log[index - 1].tap:
+                sizes[-1] += 1
+            else:
+                sizes.append(1)
+        return GameLog.of(saved.setup, commands, taps=sizes)
 
     def import_log(self, log: GameLog) -> SavedGame:
         """Save a game log as a new game, checking every command; missing dice are rolled."""
@@ -513,6 +520,9 @@ class Store:
         state = game.new_initial_state()
         now = utc_now()
         entries = []
+        sizes = log.taps if log.taps is not None else inferred_taps(commands)
+        taps = [start + 1 for start, size in zip(_starts(sizes), sizes, strict=True)]
+        tap_of = [tap for tap, size in zip(taps, sizes, strict=True) for _ in range(size)]
         for index, command in enumerate(commands):
             seq = index + 1
             filled = upgrade(state, with_rolls(state, command, dice_for(secret, index)))
@@ -522,7 +532,7 @@ class Store:
             except IllegalCommand as error:
                 said = Message("problem.log.command", index=str(index), problem=error.message)
                 raise LogError(said) from None
-            entries.append(LogEntry(seq, filled, description, now, reset))
+            entries.append(LogEntry(seq, filled, description, now, reset, tap_of[index]))
         setup = log.setup
         game_row = _game_row(game_id, setup, state, now, revision=len(entries), secret=secret)
         rows = [_command_row(game_id, entry) for entry in entries]
@@ -567,6 +577,7 @@ class Store:
                     CommandRecord.description,
                     CommandRecord.created,
                     CommandRecord.mark,
+                    CommandRecord.tap,
                 )
                 .where(CommandRecord.game_id == game_id)
                 .order_by(col(CommandRecord.seq))
@@ -576,11 +587,12 @@ class Store:
         state = game.new_initial_state()
         log: list[LogEntry] = []
         undone: list[LogEntry] = []
-        for seq, data, description, created, mark in rows:
+        for seq, data, description, created, mark, tap in rows:
             if mark == Mark.ABANDONED:
                 continue
             try:
-                entry = LogEntry(seq, command_from_json(data, STORED), description, created)
+                command = command_from_json(data, STORED)
+                entry = LogEntry(seq, command, description, created, tap=tap or seq)
                 if mark == Mark.UNDONE:
                     undone.append(entry)
                     continue
@@ -696,6 +708,15 @@ def _replay(game: Game, game_id: str, log: tuple[LogEntry, ...]) -> GameState:
         raise LogError(f"game {game_id} cannot be replayed: {error}") from None
 
 
+def _starts(sizes: Sequence[int]) -> list[int]:
+    """Where each tap of a log begins, counting records from 0."""
+    starts, at = [], 0
+    for size in sizes:
+        starts.append(at)
+        at += size
+    return starts
+
+
 def _entries_of(state: GameState, record: EnergyAndReset) -> DraftEntries:
     """What the table had entered for an applied Energy and Reset, as a draft again."""
     isle = state.game.isle
@@ -769,6 +790,7 @@ def _command_row(game_id: str, entry: LogEntry) -> dict[str, Any]:
         "description": entry.description,
         "created": entry.created,
         "mark": None,
+        "tap": entry.tap,
     }
 
 
