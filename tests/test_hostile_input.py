@@ -430,6 +430,20 @@ def test_a_flood_on_standard_input_is_read_only_up_to_the_limit():
     assert result.stderr.decode() == "error: standard input is larger than 4 MiB\n"
 
 
+def group_members(group: int) -> list[int]:
+    """The processes in a process group, read from /proc."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == group:
+                members.append(int(entry.name))
+    return members
+
+
 def test_ctrl_c_while_simulate_starts_its_workers_is_one_line(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "simulate", "--games", "100000", "--workers", "2"],
@@ -437,9 +451,11 @@ def test_ctrl_c_while_simulate_starts_its_workers_is_one_line(tmp_path):
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
-    # Once the command runs (its workers are starting), Ctrl-C reaches the whole group.
-    time.sleep(1.0)
+    # Once the command runs (its first worker has started), Ctrl-C reaches the whole group:
+    # waited for, not slept for, as starting Python can take seconds on a loaded machine.
+    deadline = time.monotonic() + 60
+    while len(group_members(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
     os.killpg(process.pid, signal.SIGINT)
     _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 130
-    assert stderr.decode() == "interrupted\n"
+    assert (process.returncode, stderr.decode()) == (130, "interrupted\n")

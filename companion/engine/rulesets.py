@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.engine.commands import MODULES, Declaration, Legal, Moment, Step, in_actions
 from companion.engine.constants import Phase
@@ -48,7 +48,7 @@ class RuleSet:
     """One way to play the game: its commands and the flow that is its own."""
 
     mode: Mode
-    declarations: dict[type, Declaration]
+    declarations: dict[type[Any], Declaration[Any]]
     # The other rule set's commands, each with the sentence that refuses it here.
     refusals: dict[type, Message]
     # Each moment's legal-command generators in listing order, then the commands always
@@ -291,7 +291,7 @@ def _rule_set(
     asked_before: Callable[[GameState], bool] | None = None,
 ) -> RuleSet:
     """Gather a mode's declarations from every command module; refuse the other mode's."""
-    mine: list[Declaration] = []
+    mine: list[Declaration[Any]] = []
     refusals: dict[type, Message] = {}
     for module in MODULES:
         own, other = (
