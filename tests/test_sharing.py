@@ -215,7 +215,9 @@ def test_a_players_device_makes_every_players_command_as_that_player():
         CreatureKind.TROLL, by="red"
     )
     assert signed("red", Pass()) == Pass(by="red")
-    assert signed("red", Pass(by="bot"), bots={"bot"}) == Pass(by="bot")
+    # A computer's moves, and a player with no device of their own, stay theirs.
+    assert signed("red", Pass(by="bot"), others={"bot"}) == Pass(by="bot")
+    assert signed("red", Pass(by="blue"), others={"blue"}) == Pass(by="blue")
     assert signed(SCOREKEEPER, Pass(by="blue")) == Pass(by="blue")
     assert signed(None, Pass(by="blue")) == Pass(by="blue")
     skip = Skip(phase="summoning", kind=CreatureKind.WYRM, player="blue")
@@ -247,7 +249,8 @@ def saved_game(tmp_path):
 def test_a_seated_session_records_its_players_turns_and_is_refused_anothers(saved_game):
     store, game_id = saved_game
     seat = {"now": "blue"}
-    session = GameSession(store, game_id, lambda: seat["now"])
+    seated = {"red", "blue"}
+    session = GameSession(store, game_id, lambda: seat["now"], lambda: seated)
     # Bjorn's phone taps a button drawn for Ragna: it is told whose turns it records.
     refused = session.do(Pass(), by="red")
     assert not refused.ok and refused.message == (
@@ -270,6 +273,11 @@ def test_a_seated_session_records_its_players_turns_and_is_refused_anothers(save
     seat["now"] = "red"
     assert session.undo().ok
     assert store.load(game_id).revision == 2 and not store.load(game_id).log
+    # Issue 20: with no device of her own, Ragna's turn is recorded from Bjorn's phone, as hers.
+    seated.discard("red")
+    seat["now"] = "blue"
+    assert session.do(Pass(), by="red").ok
+    assert [entry.command.by for entry in store.load(game_id).log] == ["red"]
 
 
 # --- links and the reconnect notice ---------------------------------------------------------

@@ -122,9 +122,9 @@ class GameSession:
         refused = self.tap_refusal(commands, by)
         if refused:
             return saying(False, refused)
-        bots = self.bots()
+        others = self.bots() | self.unseated()
         made = [made_by(command, by) for command in commands]
-        signed = [policy.signed(seat, command, bots) for command in made]
+        signed = [policy.signed(seat, command, others) for command in made]
         before = len(self.saved.log)
         start = self.state
         base = self.saved.revision if revision is None else revision
@@ -139,6 +139,14 @@ class GameSession:
         """The players the computer plays."""
         return {player.id for player in self.saved.setup.players if player.bot}
 
+    def seated(self) -> set[str]:
+        """The players with a device of their own in this game (a shared table)."""
+        return set(self._seated()) - self.bots()
+
+    def unseated(self) -> set[str]:
+        """The people with no device of their own: any phone at the table records for them."""
+        return set(self.saved.game.players) - self.bots() - self.seated()
+
     def tap_refusal(self, commands: Sequence[Command], by: str | None = None) -> Message | None:
         """Why this device may not record what a tap says, before the engine is asked: its
         seat records nothing, or the tap is another player's, or it passes over a player who
@@ -149,10 +157,10 @@ class GameSession:
             return refused
         labels = self.saved.game.labels
         made = [made_by(command, by) for command in commands]
-        refused = policy.others_refusal(seat, made, self.bots(), labels)
+        seated = self.seated()
+        refused = policy.others_refusal(seat, made, self.bots(), labels, seated)
         if refused or not any(isinstance(command, Skip) for command in made):
             return refused
-        seated = set(self._seated()) - self.bots()
         trial = self.state.clone()
         for command in made:
             if isinstance(command, Skip):
@@ -260,8 +268,9 @@ class GameSession:
         """Why this device's seat may not take back or bring back these records, if so."""
         commands = [entry.command for entry in entries]
         seat = self.seat
+        labels, unseated = self.saved.game.labels, self.unseated()
         if seat is None or not any(isinstance(command, Skip) for command in commands):
-            return policy.undo_refusal(seat, commands, self.saved.game.labels)
+            return policy.undo_refusal(seat, commands, labels, unseated=unseated)
         log = self.saved.log
         undoing = bool(log) and entries[-1] is log[-1]
         if undoing:
@@ -272,7 +281,7 @@ class GameSession:
         for command in commands:
             skipped.update(player for player, _, _ in before.skipped(command))
             before.apply(command)
-        return policy.undo_refusal(seat, commands, self.saved.game.labels, skipped)
+        return policy.undo_refusal(seat, commands, labels, skipped, unseated)
 
     # --- the Energy and Reset draft, the table's (issue 20) --------------------------------
 

@@ -4,13 +4,13 @@ records nothing (issue 20).
 A screen that redraws after a tap puts its next control where the finger is: a double tap's
 second half would land on "Cy: done with Wyrms" right after "Bob: done with Wyrms" recorded.
 The same happens when another phone's record redraws a screen under a finger already moving.
-So a screen asks its guard before each tap is sent, naming the tap's *slot*: where on the
-screen the control sits (the done button, a square of the grid, a territory), whoever it acts
-for in this drawing:
+So a screen asks its guard before each tap is sent:
 
-- a tap on the slot this device sent a tap from less than `GUARD_S` ago is the second half of
-  a double tap: it is dropped (the first tap's outcome is what the person sees), whichever
-  drawing it landed on; a tap elsewhere is a new tap;
+- a tap less than `GUARD_S` after this device sent one is the second half of a double tap: it
+  is dropped (the first tap's outcome is what the person sees), whichever drawing it landed
+  on and whatever control is there now. The first tap changed the screen, and nobody decides
+  on a new screen that fast: "Nobody summons more" tapped twice must not also record "Bob:
+  done with Wyrms", drawn where it was when the Actions phase began;
 - a tap less than `GUARD_S` after another device's change redrew the screen may have been
   aimed at what was there before: it is refused with a sentence, to tap again if meant.
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from enum import Enum
 
 GUARD_S = 0.35
@@ -50,26 +50,24 @@ class TapGuard:
         self._lock = threading.Lock()
         self._changed_at = float("-inf")
         self._sent_at = float("-inf")
-        self._sent_from: Hashable = None
 
     def changed_elsewhere(self) -> None:
         """Another device's change redrew the screen now."""
         with self._lock:
             self._changed_at = self.clock()
 
-    def tap(self, slot: Hashable, current: bool = True) -> Verdict:
-        """A tap on `slot`: whether to send it; a sent tap starts its slot's guard time.
+    def tap(self, current: bool = True) -> Verdict:
+        """A tap: whether to send it; a sent tap starts the guard time.
 
         `current` is False for a tap on a drawing the screen has since replaced (the record
         refuses that one itself, saying what the game moved on to), or on a target another
-        device's change cannot move.
+        device's change cannot re-aim.
         """
         with self._lock:
             now = self.clock()
-            if slot == self._sent_from and now - self._sent_at < self.guard_s:
+            if now - self._sent_at < self.guard_s:
                 return Verdict.DOUBLE
             if current and now - self._changed_at < self.guard_s:
                 return Verdict.CHANGED
             self._sent_at = now
-            self._sent_from = slot
             return Verdict.SEND

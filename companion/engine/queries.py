@@ -176,6 +176,20 @@ def turn_order(state: GameState) -> tuple[str, ...]:
     return tuple(players[seat] for seat in state.turn_order)
 
 
+def standings(state: GameState) -> tuple[str, ...]:
+    """The players from first to last: the winner first once there is one, then most energy
+    first, a tie going to whoever was later in this round's order (rulings 11-13)."""
+    order = turn_order(state)
+    later = {player: i for i, player in enumerate(order)}
+    winner = state.winner_id
+    return tuple(
+        sorted(
+            order,
+            key=lambda player: (player != winner, -state.energy_of(player), -later[player]),
+        )
+    )
+
+
 def holdings(state: GameState, player: str) -> Holdings:
     """A player's energy, reserves, creatures on the board and coming back, and costs."""
     seat = state.game.seat[player]

@@ -354,6 +354,10 @@ class GameState:
         """This round's turn order, as player ids."""
         return queries.turn_order(self)
 
+    def standings(self) -> tuple[str, ...]:
+        """The players from first to last, the winner first (the engine's tie-break)."""
+        return queries.standings(self)
+
     def holdings(self, player: str) -> queries.Holdings:
         """A player's energy, creatures per kind (reserve, board, coming back) and costs."""
         return queries.holdings(self, player)

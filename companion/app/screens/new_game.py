@@ -270,6 +270,8 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
                 label=app.say("app.new.player", seat=seat + 1),
                 max_length=NAME_MAX_LENGTH,
                 expand=True,
+                # A refusal names the player it clashes with: wrapped, never cut.
+                error_max_lines=3,
                 on_change=lambda e, s=seat: set_name(s, e.control.value),
             )
         )

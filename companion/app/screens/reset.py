@@ -12,7 +12,7 @@ removal the table forgot to enter is recorded here, late.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -63,6 +63,9 @@ class ResetScreen:
         # Records go through the turn controller the table screen shares.
         self.turns = Turns(session, lambda revision: app.announce(session.id, revision))
         self.guard = TapGuard()
+        # Says when another device's change moved this device's question to another
+        # creature: a territory tapped in that moment was meant for the one asked before.
+        self.asked_anew = TapGuard()
         self.late = LateRecords(self)
         self.view.appbar = ft.AppBar(
             # Two lines where the language's name for it is long (French, on a phone).
@@ -175,18 +178,17 @@ class ResetScreen:
         self,
         change: Callable[[ResetDraft], Message | None],
         then: Creature | None,
-        slot: Hashable,
         *,
         moves: bool = True,
     ) -> None:
-        """Make a change to the draft for a tap on `slot` (the tap guard's: where on the
-        screen); `then` is the creature to ask about next (None: whichever comes next).
+        """Make a change to the draft for a tap; `then` is the creature to ask about next
+        (None: whichever comes next).
 
         `moves` is False for a target another device's change cannot move or re-aim (a
         territory: what it puts there is this device's own question), so two phones placing
         at the same moment both place.
         """
-        verdict = self.guard.tap(slot, current=moves)
+        verdict = self.guard.tap(current=moves)
         if verdict is Verdict.DOUBLE:
             return
         if verdict is Verdict.CHANGED:
@@ -206,7 +208,13 @@ class ResetScreen:
         if creature is None:
             notify(self.app.page, say(self.words, "game.reset.all_placed_tap"))
             return
-        self.edit(lambda draft: draft.put(creature, territory_id), None, territory_id, moves=False)
+        if self.asked_anew.tap() is Verdict.CHANGED:
+            # Another device placed the creature this one was asked about a moment ago: the
+            # tap was meant for that one, and is not put on the next.
+            said = say(self.words, "game.reset.asked_anew", creature=self.draft.naming(creature))
+            notify(self.app.page, said, error=True)
+            return
+        self.edit(lambda draft: draft.put(creature, territory_id), None, moves=False)
 
     def take_back(self, creature: Creature, territory_id: str) -> None:
         """Take a creature off a territory: it is the one asked about now (a move's first tap)."""
@@ -217,7 +225,7 @@ class ResetScreen:
             draft.take_back(creature, territory_id)
             return None
 
-        self.edit(change, creature, ("creature", territory_id, creature))
+        self.edit(change, creature)
 
     def select(self, creature: Creature) -> None:
         """Ask about another group of creatures still to place (this device only)."""
@@ -236,7 +244,7 @@ class ResetScreen:
             draft.mark_gone(creature)
             return None
 
-        self.edit(change, None, "gone")
+        self.edit(change, None)
 
     def restore(self, creature: Creature) -> None:
         """A creature marked gone is on the board after all: ask where."""
@@ -247,7 +255,7 @@ class ResetScreen:
             draft.restore(creature)
             return None
 
-        self.edit(change, creature, ("gone", creature))
+        self.edit(change, creature)
 
     def decline(self, player: str, territory_id: str, take: bool) -> None:
         """Take or decline a domination bonus (ruling 10: each is optional)."""
@@ -256,7 +264,7 @@ class ResetScreen:
             draft.decline(player, territory_id, not take)
             return None
 
-        self.edit(change, self.selected, ("bonus", territory_id))
+        self.edit(change, self.selected)
 
     def start_over(self) -> None:
         """Throw away what the table entered: the draft starts again from the record."""
@@ -271,7 +279,7 @@ class ResetScreen:
 
     def apply(self, _: ft.Event[Any]) -> None:
         """Record the Energy and Reset and go on to the next round (or the result)."""
-        if self.guard.tap("apply") is not Verdict.SEND:
+        if self.guard.tap() is not Verdict.SEND:
             return
         self.draft, self.version = self.session.draft()
         outcome = self.turns.record([self.draft.command()], None)
@@ -305,20 +313,20 @@ class ResetScreen:
         """The record changed (here or elsewhere): show the draft against it, or leave."""
         state = self.session.state
         if state.phase is not Phase.ENERGY_AND_RESET:
-            target = "end" if state.is_terminal else ""
-            self.app.go(
-                f"/game/{self.session.id}" + (f"/{target}" if target else ""),
-                say(self.words, "game.reset.elsewhere"),
-            )
+            where = f"/game/{self.session.id}" + ("/end" if state.is_terminal else "")
+            said = say(self.words, "game.reset.elsewhere") if elsewhere else None
+            self.app.go(where, said)
             return
         self.draft, self.version = self.session.draft()
         self.redrawn(elsewhere=elsewhere)
 
     def redrawn(self, *, elsewhere: bool = True) -> None:
         """Show the draft as it is now; after another device's change, a tap in the next
-        moments was aimed at what was there before (the tap guard)."""
+        moments was aimed at what was there before (the tap guards)."""
         if self.selected not in dict(self.draft.groups()):
             self.selected = self.draft.next_to_place(self.selected)
+            if elsewhere:
+                self.asked_anew.changed_elsewhere()
         if elsewhere:
             self.guard.changed_elsewhere()
         self.show_draft()

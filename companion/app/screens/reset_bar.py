@@ -36,7 +36,9 @@ def explanation(screen: ResetScreen) -> tuple[object, list[ft.Control]]:
         else say(words, "game.tally.next_order", order=screen.order(tally))
     )
     lines.append(ft.Text(ending, size=16, weight=ft.FontWeight.BOLD))
-    lines.extend(ft.Text(words.render(note), size=14) for note in tally.order_messages)
+    if not tally.game_over:
+        # How a tie in the next order was broken: there is no next round after the last.
+        lines.extend(ft.Text(words.render(note), size=14) for note in tally.order_messages)
     return key, lines
 
 

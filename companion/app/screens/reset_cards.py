@@ -23,6 +23,10 @@ SLOT = TAP  # a creature or an empty place on a territory card: one tap target
 GAP = 4
 TIMES = "\N{MULTIPLICATION SIGN}"
 SELECTED_BORDER = ft.Border.all(3, ACCENT_TEXT)
+# The question card's rows keep their height whatever they say, so the territories below
+# never move under a finger (issue 20): two lines of question, two of note, a row of chips.
+QUESTION_HEIGHT = 44
+NOTE_HEIGHT = 34
 PLAIN_BORDER = ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)
 
 
@@ -89,8 +93,19 @@ class Prompt:
         self.screen = screen
         words = screen.words
         self.chip = ft.Container(width=40)
-        self.question = ft.Text(size=17, weight=ft.FontWeight.BOLD, expand=True)
-        self.note = ft.Text(size=13, color=ft.Colors.ON_SURFACE_VARIANT)
+        self.question = ft.Text(
+            size=16,
+            weight=ft.FontWeight.BOLD,
+            expand=True,
+            max_lines=2,
+            overflow=ft.TextOverflow.ELLIPSIS,
+        )
+        self.note = ft.Text(
+            size=13,
+            color=ft.Colors.ON_SURFACE_VARIANT,
+            max_lines=2,
+            overflow=ft.TextOverflow.ELLIPSIS,
+        )
         self.gone_button = ft.OutlinedButton(
             content=say(words, "game.reset.gone"),
             icon=ft.Icons.CLOSE,
@@ -98,8 +113,9 @@ class Prompt:
             on_click=screen.mark_gone,
             tooltip=say(words, "game.reset.gone_help"),
         )
-        # The button first: it stays in one place while the groups after it come and go.
-        self.tray = ft.Row(wrap=True, spacing=GAP + 2, run_spacing=GAP + 2, data=())
+        # The button first: it stays in one place while the groups after it come and go. One
+        # row, scrolled sideways when it is long: the card never changes height (issue 20).
+        self.tray = ft.Row(spacing=GAP + 2, scroll=ft.ScrollMode.AUTO, data=())
         self.control = ft.Semantics(
             identifier="reset-prompt",
             content=ft.Card(
@@ -108,17 +124,21 @@ class Prompt:
                     padding=8,
                     content=ft.Column(
                         [
-                            ft.Row(
-                                # The question says whose creature it is: the chip is a picture.
-                                [
-                                    ft.Semantics(exclude_semantics=True, content=self.chip),
-                                    self.question,
-                                ],
-                                spacing=8,
-                                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                            ft.Container(
+                                height=QUESTION_HEIGHT,
+                                content=ft.Row(
+                                    # The question says whose creature it is: the chip is a
+                                    # picture.
+                                    [
+                                        ft.Semantics(exclude_semantics=True, content=self.chip),
+                                        self.question,
+                                    ],
+                                    spacing=8,
+                                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                                ),
                             ),
-                            self.note,
-                            self.tray,
+                            ft.Container(height=NOTE_HEIGHT, content=self.note),
+                            ft.Container(height=TAP, content=self.tray),
                         ],
                         spacing=4,
                         tight=True,
@@ -146,13 +166,11 @@ class Prompt:
             if note is not None:
                 notes.append(words.render(note))
             self.note.value = " · ".join(notes)
-            self.note.visible = bool(notes)
         else:
             self.chip.content = ft.Icon(ft.Icons.CHECK_CIRCLE, color=ACCENT_TEXT, size=32)
             self.question.value = say(words, "game.reset.all_accounted")
             # Creatures move during the round without a record: the table checks the board.
             self.note.value = say(words, "game.reset.check_board")
-            self.note.visible = True
         self.gone_button.visible = selected is not None
         gone = draft.gone_groups()
         key = (tuple(groups), tuple(gone), selected)
@@ -163,7 +181,7 @@ class Prompt:
                 *(self.tray_chip(c, n, selected=c == selected) for c, n in groups),
                 *(self.tray_chip(c, n, gone=True) for c, n in gone),
             ]
-            self.tray.visible = bool(groups or gone)
+
         return [self.control]
 
     def tray_chip(
@@ -225,10 +243,11 @@ class TerritoryCard:
         )
         self.info = ft.Text(size=12, color=ft.Colors.ON_SURFACE_VARIANT)
         self.slots = ft.Row(wrap=True, spacing=GAP, run_spacing=GAP, data=None)
-        self.holder = ft.Row(spacing=4, data=None)
-        # The whole line toggles the bonus, not only the switch: one tap target tall.
+        self.holder = ft.Row(spacing=4, data=None, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        # The whole line toggles the bonus, not only the switch: one tap target tall. Kept
+        # when nobody holds the territory, so no card grows under a finger (issue 20).
         self.holder_box = ft.Container(
-            height=TAP, visible=False, content=self.holder, on_click=lambda _: self.toggle()
+            height=TAP, content=self.holder, on_click=lambda _: self.toggle()
         )
         self.box = ft.Container(
             col={"two": 6, "three": 4, "four": 3, "five": 12 / 5},
@@ -262,11 +281,18 @@ class TerritoryCard:
                 self.empty(first=i == 0) for i in range(free)
             ]
             changed.append(self.slots)
-        if self.holder.data != held:
+        if self.holder.data != held or not self.holder.controls:
             self.holder.data = held
-            self.holder_box.visible = held is not None
             if held is not None:
                 self.holder.controls = self.held_row(*held)
+            else:
+                self.holder.controls = [
+                    ft.Text(
+                        say(screen.words, "game.reset.unheld"),
+                        size=12,
+                        color=ft.Colors.ON_SURFACE_VARIANT,
+                    )
+                ]
             changed.append(self.holder_box)
         return changed
 

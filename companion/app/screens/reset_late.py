@@ -15,13 +15,18 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app.game_words import say
+from companion.app.sizes import TAP
 from companion.app.widgets import notify
 from companion.engine.names import kind_term
+from companion.language import Message
 from models.commands import Command, LateRemoval, LateSummon
 from models.rules import CREATURES, KIND_ORDER, CreatureKind
 
 if TYPE_CHECKING:
     from companion.app.screens.reset import ResetScreen
+
+# The dialogs' width where there is room; a phone's is narrower and the dialog follows it.
+DIALOG_WIDTH = 420
 
 
 class LateRecords:
@@ -36,6 +41,9 @@ class LateRecords:
         return ft.PopupMenuButton(
             icon=ft.Icons.MORE_VERT,
             tooltip=say(words, "game.late.menu"),
+            # One tap target (48 px), as every control.
+            size_constraints=ft.BoxConstraints(min_width=TAP, min_height=TAP),
+            padding=12,
             items=[
                 ft.PopupMenuItem(
                     content=say(words, "game.late.summon_title"),
@@ -70,20 +78,23 @@ class LateRecords:
             on_select=lambda _: changed(),
         )
 
-    def kind_picker(self, changed: Callable[[], None], *, costs: bool) -> ft.SegmentedButton:
+    def kind_picker(self, changed: Callable[[], None], *, costs: bool) -> ft.Dropdown:
         """A creature kind; with its cost when the record pays one."""
         words = self.screen.words
 
         def label(kind: CreatureKind) -> str:
             name = words.value(kind_term(kind), "nu")
-            return f"{name} ({CREATURES[kind].cost})" if costs else name
+            if not costs:
+                return name
+            energy = words.render(Message("count.energy", count=CREATURES[kind].cost))
+            return f"{name} ({energy})"
 
-        return ft.SegmentedButton(
-            segments=[
-                ft.Segment(value=kind.value, label=ft.Text(label(kind))) for kind in KIND_ORDER
-            ],
-            selected=[CreatureKind.SPRITE.value],
-            on_change=lambda _: changed(),
+        return ft.Dropdown(
+            label=say(words, "game.late.what"),
+            value=CreatureKind.SPRITE.value,
+            expand=True,
+            options=[ft.DropdownOption(key=kind.value, text=label(kind)) for kind in KIND_ORDER],
+            on_select=lambda _: changed(),
         )
 
     # --- the dialogs ---------------------------------------------------------------------------
@@ -96,8 +107,8 @@ class LateRecords:
         kind = self.kind_picker(lambda: said(), costs=True)
 
         def command() -> Command:
-            assert who.value is not None, "a player is always picked"
-            return LateSummon(who.value, CreatureKind(kind.selected[0]))
+            assert who.value is not None and kind.value is not None, "both are always picked"
+            return LateSummon(who.value, CreatureKind(kind.value))
 
         said = self.dialog(
             say(words, "game.late.summon_title"),
@@ -115,13 +126,13 @@ class LateRecords:
         kind = self.kind_picker(lambda: said(), costs=False)
 
         def command() -> Command:
-            assert who.value is not None and victim.value is not None, "players are picked"
-            return LateRemoval(who.value, victim.value, CreatureKind(kind.selected[0]))
+            assert who.value and victim.value and kind.value, "every field is always picked"
+            return LateRemoval(who.value, victim.value, CreatureKind(kind.value))
 
         said = self.dialog(
             say(words, "game.late.removal_title"),
             say(words, "game.late.removal_help"),
-            [ft.Row([who, victim], spacing=8), kind],
+            [who, victim, kind],
             command,
         )
 
@@ -143,10 +154,19 @@ class LateRecords:
             wanted = command()
             refusal = screen.session.refusal(wanted)
             if refusal is None:
-                preview.value = words.render(screen.session.state.sentence(wanted))
+                state = screen.session.state
+                sentence = say(words, "game.sentence", said=state.sentence(wanted))
+                after = state.clone()
+                after.apply(wanted)
+                if after.winner_id is not None:
+                    # A bounty that reaches 36 ends the game: said before it is recorded.
+                    winner = screen.session.label(after.winner_id)
+                    energy = after.energy_of(after.winner_id)
+                    sentence += " " + say(words, "game.late.wins", player=winner, energy=energy)
+                preview.value = sentence
                 preview.color = None
             else:
-                preview.value = say(words, "game.refused", reason=refusal)
+                preview.value = words.render(refusal)
                 preview.color = ft.Colors.ERROR
             record.disabled = refusal is not None
             page.update()
@@ -167,7 +187,10 @@ class LateRecords:
             ft.AlertDialog(
                 title=ft.Text(title),
                 content=ft.Column(
-                    [ft.Text(help_text, size=14), *fields, preview], tight=True, spacing=12
+                    [ft.Text(help_text, size=14), *fields, preview],
+                    tight=True,
+                    spacing=12,
+                    width=DIALOG_WIDTH,
                 ),
                 actions=[
                     ft.TextButton(say(words, "game.attack.cancel"), on_click=self.close),

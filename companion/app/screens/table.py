@@ -143,7 +143,7 @@ class TableScreen:
 
     def undo(self, _: ft.Event[Any]) -> None:
         """Take back the newest record (the bar's Undo; a double tap takes back one)."""
-        verdict = self.guard.tap("bar-undo")
+        verdict = self.guard.tap()
         if verdict is Verdict.CHANGED:
             self.tap_changed()
         if verdict is Verdict.SEND:
@@ -155,7 +155,7 @@ class TableScreen:
 
     def redo(self, _: ft.Event[Any]) -> None:
         """Bring back the newest undone record (a double tap brings back one)."""
-        verdict = self.guard.tap("bar-redo")
+        verdict = self.guard.tap()
         if verdict is Verdict.CHANGED:
             self.tap_changed()
         if verdict is Verdict.SEND:
@@ -314,10 +314,15 @@ class TableScreen:
             value=players[0],
             options=[ft.DropdownOption(key=p, text=self.session.label(p)) for p in players],
         )
+        # Refusals wrap instead of being cut before the fix they name (issue 20's trial).
         amount = ft.TextField(
-            label=say(words, "game.correct.change"), keyboard_type=ft.KeyboardType.NUMBER
+            label=say(words, "game.correct.change"),
+            keyboard_type=ft.KeyboardType.NUMBER,
+            error_max_lines=4,
         )
-        reason = ft.TextField(label=say(words, "game.correct.reason"), max_length=REASON_LIMIT)
+        reason = ft.TextField(
+            label=say(words, "game.correct.reason"), max_length=REASON_LIMIT, error_max_lines=4
+        )
 
         def save(_: ft.Event[Any]) -> None:
             amount.error = reason.error = None

@@ -9,7 +9,7 @@ has moved on is refused, never applied to someone else.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 
 import flet as ft
 
@@ -121,14 +121,16 @@ class TurnCard:
         body.insert(0, self.undo_row(undo))
         if self.not_mine is not None:
             said = self.words.render(self.not_mine)
-            body.append(
+            # Right under the grid or the chips, where the locked controls are.
+            body.insert(
+                min(2, len(body)),
                 ft.Row(
                     [
                         ft.Icon(ft.Icons.LOCK, size=18, color=ft.Colors.ON_SURFACE_VARIANT),
                         ft.Text(said, size=14, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
                     ],
                     spacing=6,
-                )
+                ),
             )
         self.stale.controls = self.body.controls
         self.body.controls = body
@@ -136,20 +138,21 @@ class TurnCard:
     def refused(self, commands: Sequence[Command], by: str | None) -> bool:
         """Whether this device may not record the tap (a shared table's seats): its control
         is then drawn as not this device's, and the card says why."""
+        return self.reason(commands, by) is not None
+
+    def reason(self, commands: Sequence[Command], by: str | None) -> Message | None:
+        """Why this device may not record the tap, if it may not; the card says the first."""
         reason = self.session.tap_refusal(commands, by)
         if reason is not None and self.not_mine is None:
             self.not_mine = reason
-        return reason is not None
+        return reason
 
-    def send(
-        self, commands: Sequence[Command], by: str | None, slot: Hashable
-    ) -> Callable[[object], None]:
-        """A click handler recording `commands` for `by`, bound to this drawing's revision;
-        `slot` is where the control sits on the card, whoever it acts for (the tap guard's)."""
+    def send(self, commands: Sequence[Command], by: str | None) -> Callable[[object], None]:
+        """A click handler recording `commands` for `by`, bound to this drawing's revision."""
         revision = self.revision
 
         def tapped(_: object) -> None:
-            verdict = self.guard.tap(slot, current=revision == self.revision)
+            verdict = self.guard.tap(current=revision == self.revision)
             if verdict is Verdict.SEND:
                 self.record(commands, by, revision)
             elif verdict is Verdict.CHANGED:
@@ -162,7 +165,7 @@ class TurnCard:
         revision = self.revision
 
         def tapped(_: object) -> None:
-            verdict = self.guard.tap("undo", current=revision == self.revision)
+            verdict = self.guard.tap(current=revision == self.revision)
             if verdict is Verdict.SEND:
                 self.undo(revision)
             elif verdict is Verdict.CHANGED:
@@ -207,12 +210,13 @@ class TurnCard:
         words = self.words
         guide = ft.Text(say(words, "game.table.summon_guide", player=name), size=15)
         done = say(words, "game.table.done_with", player=name, kinds=kinds_term(kind))
-        # The guide's length follows the names: under the grid, it moves nothing a finger aims at.
+        # The grid, then the player's "done": their places do not depend on the words under
+        # them (the guide's length follows the names, the reasons come and go).
         return [
             self.summon_grid(state),
+            self.button(done, [Pass()], player),
             *([] if self.compact else [guide]),
             *self.blocker_lines(state),
-            self.button(done, [Pass()], player, "done"),
             self.whole_table(say(words, "game.table.nobody_summons"), Skip("summoning")),
         ]
 
@@ -221,7 +225,6 @@ class TurnCard:
         text: str,
         commands: Sequence[Command],
         by: str | None,
-        slot: Hashable,
         *,
         icon: ft.IconData | None = None,
     ) -> ft.Control:
@@ -229,7 +232,7 @@ class TurnCard:
         refused = self.refused(commands, by)
         return big_button(
             text,
-            None if refused else self.send(commands, by, slot),
+            None if refused else self.send(commands, by),
             icon=icon,
             primary=False,
             disabled=refused,
@@ -248,7 +251,7 @@ class TurnCard:
                             icon=ft.Icons.FAST_FORWARD,
                             height=TAP,
                             disabled=self.refused([skip], None),
-                            on_click=self.send([skip], None, "whole-table"),
+                            on_click=self.send([skip], None),
                         ),
                     ],
                     vertical_alignment=ft.CrossAxisAlignment.CENTER,
@@ -269,10 +272,7 @@ class TurnCard:
         acting = "game.table.act_remove" if removals else "game.table.act_none"
         guide = ft.Text(say(words, acting, player=name, kinds=kinds_term(kind)), size=16)
         parts: list[ft.Control] = [] if self.compact else [guide]
-        chips = [
-            self.removal_chip(name, player, removal, index)
-            for index, removal in enumerate(removals)
-        ]
+        chips = [self.removal_chip(name, player, removal) for removal in removals]
         if Swap() in legal:
             swap = say(
                 words,
@@ -280,19 +280,17 @@ class TurnCard:
                 player=name,
                 cost=Message("count.energy", count=WYRM_SWAP_COST),
             )
-            chips.append(
-                self.button(swap, [Swap()], player, ("chip", len(chips)), icon=ft.Icons.SWAP_HORIZ)
-            )
+            chips.append(self.button(swap, [Swap()], player, icon=ft.Icons.SWAP_HORIZ))
         if chips:
             parts.append(ft.Row(chips, wrap=True, spacing=8, run_spacing=8))
         done = say(words, "game.table.done_with", player=name, kinds=kinds_term(kind))
-        moves = [self.button(done, [Pass()], player, "done"), *self.jumps(state, kind)]
+        moves = [self.button(done, [Pass()], player), *self.jumps(state, kind)]
         parts.append(ft.Row(moves, wrap=True, spacing=8, run_spacing=8))
         parts.extend(self.blocker_lines(state))
         parts.append(self.whole_table(say(words, "game.table.actions_over"), Skip("actions")))
         return parts
 
-    def removal_chip(self, name: str, player: str, removal: Removal, index: int) -> ft.Control:
+    def removal_chip(self, name: str, player: str, removal: Removal) -> ft.Control:
         """One rival creature the acting player can have removed, with its bounty."""
         victim = self.session.label(removal.victim)
         kind = CreatureKind(removal.kind)
@@ -324,7 +322,7 @@ class TurnCard:
                     tight=True,
                 ),
                 height=TAP + 4,
-                on_click=None if refused else self.send([removal], player, ("chip", index)),
+                on_click=None if refused else self.send([removal], player),
             ),
         )
 
@@ -343,9 +341,8 @@ class TurnCard:
                 ),
                 [Skip("actions", kind, p)],
                 None,
-                ("jump", index),
             )
-            for index, p in enumerate(later)
+            for p in later
         ]
 
     def blocker_lines(self, state: GameState) -> list[ft.Control]:
@@ -388,11 +385,11 @@ class TurnCard:
                 )
             )
         rows: list[ft.Control] = [ft.Row([ft.Container(expand=True), *heads], spacing=4)]
-        for row, player in enumerate(state.order()):
+        for player in state.order():
             now = player == state.current_player
             name = self.session.label(player)
             cells = [
-                self.summon_cell(state, player, kind, row, current=now and kind is state.step_kind)
+                self.summon_cell(state, player, kind, current=now and kind is state.step_kind)
                 for kind in KIND_ORDER
             ]
             rows.append(
@@ -419,7 +416,7 @@ class TurnCard:
         return ft.Column(rows, spacing=6)
 
     def summon_cell(
-        self, state: GameState, player: str, kind: CreatureKind, row: int, *, current: bool
+        self, state: GameState, player: str, kind: CreatureKind, *, current: bool
     ) -> ft.Control:
         """One square: '+W' and how many are left, a dash when no tap can summon it now, and
         '+W' faded with a lock when it is another device's to tap (a shared table)."""
@@ -430,7 +427,8 @@ class TurnCard:
         except IllegalCommand:
             commands = []
         legal = bool(commands)
-        theirs = legal and self.refused(commands, player)
+        locked = self.reason(commands, player) if legal else None
+        theirs = locked is not None
         possible = legal and not theirs
         if current and possible:
             fill, border, ink = ACCENT, ft.Border.all(2, ACCENT), ON_ACCENT
@@ -450,7 +448,7 @@ class TurnCard:
             bgcolor=fill,
             border=border,
             disabled=not possible,
-            on_click=self.send(commands, player, ("cell", row, kind)) if possible else None,
+            on_click=self.send(commands, player) if possible else None,
             content=ft.Column(
                 [
                     ft.Text(
@@ -476,10 +474,19 @@ class TurnCard:
         return ft.Semantics(
             label=say(
                 words,
-                "game.table.summon_cell_theirs" if theirs else "game.table.summon_cell",
+                "game.table.summon_cell",
                 player=self.session.label(player),
                 kind=kind_term(kind),
                 count=left,
+            )
+            if locked is None
+            else say(
+                words,
+                "game.table.summon_cell_locked",
+                player=self.session.label(player),
+                kind=kind_term(kind),
+                count=left,
+                reason=locked,
             ),
             button=True,
             container=True,
