@@ -31,12 +31,13 @@ from companion.app.sharing.policy import (
     CODE_REPLACED,
     LOCKED,
     WATCHERS_RECORD_NOTHING,
+    others_refusal,
     refusal,
     signed,
 )
 from companion.app.sharing.seats import SCOREKEEPER, WATCHER, SeatRegistry
 from companion.store.store import open_store
-from models.commands import Correction, Pass, Skip, Summon
+from models.commands import Correction, LateRemoval, LateSummon, Pass, Skip, Summon
 from models.rules import CreatureKind
 from models.setup import GameSetup
 
@@ -553,3 +554,21 @@ def test_a_locked_out_address_is_told_so_not_its_device():
     access.admit("10.0.0.5", "WRONGCOD")
     said = access.admit("10.0.0.5", access.join_code)
     assert said == "Too many wrong codes from this network address: try again in 61 s."
+
+
+def test_a_late_record_is_its_players_to_make():
+    """Issue 20's trial: the late-record dialogs recorded for another seated player."""
+    labels = {"red": "Ragna", "blue": "Bjorn", "green": "Sigrid"}
+    late = LateRemoval("blue", "green", CreatureKind.TROLL)
+    refused = others_refusal("red", [late], (), labels, {"red", "blue"})
+    assert str(refused) == (
+        "This device records Ragna's turns only: Bjorn's are recorded on Bjorn's device or "
+        "the scorekeeper's."
+    )
+    # Sigrid has no device: anyone at the table records for her.
+    assert (
+        others_refusal(
+            "red", [LateSummon("green", CreatureKind.TROLL)], (), labels, {"red", "blue"}
+        )
+        is None
+    )

@@ -195,3 +195,14 @@ def test_a_wyrm_with_a_swap_left_is_still_asked():
     # With no energy for the swap her Wyrm could record nothing: the step passes her over.
     broke = at("actions:0:0", 2, 0, 0, energy="0,5,5")
     assert broke.blocker("a") == "Ann's Wyrms could remove none of the creatures on the board"
+
+
+def test_standings_put_the_winner_first_and_break_a_tie_as_the_final_round_does():
+    """Ruling 13: a final-round tie goes to the tied player later in that round's order; the
+    result screen lists players in the engine's order, not by energy alone."""
+    state = at("actions:0:0", 1, 1, 1, energy="27,24,27")
+    state.phase = Phase.GAME_OVER
+    state.winner = 2  # Cy, later in the order a, b, c than Ann on the same 27
+    assert state.standings() == ("c", "a", "b")
+    state.winner = None
+    assert state.standings() == ("c", "a", "b")

@@ -48,3 +48,15 @@ def test_a_tap_on_a_drawing_already_replaced_goes_to_the_record_which_says_why()
     guard.changed_elsewhere()
     clock.now += 0.1
     assert guard.tap(current=False) is Verdict.SEND
+
+
+def test_the_guard_time_runs_from_when_the_tap_was_recorded_and_shown():
+    """On a busy server the first tap's work outlasts the guard time: the second half of a
+    double tap, waiting meanwhile, must still be dropped."""
+    clock = Clock()
+    guard = TapGuard(clock)
+    assert guard.tap() is Verdict.SEND
+    clock.now += 0.6  # recording and drawing took this long
+    guard.settled()
+    clock.now += 0.01  # the waiting second tap's turn comes at once
+    assert guard.tap() is Verdict.DOUBLE

@@ -71,3 +71,12 @@ class TapGuard:
                 return Verdict.CHANGED
             self._sent_at = now
             return Verdict.SEND
+
+    def settled(self) -> None:
+        """The tap sent last has been recorded and shown: the guard time runs from now.
+
+        On a busy server a tap's work can outlast the guard time; a double tap's second
+        half, waiting its turn meanwhile, would otherwise arrive as a new tap.
+        """
+        with self._lock:
+            self._sent_at = self.clock()

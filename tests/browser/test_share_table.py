@@ -437,10 +437,10 @@ def test_a_seated_phone_passes_over_no_other_seated_player_and_a_player_undoes_a
     ragna.ui.wait_for("Bjorn is not done summoning Wyrms yet")
     bjorn.ui.wait_for("This device records Bjorn's turns only")
     for phone, square in (
-        (ragna, "Ragna: a Troll, recorded on another device (3 left)"),
-        (bjorn, "Bjorn: a Wyrm, recorded on another device (1 left)"),
+        (ragna, "Ragna: a Troll (3 left), locked here: Bjorn is not done summoning Wyrms yet"),
+        (bjorn, "Bjorn: a Wyrm (1 left), locked here: Ragna is not done summoning Wyrms yet"),
     ):
-        locked = phone.ui.button(square).first
+        locked = phone.ui.button(square, exact=False).first
         assert locked.get_attribute("aria-disabled") == "true"
         locked.click(force=True)
     time.sleep(1)

@@ -88,6 +88,22 @@ def test_a_double_tap_on_every_kind_of_table_control_records_once(server, browse
     ui.shot("taps-after-double-taps", tall=844)
 
 
+def test_a_double_tap_that_ends_a_phase_does_not_also_tap_the_next_phase(
+    server, browser, artifacts
+):
+    """Issue 20's trial: "Nobody summons more" tapped twice also recorded "Ragna is done with
+    her Wyrms", drawn where it was when the Actions phase began."""
+    game_id = server.new_game(SETUP)
+    ui = Screen(browser.new_page(viewport=PHONE), artifacts)
+    ui.open(f"{server.url}/game/{game_id}", "Ragna: summon a Wyrm (1 left)")
+    ui.tap("Ragna: summon a Wyrm (1 left)", "Ragna summons a Wyrm")
+    ui.tap("Bjorn: summon a Troll (3 left)", "Bjorn summons a Troll")
+    before = records(server, game_id)
+    double_tap(ui, "Nobody summons more", GAPS_S[1])
+    ui.wait_for("Ragna: done with Wyrms")
+    assert records(server, game_id) == before + 1
+
+
 def test_the_grid_does_not_move_when_the_undo_line_fills_in(server, browser, artifacts):
     game_id = server.new_game(SETUP)
     ui = Screen(browser.new_page(viewport=PHONE), artifacts)
@@ -185,3 +201,15 @@ def test_undoing_an_applied_energy_and_reset_brings_its_placements_back(server, 
     ui.tap("Energy and Reset", "Every creature is accounted for")
     ui.wait_for("Ragna's Wyrm in Rune Hollow: tap to take it off")
     assert stored_placements(server, game_id) == placed
+
+
+def test_a_double_tap_on_a_territory_places_once_and_keeps_it_there(server, browser, artifacts):
+    """Issue 20's trial: the second tap landed on the creature just drawn and took it off."""
+    game_id = at_reset(server)
+    ui = Screen(browser.new_page(viewport=PHONE), artifacts)
+    ui.open(f"{server.url}/game/{game_id}/reset", "Where is Ragna's Wyrm now?")
+    for gap in GAPS_S:
+        double_tap(ui, "Put Ragna's Wyrm in Rune Hollow", gap)
+        assert stored_placements(server, game_id) == [("rune-hollow", "red", "wyrm")]
+        ui.wait_for("Where is Bjorn's Troll now?")
+        ui.tap("Ragna's Wyrm in Rune Hollow: tap to take it off", "Where is Ragna's Wyrm now?")

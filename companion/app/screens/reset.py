@@ -201,6 +201,7 @@ class ResetScreen:
         else:
             notify(self.app.page, outcome.text(self.words), error=True)
         self.show_draft()
+        self.guard.settled()
 
     def place(self, territory_id: str) -> None:
         """Put the creature asked about in a territory, and ask about the next one."""
@@ -283,6 +284,7 @@ class ResetScreen:
             return
         self.draft, self.version = self.session.draft()
         outcome = self.turns.record([self.draft.command()], None)
+        self.guard.settled()
         if not outcome.ok:
             # The engine names what is not accounted for: the fix is on this screen.
             self.show_draft()

@@ -148,6 +148,7 @@ class TableScreen:
             self.tap_changed()
         if verdict is Verdict.SEND:
             self.after(self.turns.undo(), announce=True)
+            self.guard.settled()
 
     def undo_at(self, revision: int) -> None:
         """Take back the newest record as the tapped drawing (at `revision`) showed it."""
@@ -160,6 +161,7 @@ class TableScreen:
             self.tap_changed()
         if verdict is Verdict.SEND:
             self.after(self.turns.redo(), announce=True)
+            self.guard.settled()
 
     # --- drawing --------------------------------------------------------------------------
 

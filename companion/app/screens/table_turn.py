@@ -155,6 +155,7 @@ class TurnCard:
             verdict = self.guard.tap(current=revision == self.revision)
             if verdict is Verdict.SEND:
                 self.record(commands, by, revision)
+                self.guard.settled()
             elif verdict is Verdict.CHANGED:
                 self.changed()
 
@@ -168,6 +169,7 @@ class TurnCard:
             verdict = self.guard.tap(current=revision == self.revision)
             if verdict is Verdict.SEND:
                 self.undo(revision)
+                self.guard.settled()
             elif verdict is Verdict.CHANGED:
                 self.changed()
 
