@@ -450,9 +450,7 @@ def test_summon_of_a_removed_creature_this_round_says_when_it_returns():
     state = arrange(phase=Phase.SUMMONING, step=W, returning={"red": {W: 1}})
     # The step passes red over, and her tap is told why (issue 20).
     assert state.current_player == "blue"
-    refused(
-        state, Summon(W, "w1", by="red"), "red has no Wyrms left to summon (1 back next round)"
-    )
+    refused(state, Summon(W, "w1", by="red"), "red has no Wyrms left to summon (1 back next round)")
 
 
 def test_unrecorded_missing_creature_returns_next_round_table():
