@@ -212,7 +212,7 @@ def test_the_screen_fits_phones_and_tablets_in_both_themes(server, browser, arti
     ui = open_reset(browser, artifacts, server, game_id, "Where is Bjorn's Sprite now?")
     ui.tap("Put Bjorn's Sprite in Troll Mire", "Where is Sigrid's Sprite now?")
     # Declining Sigrid's bonus for Skald's Stair is one tap on its switch.
-    ui.page.get_by_label("Sigrid takes Skald's Stair (+1)").first.click()
+    ui.click(ui.page.get_by_label("Sigrid takes Skald's Stair (+1)").first)
     ui.wait_for("declines")
     draft = reset_draft(before.state)
     draft.place(draft.next_to_place(None), "troll-mire")
@@ -230,13 +230,13 @@ def test_the_screen_fits_phones_and_tablets_in_both_themes(server, browser, arti
             # The theme is the device's: switched at home, then back to the same screen, which
             # keeps what was entered.
             ui.page.set_viewport_size(PHONE_TALL)
-            ui.page.get_by_label("Back to the table").first.click()
+            ui.click(ui.page.get_by_label("Back to the table").first)
             ui.wait_for("Every creature has acted")
             # A click while the table slides in can be lost: click until Home shows.
             click_until(ui, ui.page.get_by_label("Home").first, "New game")
-            ui.page.get_by_label("Light or dark theme").first.click()
+            ui.click(ui.page.get_by_label("Light or dark theme").first)
             # Resume opens Energy and Reset itself: the game waits for it.
-            ui.page.get_by_role("button", name="Ragna").first.click()
+            ui.click(ui.page.get_by_role("button", name="Ragna").first)
             ui.wait_for("Where is Sigrid's Sprite now?")
         for name, viewport in sizes.items():
             ui.page.set_viewport_size(viewport)

@@ -153,7 +153,7 @@ def test_a_table_round_costs_at_most_four_taps_beyond_its_events(server, browser
     ui.shot("round-04-placed")
     ui.events += 1
     ui.taps += 1
-    ui.page.get_by_label("Alice takes Skald's Stair (+1)").click()
+    ui.click(ui.page.get_by_label("Alice takes Skald's Stair (+1)"))
     ui.wait_for("declines")
     assert box_in_view(ui, apply) is not None, "Apply scrolled out of view"
     ui.shot("round-05-declined")

@@ -265,7 +265,7 @@ def test_the_watcher_follows_live_and_cannot_record(shared, browser, artifacts):
     server, game_id = shared
     watcher = Device(browser, artifacts)
     watcher.open(server.links["Watch"], "Watch Ragna and Bjorn's game")
-    watcher.page.get_by_role("button", name="Watch Ragna and Bjorn's game").click()
+    watcher.ui.click(watcher.page.get_by_role("button", name="Watch Ragna and Bjorn's game"))
     watcher.ui.wait_for("Nothing recorded yet.")
     watcher.ui.shot("share-watch-phone", tall=740)
 
@@ -351,6 +351,8 @@ def test_a_reload_a_dropped_connection_and_a_new_page_keep_the_seat(shared, brow
     other = joined(browser, artifacts, server)
     other.take_seat(game, "Ragna", "This device records Ragna's turns")
     other.ui.tap("Ragna: done with Wyrms", "Bjorn: done with Wyrms")
+    # Bjorn's phone shows Ragna's record before Bjorn taps (a tap sooner is refused, issue 20).
+    device.ui.wait_for("Ragna is done summoning Wyrms")
     device.ui.tap("Bjorn: done with Wyrms", "Ragna: done with Trolls")
 
     # A phone that slept past its session opens a fresh page: same game, same seat, no code.
