@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import logging
 import os
 import re
 import socket
@@ -40,6 +41,7 @@ from companion.store.errors import GameNotFound, StoreError
 from companion.store.store import Store, open_store
 from models.setup import Mode
 
+log = logging.getLogger("companion.app")
 ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
 DEFAULT_PORT = 8550
 # How long a page that lost its connection keeps its session on the server for it to come
@@ -289,7 +291,10 @@ class App:
                 await work()
             except Exception:
                 if self._alive():
-                    raise
+                    # As Flet does for an event's handler: the traceback to the server's
+                    # log, one sentence to the page (edge.py).
+                    log.exception("a page's background work failed")
+                    self.page.session.error("")
 
         self.page.run_task(run)
 
