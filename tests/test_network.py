@@ -267,6 +267,7 @@ MALFORMED = {
         frame(REGISTER, {"session_id": "", "page_name": "", "page": {"_i": 7}})
     ],
     "a bad frame after registering": [REGISTRATION, b"\x00\x92\x03\x81"],
+    "Flet's own private property": [REGISTRATION, frame(UPDATE, {"id": 1, "props": {"_i": 99}})],
     "an event only the server raises": [
         REGISTRATION,
         frame(EVENT, {"target": 1, "name": "disconnect", "data": None}),
@@ -396,6 +397,7 @@ def test_sigterm_stops_the_server_within_5_s_whatever_its_connections_do(tmp_pat
         stop.set()
         for websocket in (silent, early, player.socket, flooding.socket):
             websocket.close()
+    print(f"\nSIGTERM stopped the server in {took:.2f} s")
     assert took <= 5, f"SIGTERM took {took:.1f} s"
     assert not _traceback(server.said()), server.said()
 

@@ -24,6 +24,7 @@ from companion.app.wire import (
     WireGate,
     WireLimits,
     check_event,
+    check_update,
     client_key,
     current_link,
     read_frame,
@@ -75,8 +76,8 @@ def test_a_client_is_its_address_and_an_ipv6_one_its_64_network():
         frame(3, {"target": 1, "name": "connect", "data": None}),  # the server raises it
         frame(3, {"target": 1, "name": "on click", "data": None}),
         frame(4, {"id": 1, "props": {"client_ip": "10.0.0.9"}}),  # the server sets it
-        frame(4, {"id": 1, "props": {"_i": 5}}),  # Flet sets private attributes as they come
-        frame(4, {"id": 1, "props": {"on_click": "x"}}),
+        frame(4, {"id": 1, "props": {"on_click": "x"}}),  # Flet sets whatever comes, as is
+        frame(4, {"id": 1, "props": {"__class__": "x"}}),
         frame(4, {"id": 1, "props": {"media": {"_values": {}}}}),
         frame(1, {"session_id": 5, "page_name": "", "page": {}}),
     ],
@@ -90,6 +91,16 @@ def test_a_clients_frames_are_read_as_flet_reads_them():
     assert read_frame(CLICK) == (3, {"target": 1, "name": "click", "data": None})
     assert read_frame(frame(4, {"id": 14, "props": {"value": "K7QM"}}))[0] == 4
     assert read_frame(REGISTRATION)[0] == 1
+
+
+def test_a_client_sets_its_own_private_state_never_flets():
+    snack_bar = ft.SnackBar(ft.Text("Undone"))
+    check_update(snack_bar, {"_dismissed": True})
+    snack_bar._dismissed = True  # as Flet sets it: the next dismissal is the client's again
+    check_update(snack_bar, {"_dismissed": True, "_unknown_to_flet": 1})
+    for name in ("_i", "_c", "_values"):
+        with pytest.raises(BadFrame):
+            check_update(snack_bar, {name: 5})
 
 
 def test_an_event_is_checked_against_the_handler_of_its_control():

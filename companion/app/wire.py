@@ -58,6 +58,10 @@ FIELDS = {
 SERVER_EVENTS = frozenset({"connect", "disconnect", "close", "login", "logout"})
 # Page properties the server sets from the connection, never from the client.
 SERVER_PROPERTIES = frozenset({"client_ip", "client_user_agent"})
+# Private state Flet's client keeps on a control and sends back (a snack bar dismissed, a
+# tab chosen); any other private name a control already has is Flet's own (its id `_i`, its
+# values, a page's dialogs) and is never the client's to set (Flet sets what comes, as is).
+CLIENT_STATE = frozenset({"_dismissed", "_selected_index", "_open", "_fullscreen"})
 # What a page without the table's code may send: its page's own events (a resize, a route
 # change), and the code screen's: typing in the field, submitting it, tapping Join.
 CODE_SCREEN_EVENTS = frozenset({"change", "submit", "click", "focus", "blur"})
@@ -205,7 +209,7 @@ def read_frame(data: bytes) -> tuple[int, dict[str, Any]]:
     if action == REGISTER:
         if not isinstance(body["session_id"], str | None) or not isinstance(body["page_name"], str):
             raise BadFrame("a registration's ids")
-        _check_properties(body["page"])
+        _check_properties(body["page"], private=False)
     elif action == EVENT:
         name = body["name"]
         if not isinstance(body["target"], int) or not isinstance(name, str):
@@ -221,15 +225,28 @@ def read_frame(data: bytes) -> tuple[int, dict[str, Any]]:
     return action, body
 
 
-def _check_properties(properties: Any) -> None:
-    """Properties a client may set: public ones (Flet sets `_x` and `on_x` as they come)."""
+def _check_properties(properties: Any, private: bool = True) -> None:
+    """Properties a client may set (Flet sets whatever comes): no handler, nothing the server
+    sets, and private state (`_x`) only at the top, where `check_update` looks at it."""
     if not isinstance(properties, dict):
         raise BadFrame("properties are not a map")
     for name, value in properties.items():
-        if not isinstance(name, str) or name.startswith(("_", "on_")) or name in SERVER_PROPERTIES:
+        if (
+            not isinstance(name, str)
+            or name.startswith(("on_", "__"))
+            or name in SERVER_PROPERTIES
+            or (name.startswith("_") and not private)
+        ):
             raise BadFrame(f"a property a client may not set: {str(name)[:64]!r}")
         if isinstance(value, dict):
-            _check_properties(value)
+            _check_properties(value, private=False)
+
+
+def check_update(control: Any, properties: dict[str, Any]) -> None:
+    """BadFrame if an update would overwrite a control's private attribute that is Flet's."""
+    for name in properties:
+        if name.startswith("_") and name not in CLIENT_STATE and hasattr(control, name):
+            raise BadFrame(f"a private property of Flet's: {name[:64]!r}")
 
 
 _EVENT_TYPES: dict[tuple[type, str], Any] = {}
@@ -400,6 +417,8 @@ class _Connection:
             # An answer for a control the page no longer has (it changed screens meanwhile):
             # Flet would fail on it.
             return False
+        if action == UPDATE and (control := link.controls.get(body["id"])) is not None:
+            check_update(control, body["props"])
         route = False
         if action == EVENT:
             name = body["name"]
@@ -453,6 +472,8 @@ class _Connection:
         self.closed = True
         self.code = code
         if why:
-            log.info("closed a websocket from %s: %s", self.link.client, why)
+            # A stranger's closed connection is routine; a device let in being closed is not.
+            level = logging.WARNING if self.link.admitted else logging.INFO
+            log.log(level, "closed a websocket from %s: %s", self.link.client, why)
         with contextlib.suppress(OSError, RuntimeError):  # already gone
             await self.send({"type": "websocket.close", "code": code})
