@@ -572,3 +572,24 @@ def test_a_late_record_is_its_players_to_make():
         )
         is None
     )
+
+
+def test_a_stranger_behind_the_same_router_cannot_keep_the_tables_own_devices_out():
+    """Issue 25: wrong tries hold back an address; what only the table's devices hold (the
+    host's key, or the code a device came in with and the id it kept) still opens."""
+    access = TableAccess(limiter=TryLimiter(tries=5, window_s=60, clock=Clock()))
+    router = "203.0.113.5"  # a café's one public address, in the hosted mode
+    phone = access.admit(router, access.join_code)
+    assert isinstance(phone, Ticket)
+    for n in range(5):
+        access.admit(router, f"WRONG{n}ZZ")
+    # The phone comes back (a reload, a new session) with its kept code and id.
+    back = access.admit(router, access.join_code, phone.device)
+    assert isinstance(back, Ticket) and back.device == phone.device
+    assert isinstance(access.admit(router, access.host_key), Ticket)
+    # A guess does not pass by naming a known device, and a device new to the table waits.
+    locked = "Too many wrong codes from this network address: try again in 61 s."
+    assert access.admit(router, "WRONGXXX", phone.device) == locked
+    assert access.admit(router, access.join_code) == locked
+    # Another address is not held back at all.
+    assert isinstance(access.admit("203.0.113.6", access.join_code), Ticket)

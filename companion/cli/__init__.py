@@ -7,6 +7,7 @@ status 2 and one line on stderr naming the problem, never a traceback.
 from __future__ import annotations
 
 import errno
+import ipaddress
 import math
 import os
 import socket
@@ -56,6 +57,7 @@ INPUT_HELP = "A JSON file, or - to read standard input."
 MIN_PORT, MAX_PORT = 1, 65535
 MAX_BENCH_SECONDS = 600
 MAX_WAIT_GAMES = 100
+MAX_SESSION_TIMEOUT_S = 86_400
 
 
 @app.command()
@@ -264,11 +266,28 @@ def app_command(
             "and a QR code (docs/sharing.md). Serves on the web.",
         ),
     ] = False,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="A reverse proxy's address or network (repeatable): the client's address is "
+            "read from its X-Forwarded-For, never from anyone else's (docs/security.md).",
+        ),
+    ] = None,
+    session_timeout: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=MAX_SESSION_TIMEOUT_S,
+            help="Seconds a page that lost its connection keeps its session on the server.",
+        ),
+    ] = 300,
 ) -> None:
     """Start the companion app (a window where there is a display, else http://HOST:PORT)."""
     bind = host or ("0.0.0.0" if share else "127.0.0.1")
     try:
         check_port(bind, port)
+        proxies = [proxy_network(proxy) for proxy in trusted_proxy or []]
     except UserError as error:
         fail(str(error))
     from companion.app.main import serve
@@ -285,7 +304,15 @@ def app_command(
             )
         typer.echo(f"Summoner's Isle Companion: http://{bind}:{port}", err=True)
     try:
-        serve(host=bind, port=port, db=db, web=web, table=table)
+        serve(
+            host=bind,
+            port=port,
+            db=db,
+            web=web,
+            table=table,
+            trusted_proxies=proxies,
+            session_timeout_s=session_timeout,
+        )
     except StoreError as error:
         fail(str(error))
 
@@ -309,6 +336,16 @@ def share_table(bind: str, port: int) -> TableLinks:
     )
     sys.stdout.flush()
     return table
+
+
+def proxy_network(text: str) -> str:
+    """A trusted proxy as given: an address or a network, never a wildcard (UserError)."""
+    try:
+        return str(ipaddress.ip_network(text.strip(), strict=False))
+    except ValueError:
+        raise UserError(
+            f"--trusted-proxy {text!r} is not an address or a network (e.g. 127.0.0.1, 10.0.0.0/8)"
+        ) from None
 
 
 def check_port(host: str, port: int) -> None:
