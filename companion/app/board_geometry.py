@@ -45,7 +45,7 @@ INSCRIBED = 0.71
 MARK_REACH = 4.0
 # A label is this many times nearer its own spaces than any other territory's, where it can
 # be: a label midway between two territories names neither.
-CLEAR_OF_OTHERS = 2.0
+CLEAR_OF_OTHERS = 2.5
 # A space's number is set this share of its radius high.
 NUMBER_SHARE = 0.75
 # A label's height beyond its lines of text.

@@ -197,7 +197,9 @@ class BoardScreen:
         changed (a tablet's size to a phone's on its side), the isle fits it again, and so
         does the bottom bar."""
         page = self.app.page
-        if arrangement(page.width or 360, page.height or 740) is not self.shown:
+        shown = arrangement(page.width or 360, page.height or 740)
+        if shown is not self.shown or shown is Arrangement.SIDEWAYS:
+            # Sideways the isle's width follows the height too: laid out again whole.
             self.arrange()
             self.show(None)
             return

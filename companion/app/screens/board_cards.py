@@ -154,15 +154,15 @@ class BoardCards:
         the player looked away is told where they look, not only in the log)."""
         words = self.words
         heading = say(words, "game.board.since_last", player=self.session.label(story.player))
+        # Replay where there are records to play again (not only players passed over).
+        replay = ft.OutlinedButton(
+            say(words, "game.summary.replay"),
+            icon=ft.Icons.REPLAY,
+            on_click=lambda _: self.on_replay(),
+            visible=bool(story.steps),
+        )
         head = ft.Row(
-            [
-                ft.Text(heading, size=14, weight=ft.FontWeight.BOLD, expand=True),
-                ft.OutlinedButton(
-                    say(words, "game.summary.replay"),
-                    icon=ft.Icons.REPLAY,
-                    on_click=lambda _: self.on_replay(),
-                ),
-            ],
+            [ft.Text(heading, size=14, weight=ft.FontWeight.BOLD, expand=True), replay],
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         )
         lines: list[ft.Control] = [head]
