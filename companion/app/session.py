@@ -219,6 +219,11 @@ class GameSession:
                 found.append(told.sentence)
         return tuple(reversed(found[:most]))
 
+    def narrations(self) -> tuple[Narration, ...]:
+        """The active log told again from the start (each entry's sentence, the Energy and
+        Reset it finished, whose decision it was), oldest first; once per revision."""
+        return self._narrations()
+
     def _narrations(self) -> tuple[Narration, ...]:
         """The active log told again from the start, once per revision."""
         revision = self.saved.revision
@@ -247,7 +252,8 @@ class GameSession:
         brought = self.saved.undone[: tap_size(self.saved.undone)]
         if not brought:
             return None
-        told = narrate(self.state, [entry.command for entry in brought])
+        # On a copy: narrate plays the commands on the state it is given.
+        told = narrate(self.state.clone(), [entry.command for entry in brought])
         return joined([t.sentence for t in told])
 
     def undo_text(self, words: Language) -> str | None:
