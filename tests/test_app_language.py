@@ -12,14 +12,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.app.language_setting import (
+from companion.app.main import App
+from companion.language.render import LANGUAGES
+from companion.play.language_setting import (
     LANGUAGE_NAMES,
     STORED_LANGUAGE,
     device_language,
     locale_tag,
 )
-from companion.app.main import App
-from companion.language.render import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 

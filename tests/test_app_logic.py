@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from companion.app.session import GameSession
 from companion.boards import BoardError
 from companion.boards.user import board_from_counts, save_user_board, user_boards
+from companion.play.session import GameSession
 from companion.store.store import open_store
 from models.commands import (
     Activate,

@@ -34,10 +34,21 @@ from test_turns import (
     think_here,
 )
 
-from companion.app.board_device import TIMINGS, Pace, pace_of, went_on_key
 from companion.app.board_frame import Arrangement, arrangement, isle_height, sideways_isle
 from companion.app.board_geometry import MARK_REACH, Layout, label_places
-from companion.app.board_summary import (
+from companion.app.board_view import IsleCanvas
+from companion.app.screens import home
+from companion.app.screens.board_editor import BoardEditor
+from companion.app.sizes import TAP
+from companion.app.theme import colour_of
+from companion.boards import shipped_board
+from companion.bots import make_bot
+from companion.engine import Game
+from companion.engine.queries import Creature, passed_over_by
+from companion.language import Message
+from companion.language.render import language
+from companion.play.board_device import TIMINGS, Pace, pace_of, went_on_key
+from companion.play.board_summary import (
     CARD_LINES,
     Group,
     Line,
@@ -47,20 +58,9 @@ from companion.app.board_summary import (
     latest,
     story_since,
 )
-from companion.app.board_view import IsleCanvas
-from companion.app.game_words import territory_names
-from companion.app.screens import home
-from companion.app.screens.board_editor import BoardEditor
-from companion.app.session import GameSession
-from companion.app.sizes import TAP
-from companion.app.theme import colour_of
-from companion.app.turns import SHOW_EACH, SHOW_PER_TURN, Leases, Turns, pause_for
-from companion.boards import shipped_board
-from companion.bots import make_bot
-from companion.engine import Game
-from companion.engine.queries import Creature, passed_over_by
-from companion.language import Message
-from companion.language.render import language
+from companion.play.game_words import territory_names
+from companion.play.session import GameSession
+from companion.play.turns import SHOW_EACH, SHOW_PER_TURN, Leases, Turns, pause_for
 from companion.store.store import open_store
 from models.commands import Activate, EndActivation, Move, Pass, Summon
 from models.rules import CreatureKind as K
@@ -152,7 +152,7 @@ def test_every_space_a_sentence_names_shows_its_number_empty_occupied_or_marked(
         GameSetup(players=[{"id": "red"}, {"id": "blue"}], board="duel-isle", mode="digital"),
         DUEL,
     ).new_initial_state()
-    from companion.app.board_taps import targets
+    from companion.play.board_taps import targets
 
     on_board = {
         "nc1": Creature("red", K.WYRM, False, False),
@@ -406,9 +406,9 @@ def test_a_slow_device_points_out_each_computer_command_longer(store):
 
 def test_the_new_plain_modules_load_without_flet():
     modules = [
-        "companion.app.board_device",
+        "companion.play.board_device",
         "companion.app.board_frame",
-        "companion.app.board_summary",
+        "companion.play.board_summary",
     ]
     loaded = subprocess.run(
         [

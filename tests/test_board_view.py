@@ -18,16 +18,16 @@ from companion.app.board_geometry import (
     convex_hull,
     label_places,
 )
-from companion.app.board_guide import step_guide
-from companion.app.board_taps import Mark, describe_board, tap_command, targets
 from companion.app.screens.board_cards import BAR_MARGIN, BAR_MOST, bar_padding
 from companion.app.sizes import TAP
-from companion.app.turns import bot_seats
 from companion.boards import shipped_board, shipped_board_ids
 from companion.boards.user import board_from_counts
 from companion.engine import Game, Phase
 from companion.engine.dice import with_rolls
 from companion.engine.queries import undo_depth
+from companion.play.board_guide import step_guide
+from companion.play.board_taps import Mark, describe_board, tap_command, targets
+from companion.play.turns import bot_seats
 from models.commands import Activate, Attack, Dominate, EndActivation, Move, Pass, Summon, Swap
 from models.rules import CreatureKind as K
 from models.seeded_dice import SeededDice

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.board_taps import targets
 from companion.boards import shipped_board
 from companion.engine import Game, IllegalCommand, Phase
 from companion.engine.commands import MODULES, Declaration, Moment
 from companion.engine.dice import with_rolls
 from companion.engine.rulesets import DIGITAL_PLAY, RULE_SETS, TABLE_PLAY
+from companion.play.board_taps import targets
 from models.commands import (
     COMMAND_TYPES,
     PLAYER_COMMANDS,

@@ -1,4 +1,4 @@
-"""The layers import only downwards: models <- engine <- bots, store <- app (design.md, Layers).
+"""The layers import only downwards: models <- engine <- bots, store <- play <- app (design.md).
 
 Read from the source (every import statement, those inside functions too), so a layer
 cannot reach up even lazily.
@@ -38,10 +38,19 @@ FORBIDDEN = {
         "datetime",
     },
     # Bots and screens ask the engine through GameState, not its working parts.
-    "companion/bots": {"companion.app", "companion.store", "flet", "sqlmodel", "sqlalchemy"}
+    "companion/bots": {
+        "companion.app",
+        "companion.play",
+        "companion.store",
+        "flet",
+        "sqlmodel",
+        "sqlalchemy",
+    }
     | ENGINE_WORKINGS,
+    # The play layer decides what a device may do and when; it draws nothing.
+    "companion/play": {"companion.app", "flet"} | ENGINE_WORKINGS,
     "companion/app": ENGINE_WORKINGS,
-    "companion/store": {"companion.app", "companion.bots", "flet"},
+    "companion/store": {"companion.app", "companion.play", "companion.bots", "flet"},
 }
 # What a layer may import all the same: models say why input is refused as messages, pure
 # data (companion.language.message imports nothing); rendering them (Babel) is above.
@@ -91,15 +100,16 @@ def test_the_package_root_holds_only_the_entry_points():
     assert loose == ["__init__.py", "__main__.py"]
 
 
-# The app's logic under the screens: plain Python, tested without a browser (and without Flet).
+# The logic under the screens: plain Python, tested without a browser (and without Flet). The
+# whole play layer, and the app's drawing arithmetic.
 APP_LOGIC = [
     "companion.app.board_draft",
     "companion.app.board_geometry",
-    "companion.app.board_guide",
-    "companion.app.board_taps",
-    "companion.app.session",
     "companion.app.sizes",
-    "companion.app.turns",
+    *sorted(
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for path in (ROOT / "companion" / "play").rglob("*.py")
+    ),
 ]
 
 

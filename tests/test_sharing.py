@@ -22,12 +22,12 @@ import pytest
 from websockets.sync.client import connect
 
 from companion.app.reconnect import NOTICE, ReconnectNotice
-from companion.app.session import GameSession
-from companion.app.sharing import codes
-from companion.app.sharing.access import Role, TableAccess, Ticket
-from companion.app.sharing.limiter import TryLimiter
-from companion.app.sharing.links import TableLinks, link, png_qr, terminal_qr
-from companion.app.sharing.policy import (
+from companion.play.session import GameSession
+from companion.play.sharing import codes
+from companion.play.sharing.access import Role, TableAccess, Ticket
+from companion.play.sharing.limiter import TryLimiter
+from companion.play.sharing.links import TableLinks, link, png_qr, terminal_qr
+from companion.play.sharing.policy import (
     CODE_REPLACED,
     LOCKED,
     WATCHERS_RECORD_NOTHING,
@@ -35,7 +35,7 @@ from companion.app.sharing.policy import (
     refusal,
     signed,
 )
-from companion.app.sharing.seats import SCOREKEEPER, WATCHER, SeatRegistry
+from companion.play.sharing.seats import SCOREKEEPER, WATCHER, SeatRegistry
 from companion.store.store import open_store
 from models.commands import Correction, LateRemoval, LateSummon, Pass, Skip, Summon
 from models.rules import CreatureKind
@@ -449,7 +449,7 @@ def _shared_app(store, role_code: str | None = None):
 
 
 def test_only_the_host_and_the_scorekeeper_delete_a_shared_game(saved_game):
-    from companion.app.sharing.policy import DELETE_REFUSED, delete_refusal
+    from companion.play.sharing.policy import DELETE_REFUSED, delete_refusal
 
     assert delete_refusal(True, WATCHER) is None
     assert delete_refusal(False, SCOREKEEPER) is None

@@ -1,6 +1,6 @@
 """Issue 20, one tap one record: the guard each screen asks before a tap is sent."""
 
-from companion.app.tap_guard import GUARD_S, TapGuard, Verdict
+from companion.play.tap_guard import GUARD_S, TapGuard, Verdict
 
 
 class Clock:

@@ -1,4 +1,4 @@
-"""The turn controller (companion/app/turns.py) without a browser: a fake screen, fake bots.
+"""The turn controller (companion/play/turns.py) without a browser: a fake screen, fake bots.
 
 Computer seats play through the store as the app does, with a fake clock: the fake stage's
 `present` and `wait` return at once, and the bot thinks on the event loop, not a thread.
@@ -8,8 +8,10 @@ import asyncio
 
 import pytest
 
-from companion.app.session import GameSession, Outcome
-from companion.app.turns import (
+from companion.engine.queries import turn_key
+from companion.language.render import language
+from companion.play.session import GameSession, Outcome
+from companion.play.turns import (
     BEAT_S,
     LEASE_S,
     SHOW_EACH,
@@ -21,8 +23,6 @@ from companion.app.turns import (
     pause_for,
     seat_bots,
 )
-from companion.engine.queries import turn_key
-from companion.language.render import language
 from companion.store.store import open_store
 from models.commands import Command, Dominate, Move, Pass, Summon
 from models.rules import CreatureKind as K

@@ -22,12 +22,12 @@ from companion.app.board_geometry import (
     label_size,
     label_text,
 )
-from companion.app.board_taps import Mark, Target, describe_board
-from companion.app.game_words import board_place_terms, english, territory_names
 from companion.app.theme import ACCENT, CREATURE_MARK, FONT, PlayerColour
 from companion.engine.queries import Creature
 from companion.language import Term
 from companion.language.render import Language
+from companion.play.board_taps import Mark, Target, describe_board
+from companion.play.game_words import board_place_terms, english, territory_names
 from models.board import Board
 from models.rules import CreatureKind
 

@@ -12,12 +12,12 @@ from typing import Any
 
 import flet as ft
 
-from companion.app.game_words import english, say
-from companion.app.session import GameSession
 from companion.app.theme import ACCENT
 from companion.app.widgets import player_chip, reserve_line, section
 from companion.engine import GameState, Tally
 from companion.language.render import Language
+from companion.play.game_words import english, say
+from companion.play.session import GameSession
 
 NO_BORDER = ft.Border.all(2, ft.Colors.TRANSPARENT)
 CURRENT_BORDER = ft.Border.all(2, ACCENT)

@@ -9,14 +9,14 @@ the app's own. Flet's wildcard CORS header is dropped and FastAPI's API pages ar
 
 from __future__ import annotations
 
-import ipaddress
 import socket
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from companion.app.language_setting import accepted_languages, device_language
 from companion.language import Message as Sentence
 from companion.language.render import language
+from companion.play.language_setting import accepted_languages, device_language
+from companion.play.sharing.links import url_name
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -30,17 +30,6 @@ WILDCARD_HOSTS = ("", "0.0.0.0", "::", "*")
 API_PAGES = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json"})
 # The websocket close code for a policy violation; before the handshake it becomes HTTP 403.
 POLICY_VIOLATION = 1008
-
-
-def url_name(host: str) -> str:
-    """A host as written in a URL: lower case, an IPv6 address in brackets."""
-    host = host.strip().lower()
-    try:
-        if ipaddress.ip_address(host).version == 6:
-            return f"[{host}]"
-    except ValueError:
-        pass
-    return host
 
 
 def machine_names() -> set[str]:

@@ -21,15 +21,9 @@ from urllib.parse import parse_qs, urlsplit
 import flet as ft
 
 from companion.app.edge import guard_page
-from companion.app.guard import ASGIApp, OriginGuard, allowed_hosts, allowed_origins, url_name
-from companion.app.language_setting import STORED_LANGUAGE, device_language, locale_tag
+from companion.app.guard import ASGIApp, OriginGuard, allowed_hosts, allowed_origins
 from companion.app.reconnect import ReconnectNotice
 from companion.app.screens import home, join
-from companion.app.session import GameSession
-from companion.app.sharing.access import Role, Ticket
-from companion.app.sharing.links import CODE_PARAMETER, TableLinks
-from companion.app.sharing.policy import LOCKED, delete_refusal
-from companion.app.sharing.seats import WATCHER
 from companion.app.theme import FONT, FONTS, theme
 from companion.app.web_page import OfflinePage
 from companion.app.web_sessions import drop_unkept_sessions, keep_after_disconnect
@@ -37,6 +31,12 @@ from companion.app.widgets import PADDING, SIZED, WIDE, notify
 from companion.app.wire import Link, WireGate, WireLimits, current_link
 from companion.language.message import Message, Value
 from companion.language.render import DEFAULT_LANGUAGE, LANGUAGES, Language, screen_language
+from companion.play.language_setting import STORED_LANGUAGE, device_language, locale_tag
+from companion.play.session import GameSession
+from companion.play.sharing.access import Role, Ticket
+from companion.play.sharing.links import CODE_PARAMETER, TableLinks, url_name
+from companion.play.sharing.policy import LOCKED, delete_refusal
+from companion.play.sharing.seats import WATCHER
 from companion.store.errors import GameNotFound, StoreError
 from companion.store.store import Store, open_store
 from models.setup import Mode

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.app.language_setting import ENGLISH
-from companion.app.session import GameSession
 from companion.app.theme import ACCENT
 from companion.app.widgets import player_chip
 from companion.engine import GameState
 from companion.language import Message
 from companion.language.render import Language
+from companion.play.language_setting import ENGLISH
+from companion.play.session import GameSession
 
 
 class _Slot:

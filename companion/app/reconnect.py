@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 
 from companion.app.guard import ASGIApp
-from companion.app.language_setting import STORED_LANGUAGE
 from companion.app.web_page import HeadScript
 from companion.language import Message as Words
 from companion.language.render import DEFAULT_LANGUAGE, LANGUAGES, render
+from companion.play.language_setting import STORED_LANGUAGE
 
 # The notice in each language: the page picks the one its device shows the app in.
 NOTICES = {code: render(Words("app.reconnecting"), code) for code in LANGUAGES}

@@ -7,12 +7,12 @@ from typing import Any
 
 import flet as ft
 
-from companion.app.language_setting import ENGLISH
 from companion.app.theme import ACCENT_TEXT, BAND_TINT, CREATURE_MARK, FONT, ON_TINT, colour_of
 from companion.engine.names import board_term
 from companion.engine.queries import Holdings
 from companion.language import Message
 from companion.language.render import Language
+from companion.play.language_setting import ENGLISH
 from models.board import Board
 from models.rules import ENERGY_BANDS, KIND_ORDER, MAX_TRACK_ENERGY, WINNING_ENERGY, band_for
 

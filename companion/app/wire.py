@@ -42,7 +42,7 @@ from flet.messaging.protocol import decode_ext_from_msgpack
 from flet.utils.from_dict import from_dict
 
 from companion.app.guard import ASGIApp, Message, Receive, Scope, Send
-from companion.app.sharing.limiter import TryLimiter
+from companion.play.sharing.limiter import TryLimiter
 
 log = logging.getLogger("companion.wire")
 

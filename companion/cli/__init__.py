@@ -42,7 +42,7 @@ from models.problems import problem
 from models.tally_request import TallyRequest
 
 if TYPE_CHECKING:
-    from companion.app.sharing.links import TableLinks
+    from companion.play.sharing.links import TableLinks
 
 app = typer.Typer(
     add_completion=False,
@@ -319,8 +319,8 @@ def app_command(
 
 def share_table(bind: str, port: int) -> TableLinks:
     """Make a shared table's codes and print its links: Join (with its QR code), Watch, host."""
-    from companion.app.sharing.access import TableAccess
-    from companion.app.sharing.links import TableLinks, lan_address, terminal_qr
+    from companion.play.sharing.access import TableAccess
+    from companion.play.sharing.links import TableLinks, lan_address, terminal_qr
 
     wildcard = bind in ("0.0.0.0", "::", "")
     name = lan_address() if wildcard else bind

@@ -163,6 +163,6 @@ def run_app_waits(games: int) -> dict[str, Any]:
 
 def run_waits(games: int, seed: int = 1) -> dict[str, Any]:
     """A person's waits against three computers at "normal", with the app's pacing."""
-    from companion.app.turns import pause_for
+    from companion.play.turns import pause_for
 
     return measure_waits(pause_for, ("mcts:normal",) * 3, games, seed).summary()

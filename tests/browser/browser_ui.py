@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Locator, Page
 
 from companion.app.board_geometry import Layout
 from companion.app.screens.board_cards import BOTTOM_BAR
-from companion.app.tap_guard import GUARD_S
+from companion.play.tap_guard import GUARD_S
 
 PHONE = {"width": 360, "height": 740}
 # Added to the app's tap guard between two taps of a test, as a person's pace.

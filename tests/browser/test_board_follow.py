@@ -14,9 +14,9 @@ import time
 
 from browser_ui import HAS_TEXT, Screen, seats
 
-from companion.app.board_summary import CARD_LINES, story_since
-from companion.app.session import GameSession
 from companion.language.render import language
+from companion.play.board_summary import CARD_LINES, story_since
+from companion.play.session import GameSession
 from companion.store.store import open_store
 from models.setup import GameSetup
 

@@ -15,7 +15,7 @@ import time
 
 from browser_ui import PHONE, Screen, seats
 
-from companion.app.tap_guard import GUARD_S
+from companion.play.tap_guard import GUARD_S
 from companion.store.store import open_store
 from models.commands import Skip, Summon
 from models.game_log import GameLog

@@ -3,7 +3,7 @@
 Every rule comes from the engine's query surface: what a tap may do is a space's legal
 command, why it may not is the engine's refusal, the odds and tallies are the engine's.
 Whose turn it is, the computer seats, undo and which device drives them are the turn
-controller's (`companion/app/turns.py`); this screen draws and turns taps into commands.
+controller's (`companion/play/turns.py`); this screen draws and turns taps into commands.
 Every command, a person's or a computer's, goes through the session into the store, so a
 digital game undoes, resumes and replays like any other.
 """
@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
-from companion.app.board_device import STORED_PACE, TIMINGS, Pace, pace_of, went_on_key
 from companion.app.board_frame import (
     PADDING,
     SIDEWAYS_PADDING,
@@ -27,21 +26,22 @@ from companion.app.board_frame import (
     isle_width,
     sideways_isle,
 )
-from companion.app.board_summary import Replay, Step, Story, latest, story_since
-from companion.app.board_taps import tap_command, targets
 from companion.app.board_view import IsleCanvas
 from companion.app.game_panels import GameBar, PlayersCard
-from companion.app.game_words import say
 from companion.app.screens.board_attack import AttackPanel
 from companion.app.screens.board_cards import BOT_NAMES, BoardCards
 from companion.app.screens.board_motion import GLIDE_FRAME_S, GLIDE_FRAMES, HAND_GLIDE_FRAMES, glide
 from companion.app.screens.board_side import SideRail, drawer
-from companion.app.session import GameSession, Outcome
-from companion.app.tap_guard import TapGuard, Verdict
 from companion.app.theme import colour_of
-from companion.app.turns import Turns, seat_bots
 from companion.app.widgets import WIDE, energy_track, notify, screen, section
 from companion.language import Message
+from companion.play.board_device import STORED_PACE, TIMINGS, Pace, pace_of, went_on_key
+from companion.play.board_summary import Replay, Step, Story, latest, story_since
+from companion.play.board_taps import tap_command, targets
+from companion.play.game_words import say
+from companion.play.session import GameSession, Outcome
+from companion.play.tap_guard import TapGuard, Verdict
+from companion.play.turns import Turns, seat_bots
 from models.commands import Attack, Command, Dominate, Move
 
 if TYPE_CHECKING:
@@ -303,7 +303,7 @@ class BoardScreen:
     def tapped(self, location: str) -> None:
         """A tap on a space: the legal command it means, or the engine's reason it cannot be;
         a tap the isle cannot take now is told why (issue 24), never ignored."""
-        verdict = self.guard.tap(location)
+        verdict = self.guard.tap()
         if verdict is Verdict.DOUBLE:
             return
         if verdict is Verdict.CHANGED:
@@ -341,7 +341,7 @@ class BoardScreen:
     def tapped_sea(self, _: tuple[float, float]) -> None:
         """A tap on the isle off every space: told why the isle takes no tap now, if so."""
         refused = self.untaken()
-        if refused is not None and self.guard.tap("sea") is Verdict.SEND:
+        if refused is not None and self.guard.tap() is Verdict.SEND:
             notify(self.app.page, refused, error=True)
 
     def untaken(self) -> str | None:

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 from babel.numbers import format_percent
 
-from companion.app.game_words import say
 from companion.app.screens.board_motion import DIE_FACES, die_face, tumble
 from companion.app.theme import ACCENT, ACCENT_TEXT
 from companion.app.widgets import notify
 from companion.engine.names import kind_term
+from companion.play.game_words import say
 from models.commands import Attack
 from models.rules import DIE_SIDES
 

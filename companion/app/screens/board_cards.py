@@ -13,20 +13,20 @@ from typing import Any
 
 import flet as ft
 
-from companion.app.board_device import PACE_NAMES, Pace
 from companion.app.board_frame import BOTTOM_BAR
-from companion.app.board_guide import phase_name, step_guide, territory_of
-from companion.app.board_summary import Replay, Story
 from companion.app.game_panels import tally_lines
-from companion.app.game_words import order_of, say
-from companion.app.session import GameSession
 from companion.app.theme import ACCENT_TEXT, FONT
-from companion.app.turns import UNATTENDED_RESET_S, Turns, bot_seats
 from companion.app.widgets import big_button, player_chip, section
 from companion.engine import Phase, Tally
 from companion.engine.names import kinds_term
 from companion.language import Message, Value
 from companion.language.render import Language
+from companion.play.board_device import PACE_NAMES, Pace
+from companion.play.board_guide import phase_name, step_guide, territory_of
+from companion.play.board_summary import Replay, Story
+from companion.play.game_words import order_of, say
+from companion.play.session import GameSession
+from companion.play.turns import UNATTENDED_RESET_S, Turns, bot_seats
 from models.commands import Command, Dominate, EndActivation, Pass
 from models.rules import KIND_ORDER
 

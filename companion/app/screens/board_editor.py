@@ -16,7 +16,6 @@ import flet as ft
 from companion.app.board_draft import BoardDraft, DraftHistory
 from companion.app.board_geometry import Point, canvas_height
 from companion.app.board_view import IsleCanvas
-from companion.app.game_words import say
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import SIZED, big_button, board_options, notify, screen, section
 from companion.boards import BoardError, shipped_board, shipped_board_ids
@@ -29,6 +28,7 @@ from companion.boards.user import (
 )
 from companion.engine.names import board_term
 from companion.language import Message
+from companion.play.game_words import say
 from models.board import Board
 from models.rules import DOMINATION_BONUS_RANGE
 

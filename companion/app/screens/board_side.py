@@ -13,9 +13,9 @@ from typing import Any
 
 import flet as ft
 
-from companion.app.game_words import say
 from companion.engine import GameState
 from companion.language.render import Language
+from companion.play.game_words import say
 
 
 class SideRail:

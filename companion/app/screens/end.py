@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.session import GameSession
 from companion.app.theme import ACCENT, colour_of
 from companion.app.widgets import big_button, notify, player_chip, screen, section
 from companion.engine import Phase
 from companion.language import Message
 from companion.language.render import Language
+from companion.play.session import GameSession
 from companion.store.retold import in_language
 from models.rules import STARTING_ENERGY, WINNING_ENERGY
 

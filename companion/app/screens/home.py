@@ -12,9 +12,6 @@ import flet as ft
 from babel.dates import format_date
 from pydantic import ValidationError
 
-from companion.app.board_device import went_on_key
-from companion.app.language_setting import ENGLISH, LANGUAGE_NAMES
-from companion.app.sharing.access import Role
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, notify, screen, section
@@ -23,6 +20,9 @@ from companion.engine import IllegalCommand
 from companion.engine.names import board_term
 from companion.language import Message
 from companion.language.render import LANGUAGES, Language
+from companion.play.board_device import went_on_key
+from companion.play.language_setting import ENGLISH, LANGUAGE_NAMES
+from companion.play.sharing.access import Role
 from companion.store.errors import StoreError
 from models.game_log import GameLog
 from models.problems import problem, reason

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.sharing.access import locked_out
-from companion.app.sharing.codes import LENGTH
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, screen
+from companion.play.sharing.access import locked_out
+from companion.play.sharing.codes import LENGTH
 
 if TYPE_CHECKING:
     from companion.app.main import App

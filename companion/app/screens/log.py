@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.session import Outcome
 from companion.app.widgets import big_button, notify, screen
+from companion.play.session import Outcome
 from companion.store.errors import StoreError
 from companion.store.retold import in_language
 

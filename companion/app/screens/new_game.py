@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 from pydantic import ValidationError
 
-from companion.app.language_setting import ENGLISH
 from companion.app.theme import PLAYER_COLOURS, colour_name, colour_of
 from companion.app.widgets import big_button, board_options, notify, player_chip, screen, section
 from companion.boards import BoardError, shipped_board, shipped_board_ids
 from companion.boards.user import board_from_counts, save_user_board, user_boards
 from companion.language import Message
 from companion.language.render import Language
+from companion.play.language_setting import ENGLISH
 from models.board import Board
 from models.problems import problem as validation_problem
 from models.rules import (

@@ -17,18 +17,18 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.game_words import order_of, say
 from companion.app.screens.reset_bar import TallyBar, explanation
 from companion.app.screens.reset_cards import Prompt, TerritoryCard
 from companion.app.screens.reset_late import LateRecords
-from companion.app.session import GameSession
-from companion.app.tap_guard import TapGuard, Verdict
-from companion.app.turns import Turns
 from companion.app.widgets import WIDE, big_button, notify
 from companion.engine import Phase, Tally
 from companion.engine.names import kinds_term
 from companion.engine.table_reset import Creature, ResetDraft
 from companion.language import Message, Value
+from companion.play.game_words import order_of, say
+from companion.play.session import GameSession
+from companion.play.tap_guard import TapGuard, Verdict
+from companion.play.turns import Turns
 
 if TYPE_CHECKING:
     from companion.app.main import App

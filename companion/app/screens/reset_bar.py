@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app.game_panels import tally_lines
-from companion.app.game_words import say
 from companion.app.sizes import TAP
 from companion.app.widgets import big_button, player_chip
 from companion.language import Message
+from companion.play.game_words import say
 
 if TYPE_CHECKING:
     from companion.app.screens.reset import ResetScreen

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from companion.app.game_words import say
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT, CREATURE_MARK, colour_of
 from companion.app.widgets import player_chip
 from companion.engine.names import territory_term
 from companion.engine.table_reset import Creature
+from companion.play.game_words import say
 
 if TYPE_CHECKING:
     from companion.app.screens.reset import ResetScreen

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.game_words import say
 from companion.app.sizes import TAP
 from companion.app.widgets import notify
 from companion.engine.names import kind_term
 from companion.language import Message
+from companion.play.game_words import say
 from models.commands import Command, LateRemoval, LateSummon
 from models.rules import CREATURES, KIND_ORDER, CreatureKind
 

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.sharing.seats import SCOREKEEPER, WATCHER
 from companion.app.widgets import big_button, notify, player_chip, screen, section
+from companion.play.sharing.seats import SCOREKEEPER, WATCHER
 
 if TYPE_CHECKING:
     from companion.app.main import App

@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.sharing.access import Role
-from companion.app.sharing.codes import grouped
-from companion.app.sharing.links import png_qr
-from companion.app.sharing.seats import WATCHER, seat_name
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, screen, section
+from companion.play.sharing.access import Role
+from companion.play.sharing.codes import grouped
+from companion.play.sharing.links import png_qr
+from companion.play.sharing.seats import WATCHER, seat_name
 from companion.store.errors import StoreError
 
 if TYPE_CHECKING:

@@ -10,19 +10,19 @@ import flet as ft
 from babel.numbers import format_percent
 
 from companion.app.game_panels import GameBar, PlayersCard
-from companion.app.game_words import say
 from companion.app.order_strip import OrderStrip
 from companion.app.screens.seat import seat_line
 from companion.app.screens.table_turn import TurnCard
-from companion.app.session import GameSession, Outcome
 from companion.app.sizes import TAP
-from companion.app.tap_guard import TapGuard, Verdict
-from companion.app.turns import Turns
 from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
 from companion.engine import Phase
 from companion.engine.dice import attack_odds
 from companion.engine.names import kind_term
 from companion.language import Message
+from companion.play.game_words import say
+from companion.play.session import GameSession, Outcome
+from companion.play.tap_guard import TapGuard, Verdict
+from companion.play.turns import Turns
 from models.commands import REASON_LIMIT, Command, Correction
 from models.rules import CREATURES, KIND_ORDER, MAX_TRACK_ENERGY, CreatureKind
 from models.seeded_dice import SeededDice

@@ -13,16 +13,16 @@ from collections.abc import Callable, Sequence
 
 import flet as ft
 
-from companion.app.game_words import say
-from companion.app.session import GameSession
 from companion.app.sizes import TAP
-from companion.app.tap_guard import TapGuard, Verdict
 from companion.app.theme import ACCENT, ACCENT_TEXT, CREATURE_MARK, FONT
 from companion.app.widgets import big_button, player_chip
 from companion.engine import GameState, IllegalCommand, Phase
 from companion.engine.names import kind_term, kinds_term
 from companion.language import Message
 from companion.language.render import Language
+from companion.play.game_words import say
+from companion.play.session import GameSession
+from companion.play.tap_guard import TapGuard, Verdict
 from models.commands import Command, Pass, Removal, Skip, Summon, Swap
 from models.rules import CREATURES, KIND_ORDER, WYRM_SWAP_COST, CreatureKind
 

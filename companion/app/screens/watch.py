@@ -17,7 +17,7 @@ from companion.store.retold import in_language
 
 if TYPE_CHECKING:
     from companion.app.main import App
-    from companion.app.session import GameSession
+    from companion.play.session import GameSession
 
 # The phase a watcher is told, by the engine's phase.
 PHASES = {

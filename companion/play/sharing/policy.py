@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from companion.app.sharing.seats import SCOREKEEPER, WATCHER
 from companion.engine import Phase
 from companion.engine.names import kinds_term
 from companion.language import Message
+from companion.play.sharing.seats import SCOREKEEPER, WATCHER
 from models.commands import PLAYER_COMMANDS, Command, Correction, LateRemoval, LateSummon
 from models.rules import CreatureKind
 

@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from companion.app.game_words import english
 from companion.engine import GameState, Phase
 from companion.engine.names import kind_term
 from companion.engine.queries import Creature
 from companion.language import Message, Value, by_commas, by_semicolons, by_spaces
 from companion.language.render import Language
+from companion.play.game_words import english
 from models.commands import Activate, Attack, Command, Move, Summon, Swap
 from models.rules import CreatureKind
 

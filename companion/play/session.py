@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
-from companion.app.sharing import policy
 from companion.engine import GameState, IllegalCommand, Tally
 from companion.engine.queries import tally_after
 from companion.engine.replay import Narration, narrate, replay
 from companion.engine.table_reset import ResetDraft, draft_from
 from companion.language import Message, by_semicolons
 from companion.language.render import DEFAULT_LANGUAGE, Language
+from companion.play.sharing import policy
 from companion.store.errors import DraftMovedOn, GameMovedOn, GameNotFound, StoreError
 from companion.store.store import LogEntry, SavedGame, Store, tap_size
 from models.commands import PLAYER_COMMANDS, Attack, Command, EnergyAndReset, Skip
@@ -53,7 +53,7 @@ class GameSession:
     """The app's handle on one saved game.
 
     `seat` says, at each write, who this device is in a shared game (a player's id, the
-    scorekeeper or a watcher; see companion/app/sharing/seats.py); None when the table is
+    scorekeeper or a watcher; see companion/play/sharing/seats.py); None when the table is
     not shared, and the device records for everyone.
     """
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 
-from companion.app.language_setting import ENGLISH
 from companion.language import Message
 from companion.language.render import Language
+from companion.play.language_setting import ENGLISH
 
 SCOREKEEPER = "scorekeeper"
 WATCHER = "watcher"

@@ -19,13 +19,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from companion.app.game_words import place_terms
-from companion.app.session import GameSession
 from companion.engine import GameState
 from companion.engine.names import kind_term
 from companion.engine.queries import passed_over_by
 from companion.engine.replay import Narration, replay
 from companion.language import Message, Value
+from companion.play.game_words import place_terms
+from companion.play.session import GameSession
 from companion.store.store import LogEntry
 from models.commands import (
     Activate,

@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import io
+import ipaddress
 import socket
 from dataclasses import dataclass
 from urllib.parse import quote
 
 import segno
 
-from companion.app.guard import url_name
-from companion.app.sharing.access import TableAccess
+from companion.play.sharing.access import TableAccess
 
 CODE_PARAMETER = "code"
+
+
+def url_name(host: str) -> str:
+    """A host as written in a URL: lower case, an IPv6 address in brackets."""
+    host = host.strip().lower()
+    try:
+        if ipaddress.ip_address(host).version == 6:
+            return f"[{host}]"
+    except ValueError:
+        pass
+    return host
 
 
 def lan_address() -> str:

@@ -13,12 +13,12 @@ import threading
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from companion.app.language_setting import ENGLISH
-from companion.app.sharing.codes import masked, new_code, new_host_key, same
-from companion.app.sharing.limiter import TryLimiter
-from companion.app.sharing.seats import SeatRegistry
 from companion.language import Message
 from companion.language.render import Language
+from companion.play.language_setting import ENGLISH
+from companion.play.sharing.codes import masked, new_code, new_host_key, same
+from companion.play.sharing.limiter import TryLimiter
+from companion.play.sharing.seats import SeatRegistry
 
 log = logging.getLogger("companion.sharing")
 

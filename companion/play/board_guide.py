@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from companion.app.board_taps import Mark, targets
-from companion.app.game_words import counted_kind, english, place_terms
 from companion.engine import GameState, Phase
 from companion.engine.names import kind_term, kinds_term, territory_term
 from companion.language import Message, by_commas
 from companion.language.render import Language
+from companion.play.board_taps import Mark, targets
+from companion.play.game_words import counted_kind, english, place_terms
 from models.board import Territory
 from models.rules import CREATURES, WYRM_SWAP_COST
 

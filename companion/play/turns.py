@@ -23,13 +23,13 @@ import zlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Protocol
 
-from companion.app.board_device import TIMINGS, Pace, Timing
-from companion.app.session import GameSession, Outcome, saying
 from companion.bots import Bot, make_bot
 from companion.engine import GameState
 from companion.engine.queries import turn_key, undo_depth
 from companion.language import Message
 from companion.language.render import Language
+from companion.play.board_device import TIMINGS, Pace, Timing
+from companion.play.session import GameSession, Outcome, saying
 from companion.store.store import LogEntry, tap_size
 from models.commands import Command, EndActivation, Pass
 from models.setup import GameSetup
