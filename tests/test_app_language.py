@@ -76,7 +76,7 @@ def device(prefs: Prefs, *locales: tuple[str, str | None]) -> App:
         run_task=lambda handler, *args: tasks.append(handler(*args)),
         locale_configuration=None,
     )
-    app = App(page, store=None)  # type: ignore[arg-type]
+    app = App(page, service=None)  # type: ignore[arg-type]
     app._prefs = prefs  # type: ignore[assignment]
     app.tasks = tasks  # type: ignore[attr-defined]
     return app

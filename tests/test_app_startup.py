@@ -9,7 +9,7 @@ from pathlib import Path
 
 import flet as ft
 
-from companion.app import main
+from companion.app import warm_up as main
 
 APP = Path(main.__file__).parent
 

@@ -8,7 +8,7 @@ import socket
 import pytest
 from typer.testing import CliRunner
 
-import companion.app.main
+import companion.app.server
 from companion.boards import BOARDS_DIR, BoardError, resolve_board, shipped_board, shipped_board_ids
 from companion.cli import app
 
@@ -47,7 +47,7 @@ def test_only_shipped_boards_are_cached():
 def served(monkeypatch):
     """What `serve` was called with; it only records, so no server ever starts."""
     calls = []
-    monkeypatch.setattr(companion.app.main, "serve", lambda **options: calls.append(options))
+    monkeypatch.setattr(companion.app.server, "serve", lambda **options: calls.append(options))
     return calls
 
 

@@ -22,6 +22,9 @@ import pytest
 from websockets.sync.client import connect
 
 from companion.app.reconnect import NOTICE, ReconnectNotice
+from companion.play.bus import DELETED, SEATS
+from companion.play.language_setting import ENGLISH
+from companion.play.service import Service
 from companion.play.session import GameSession
 from companion.play.sharing import codes
 from companion.play.sharing.access import Role, TableAccess, Ticket
@@ -36,6 +39,7 @@ from companion.play.sharing.policy import (
     signed,
 )
 from companion.play.sharing.seats import SCOREKEEPER, WATCHER, SeatRegistry
+from companion.play.visit import Visit
 from companion.store.store import open_store
 from models.commands import Correction, LateRemoval, LateSummon, Pass, Skip, Summon
 from models.rules import CreatureKind
@@ -424,28 +428,32 @@ def test_a_client_without_the_code_is_sent_no_game_whatever_it_asks_for(shared_s
 # --- deleting a shared game -----------------------------------------------------------------
 
 
-class _Pubsub:
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, object]] = []
+def _shared_visit(store, role_code: str | None = None):
+    """A page's visit to a shared table (the play layer, no Flet), and what others hear."""
+    access = TableAccess()
+    table = TableLinks.serving(access, "10.0.0.2", 8550, "127.0.0.1")
+    service = Service(store, table)
+    visit = Visit(service)
+    heard: list[tuple[str, object]] = []
+    for topic in (DELETED, SEATS):
+        service.bus.subscribe(
+            topic, "another page", lambda topic, value: heard.append((topic, value))
+        )
+    refused = visit.admit("10.0.0.5", role_code or access.join_code, "", ENGLISH)
+    assert refused is None
+    return visit, access, heard
 
-    def send_others_on_topic(self, topic: str, message: object) -> None:
-        self.sent.append((topic, message))
 
-    send_all_on_topic = send_others_on_topic
-
-
-def _shared_app(store, role_code: str | None = None):
+def _shared_app(store):
+    """A page of a shared table's app over a visit (its page a stand-in: nothing drawn)."""
     from types import SimpleNamespace
 
     from companion.app.main import App
 
-    access = TableAccess()
-    table = TableLinks.serving(access, "10.0.0.2", 8550, "127.0.0.1")
-    app = App(SimpleNamespace(pubsub=_Pubsub()), store, table)
-    ticket = access.admit("10.0.0.5", role_code or access.join_code)
-    assert isinstance(ticket, Ticket)
-    app.ticket = ticket
-    return app, access
+    visit, access, heard = _shared_visit(store)
+    app = App(SimpleNamespace(), visit.service)  # type: ignore[arg-type]
+    app.visit = visit
+    return app, access, heard
 
 
 def test_only_the_host_and_the_scorekeeper_delete_a_shared_game(saved_game):
@@ -456,27 +464,28 @@ def test_only_the_host_and_the_scorekeeper_delete_a_shared_game(saved_game):
     assert delete_refusal(False, "red") == DELETE_REFUSED
     assert delete_refusal(False, WATCHER) == DELETE_REFUSED
     store, game_id = saved_game
-    app, access = _shared_app(store)
-    access.seats.take(game_id, app.ticket.device, "red", PLAYERS)
+    visit, access, heard = _shared_visit(store)
+    device = visit.ticket.device
+    access.seats.take(game_id, device, "red", PLAYERS)
     # Ragna's phone is refused, with a sentence, and the game stays.
-    assert app.delete_game(game_id) == str(DELETE_REFUSED)
+    assert visit.delete_game(game_id) == DELETE_REFUSED
     assert store.load(game_id).id == game_id
-    access.seats.take(game_id, app.ticket.device, SCOREKEEPER, PLAYERS)
-    assert app.delete_refusal(game_id) is None
-    assert app.delete_game(game_id) is None
+    access.seats.take(game_id, device, SCOREKEEPER, PLAYERS)
+    assert visit.delete_refusal(game_id) is None
+    assert visit.delete_game(game_id) is None
     assert game_id not in {summary.id for summary in store.unfinished()}
     # The other devices are told, its seats are freed, and it is known as deleted.
-    assert ("table/deleted", game_id) in app.page.pubsub.sent
-    assert access.was_deleted(game_id) and access.seats.seat_of(game_id, app.ticket.device) is None
+    assert (DELETED, game_id) in heard
+    assert access.was_deleted(game_id) and access.seats.seat_of(game_id, device) is None
 
 
 def test_the_hosts_link_deletes_a_shared_game_without_a_seat(saved_game):
     store, game_id = saved_game
-    app, access = _shared_app(store)
+    app, access, _ = _shared_app(store)
     assert app.role is Role.JOIN and app.delete_refusal(game_id) is not None
     host = access.admit("127.0.0.1", access.host_key)
     assert isinstance(host, Ticket)
-    app.ticket = host
+    app.visit.ticket = host
     assert app.delete_game(game_id) is None
 
 
@@ -500,10 +509,10 @@ def test_a_new_code_keeps_the_hosts_own_seat():
 
 def test_a_new_code_prints_the_new_links_for_a_headless_host(saved_game, capsys):
     store, _ = saved_game
-    app, access = _shared_app(store)
+    app, access, _ = _shared_app(store)
     host = access.admit("127.0.0.1", access.host_key)
     assert isinstance(host, Ticket)
-    app.ticket = host
+    app.visit.ticket = host
     app.renew_code()
     printed = capsys.readouterr().out
     assert f"Join: {app.table.join}\n" in printed and access.join_code in app.table.join
@@ -526,12 +535,12 @@ def test_the_share_panel_reads_its_codes_out_and_frees_a_seat(saved_game):
     from companion.app.screens import share
 
     store, game_id = saved_game
-    app, access = _shared_app(store)
+    app, access, heard = _shared_app(store)
     player = app.ticket
     access.seats.take(game_id, player.device, "red", PLAYERS)
     host = access.admit("127.0.0.1", access.host_key)
     assert isinstance(host, Ticket)
-    app.ticket = host
+    app.visit.ticket = host
     view = share.build(app)
     labels = {c.label for c in _texts(view) if isinstance(c, ft.Semantics)}
     assert f"Join code: {codes.grouped(access.join_code)}" in labels
@@ -545,7 +554,7 @@ def test_the_share_panel_reads_its_codes_out_and_frees_a_seat(saved_game):
     app.show = lambda: None
     free.on_click(None)
     assert access.seats.seat_of(game_id, player.device) is None
-    assert ("table/seats", game_id) in app.page.pubsub.sent
+    assert (SEATS, game_id) in heard
 
 
 def test_a_locked_out_address_is_told_so_not_its_device():

@@ -1,72 +1,41 @@
-"""The Flet app: page setup and routes. Screens live in companion/app/screens/."""
+"""The Flet app's page: its setup, its language, the code a shared table asks for, and the
+screen its route names. What a page may see and do is its visit's to decide
+(companion/play/visit.py); the screens live in companion/app/screens/.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import logging
-import os
-import re
-import socket
-import sys
-import threading
-import time
-from collections.abc import Awaitable, Callable, Sequence
-from pathlib import Path
-from types import ModuleType
-from typing import Any, cast
+from collections.abc import Awaitable, Callable
+from typing import cast
 from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
 from companion.app.edge import guard_page
-from companion.app.guard import ASGIApp, OriginGuard, allowed_hosts, allowed_origins
-from companion.app.reconnect import ReconnectNotice
 from companion.app.screens import home, join
-from companion.app.theme import FONT, FONTS, theme
-from companion.app.web_page import OfflinePage
-from companion.app.web_sessions import drop_unkept_sessions, keep_after_disconnect
-from companion.app.widgets import PADDING, SIZED, WIDE, notify
-from companion.app.wire import Link, WireGate, WireLimits, current_link
+from companion.app.theme import FONTS, theme
+from companion.app.warm_up import screen_module, warm_up
+from companion.app.web_sessions import keep_after_disconnect
+from companion.app.widgets import PADDING, SEAT_PICKER, SHARE_PANEL, SIZED, WIDE, notify
+from companion.app.wire import Link, current_link
 from companion.language.message import Message, Value
 from companion.language.render import DEFAULT_LANGUAGE, LANGUAGES, Language, screen_language
+from companion.play.bus import Handler, draft_topic, game_topic
 from companion.play.language_setting import STORED_LANGUAGE, device_language, locale_tag
+from companion.play.service import Service
 from companion.play.session import GameSession
 from companion.play.sharing.access import Role, Ticket
-from companion.play.sharing.links import CODE_PARAMETER, TableLinks, url_name
-from companion.play.sharing.policy import LOCKED, delete_refusal
-from companion.play.sharing.seats import WATCHER
+from companion.play.sharing.links import CODE_PARAMETER, TableLinks
+from companion.play.visit import Route, Visit, game_in
 from companion.store.errors import GameNotFound, StoreError
-from companion.store.store import Store, open_store
-from models.setup import Mode
+from companion.store.store import Store
 
 log = logging.getLogger("companion.app")
-ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
-DEFAULT_PORT = 8550
-# How long a page that lost its connection keeps its session on the server for it to come
-# back to (Flet's default is an hour). A phone away longer starts a new session: let in by
-# the code it kept, back on its seat by its device id (docs/sharing.md).
-SESSION_TIMEOUT_S = 300
-# On SIGTERM, how long the server waits for its pages to close before it stops anyway.
-SHUTDOWN_S = 3
 # On tablets and desktops a single column of cards reads best at about this width.
 COLUMN_WIDTH = 760
-# Every screen but home, imported on first use: the server answers sooner, and the first
-# screen only waits for what it shows.
-SCREENS = (
-    "new_game",
-    "history",
-    "board_editor",
-    "table",
-    "board",
-    "reset",
-    "log",
-    "end",
-    "seat",
-    "share",
-    "watch",
-)
 # What a shared table's device keeps in its browser: the code it came in with, and its id.
 STORED_CODE = "summoners-isle.table-code"
 STORED_DEVICE = "summoners-isle.device"
@@ -74,76 +43,15 @@ STORED_DEVICE = "summoners-isle.device"
 KEPT_TIMEOUT_S = 10
 # How long the first screen waits for the device to say its language: past it, English.
 LANGUAGE_TIMEOUT_S = 3
-# Pubsub topics of a shared table: a new code was made; a seat or a device changed.
-RENEWED = "table/renewed"
-SEATS = "table/seats"
-DELETED = "table/deleted"
-
-
-def screen_module(name: str) -> ModuleType:
-    """A screen's module by name (see SCREENS), imported the first time it is asked for."""
-    return importlib.import_module(f"companion.app.screens.{name}")
-
-
-# How the app's modules name Flet's controls and types: `ft.Container`, `ft.Colors`...
-_FLET_NAME = re.compile(r"\bft\.([A-Z]\w*)")
-
-
-def warm_up() -> None:
-    """Import every screen and the Flet controls the app uses, once, in the background."""
-    global _warming
-    if _warming is None:
-        _warming = threading.Thread(target=_import_screens, name="warm-up", daemon=True)
-        _warming.start()
-
-
-_warming: threading.Thread | None = None
-
-
-def _import_screens() -> None:
-    for name in SCREENS:
-        screen_module(name)
-    # Flet imports a control's module the first time its name (`ft.Container`) is read:
-    # ~0.4 s for the app's ~60 names, which a first session would otherwise spend before
-    # showing anything.
-    for path in Path(__file__).parent.rglob("*.py"):
-        for name in _FLET_NAME.findall(path.read_text(encoding="utf-8")):
-            getattr(ft, name, None)
-
-
-def warm_up_once_listening(host: str, port: int, timeout: float = 60) -> None:
-    """Warm up as soon as the web server takes connections, while a browser boots Flutter.
-
-    Python holds one lock for imports: warming up while the server itself starts would only
-    delay it. Between the server answering and a browser's first websocket (1.5-2 s of
-    Flutter's boot) the server has nothing else to do.
-    """
-    address = ("127.0.0.1" if host in ("", "0.0.0.0", "::") else host, port)
-
-    def wait_then_warm() -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(address, timeout=1).close()
-            except OSError:
-                time.sleep(0.05)
-                continue
-            warm_up()
-            return
-
-    threading.Thread(target=wait_then_warm, name="warm-up-wait", daemon=True).start()
 
 
 class App:
-    """One browser tab or window: routes to screens, all sharing one store."""
+    """One browser tab or window: its language, its visit, and the screen it shows."""
 
-    def __init__(self, page: ft.Page, store: Store, table: TableLinks | None = None) -> None:
+    def __init__(self, page: ft.Page, service: Service) -> None:
         self.page = page
-        self.store = store
-        # A table shared on the network (`app --share`): a code lets devices in, and each
-        # device is someone in each game. None: this machine's own browser, no code.
-        self.table = table
-        self.ticket: Ticket | None = None
+        self.service = service
+        self.visit = Visit(service)
         # Why the code screen is shown again (a wrong or replaced code), kept on it.
         self.refused: str | None = None
         self._prefs: ft.SharedPreferences | None = None
@@ -160,6 +68,26 @@ class App:
         # The websocket this page's events come on (companion/app/wire.py): what its wrong
         # codes count against, and told when the device is let in. None outside a server.
         self.link: Link | None = current_link()
+
+    @property
+    def store(self) -> Store:
+        """The games, shared by every page of this server."""
+        return self.service.store
+
+    @property
+    def table(self) -> TableLinks | None:
+        """The table shared on the network, if any (`app --share`)."""
+        return self.service.table
+
+    @property
+    def ticket(self) -> Ticket | None:
+        """What a shared table's code let this page in as."""
+        return self.visit.ticket
+
+    @property
+    def role(self) -> Role | None:
+        """What this device's code lets it do; None when the table is not shared."""
+        return self.visit.role
 
     def say(self, message_id: str, /, **values: Value) -> str:
         """A message of the app's catalogs in this device's language."""
@@ -182,6 +110,8 @@ class App:
         page.on_resize = self._resized
         page.on_locale_change = self._locale_changed
         page.on_connect = self._connected
+        # A session the server drops hears nothing more.
+        page.on_close = lambda _: self.visit.stop_following()
         # What this browser keeps: its language, and a shared table's code.
         self._prefs = ft.SharedPreferences()
         if self.table is not None:
@@ -201,6 +131,29 @@ class App:
         for notice in self.store.notices:
             notify(self.page, notice, error=True)
         warm_up()
+
+    def _spawn(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Run `work` on the page's loop. A page without the code that leaves meanwhile has its
+        session dropped (web_sessions.py): then the work ends there, quietly."""
+
+        async def run() -> None:
+            try:
+                await work()
+            except Exception:
+                if self._alive():
+                    # As Flet does for an event's handler: the traceback to the server's
+                    # log, one sentence to the page (edge.py).
+                    log.exception("a page's background work failed")
+                    self.page.session.error("")
+
+        self.page.run_task(run)
+
+    def _alive(self) -> bool:
+        """Whether this page's session still exists on the server."""
+        try:
+            return self.page.session is not None
+        except RuntimeError:
+            return False
 
     # --- the device's language --------------------------------------------------------------
 
@@ -251,11 +204,6 @@ class App:
         from, never one the browser says (see companion/app/wire.py)."""
         return self.link.client if self.link is not None else ""
 
-    @property
-    def role(self) -> Role | None:
-        """What this device's code lets it do; None when the table is not shared."""
-        return self.ticket.role if self.ticket is not None else None
-
     async def enter(self) -> None:
         """Let this device in with the code in its address, or the one its browser kept."""
         assert self.table is not None and self._prefs is not None
@@ -282,29 +230,6 @@ class App:
         self.show()
         warm_up()
 
-    def _spawn(self, work: Callable[[], Awaitable[None]]) -> None:
-        """Run `work` on the page's loop. A page without the code that leaves meanwhile has its
-        session dropped (web_sessions.py): then the work ends there, quietly."""
-
-        async def run() -> None:
-            try:
-                await work()
-            except Exception:
-                if self._alive():
-                    # As Flet does for an event's handler: the traceback to the server's
-                    # log, one sentence to the page (edge.py).
-                    log.exception("a page's background work failed")
-                    self.page.session.error("")
-
-        self.page.run_task(run)
-
-    def _alive(self) -> bool:
-        """Whether this page's session still exists on the server."""
-        try:
-            return self.page.session is not None
-        except RuntimeError:
-            return False
-
     async def kept(self, key: str, timeout: float = KEPT_TIMEOUT_S) -> str:
         """A value this browser keeps (see STORED_*); empty if it has none or cannot say."""
         assert self._prefs is not None
@@ -323,83 +248,51 @@ class App:
 
     async def admit(self, code: str, device: str | None = None) -> str | None:
         """Try a code: None if this device is in (and keeps the code), else why not."""
-        assert self.table is not None and self._prefs is not None
-        access = self.table.access
         if device is None:
             device = await self.kept(STORED_DEVICE)
-        result = access.admit(self.client, code, device, self.words)
-        if isinstance(result, str):
-            return result
-        self.ticket = result
+        refused = self.visit.admit(self.client, code, device, self.words)
+        if refused is not None:
+            return refused
         self.refused = None
         self._tell_link()
-        await self._keep(STORED_CODE, access.code_for(result))
-        await self._keep(STORED_DEVICE, result.device)
-        access.connected(result, self.game_shown())
-        self.page.pubsub.send_all_on_topic(SEATS, "")
+        assert self.ticket is not None
+        await self._keep(STORED_CODE, self.visit.kept_code())
+        await self._keep(STORED_DEVICE, self.ticket.device)
+        self.visit.connected(self.game_shown())
         return None
 
     def renew_code(self) -> None:
         """Make new table codes (host only): every other device goes back to the code screen."""
-        assert self.table is not None and self.role is Role.HOST
-        self.table.access.renew()
-        self.page.pubsub.send_all_on_topic(RENEWED, self.table.access.generation)
+        self.visit.renew_code()
+        assert self.table is not None
         # A headless host reads the new links where it read the first ones: the journal.
         print(f"Join: {self.table.join}\nWatch: {self.table.watch}", flush=True)
 
     def free_seat(self, game_id: str, device: str) -> None:
         """Free another device's seat in a game (host only): that device picks again."""
-        assert self.table is not None and self.role is Role.HOST
-        self.table.access.seats.leave(game_id, device)
-        self.page.pubsub.send_all_on_topic(SEATS, game_id)
+        self.visit.free_seat(game_id, device)
 
     def delete_refusal(self, game_id: str) -> str | None:
-        """Why this device may not delete a game; None if it may (the host, the scorekeeper)."""
-        if self.table is None:
-            return None
-        refused = delete_refusal(self.role is Role.HOST, self.seat(game_id))
+        """Why this device may not delete a game, in a sentence; None if it may."""
+        refused = self.visit.delete_refusal(game_id)
         return None if refused is None else self.words.render(refused)
 
     def delete_game(self, game_id: str) -> str | None:
         """Delete a game if this device may: None if deleted, else the sentence saying why not."""
-        refused = self.delete_refusal(game_id)
-        if refused:
-            return refused
-        self.store.delete_game(game_id)
-        if self.table is not None:
-            self.table.access.deleted(game_id)
-            self.page.pubsub.send_others_on_topic(DELETED, game_id)
-        return None
+        refused = self.visit.delete_game(game_id)
+        return None if refused is None else self.words.render(refused)
 
     def seat(self, game_id: str) -> str | None:
         """Who this device is in a game: None when not shared (it records for everyone)."""
-        if self.table is None:
-            return None
-        access = self.table.access
-        if not access.valid(self.ticket):
-            return LOCKED
-        assert self.ticket is not None
-        if self.ticket.role is Role.WATCH:
-            return WATCHER
-        return access.seats.seat_of(game_id, self.ticket.device) or WATCHER
+        return self.visit.seat(game_id)
 
     def session(self, game_id: str) -> GameSession:
         """A game as this device may record in it (a shared table checks its seat at each write)."""
-        if self.table is None:
-            return GameSession(self.store, game_id)
-        seats = self.table.access.seats
-        return GameSession(
-            self.store,
-            game_id,
-            lambda: self.seat(game_id),
-            # Players with a device of their own: another player's device does not pass them.
-            lambda: set(seats.taken(game_id)),
-        )
+        return self.visit.session(game_id)
 
     def game_shown(self) -> str | None:
         """The id of the game this page shows, if any."""
-        parts = [part for part in urlsplit(self.page.route or "/").path.split("/") if part]
-        return parts[1] if len(parts) >= 2 and parts[0] == "game" else None
+        return game_in([part for part in urlsplit(self.page.route or "/").path.split("/") if part])
 
     def _failed(self) -> None:
         """This page's code failed: a device without the code is hung up on, so what it
@@ -412,35 +305,31 @@ class App:
         the code gets a stranger's limits (wire.py) and is forgotten when it leaves."""
         if self.table is None or not self._alive():
             return
-        admitted = self.table.access.valid(self.ticket)
+        admitted = self.visit.admitted
         if self.link is not None:
             self.link.admitted = admitted
         keep_after_disconnect(self.page, admitted)
 
-    def _renewed(self, _topic: str, _generation: int) -> None:
-        if self.table is not None and not self.table.access.valid(self.ticket):
-            self.ticket = None
+    def _renewed(self) -> None:
+        if self.visit.renewed_out():
             self._tell_link()
             self.refused = self.say("app.main.code_renewed")
             self.show()
 
-    def _game_deleted(self, _topic: str, game_id: str) -> None:
+    def _game_deleted(self, game_id: str) -> None:
         if self.game_shown() == game_id:
             self.go("/", self.say("app.main.game_deleted"), error=True)
         elif urlsplit(self.page.route or "/").path in ("", "/"):
             self.show()  # a list of games drops it
 
-    def _seats_changed(self, _topic: str, _game: str) -> None:
+    def _seats_changed(self) -> None:
         view = self.page.views[-1] if self.page.views else None
         if view is not None and view.data in (SEAT_PICKER, SHARE_PANEL):
             self.show()
             return
         shown = self.game_shown()
-        if shown is not None and self.ticket is not None and self.role is not Role.WATCH:
-            assert self.table is not None
-            if self.table.access.seats.seat_of(shown, self.ticket.device) is None:
-                # The host freed this device's seat: it picks again.
-                self.show()
+        if shown is not None and not self.visit.seated(shown):
+            self.show()  # the host freed this device's seat: it picks again
 
     def _connected(self, _: ft.Event[ft.Page]) -> None:
         # The page came back on a new websocket (a reload, a phone waking): its link now.
@@ -449,20 +338,25 @@ class App:
             self.link = link
             link.controls = self.page.session.index
             self._tell_link()
-        if self.table is not None and self.ticket is not None:
-            self.table.access.connected(self.ticket, self.game_shown())
-            self.page.pubsub.send_others_on_topic(SEATS, "")
+        self.visit.connected(self.game_shown())
 
     def _disconnected(self, _: ft.Event[ft.Page]) -> None:
-        if self.table is not None and self.ticket is not None:
-            self.table.access.disconnected(self.ticket)
-            self.page.pubsub.send_others_on_topic(SEATS, "")
+        self.visit.disconnected()
 
-    def go(self, route: str, message: str | None = None, *, error: bool = False) -> None:
-        """Open another screen (and record it in the browser's history), with a message on it."""
-        # Shown once the screen is built: one shown before would go with the screen left.
-        self._message = (message, error) if message else None
-        self.page.run_task(self.page.push_route, route)
+    # --- following what other pages record ------------------------------------------------
+
+    def _on_page(self, heard: Callable[[object], None]) -> Handler:
+        """A bus handler that runs `heard(value)` on this page's event loop, like its taps and
+        the bots' turns, so a screen never reloads its game under them from another thread."""
+
+        def handler(_topic: str, value: object) -> None:
+            async def deliver() -> None:
+                heard(value)
+
+            if self._alive():
+                self.page.run_task(deliver)
+
+        return handler
 
     def follow(self, game_id: str, changed: Callable[[int], None]) -> None:
         """Call `changed(revision)` when another device records in this game.
@@ -470,34 +364,36 @@ class App:
         Phones at one table each show the game; what one records shows on the others
         without a reload. Following ends when this device opens another screen.
         """
+        self.visit.follow(
+            game_topic(game_id), self._on_page(lambda value: changed(cast(int, value)))
+        )
 
-        async def deliver(_topic: str, revision: int) -> None:
-            # A coroutine runs on the page's event loop, like taps and the bots' turns, so a
-            # screen never reloads its game under them from another thread.
-            changed(revision)
+    def announce(self, game_id: str, revision: int) -> None:
+        """Tell the other devices following this game that it has reached `revision`."""
+        self.visit.announce_revision(game_id, revision)
 
-        self.page.pubsub.subscribe_topic(f"game/{game_id}", deliver)
+    def follow_draft(self, game_id: str, changed: Callable[[int], None]) -> None:
+        """Call `changed(version)` when another device changes the game's Energy and Reset
+        draft (issue 20: the draft is the table's); ends, like `follow`, with the screen."""
+        self.visit.follow(
+            draft_topic(game_id), self._on_page(lambda value: changed(cast(int, value)))
+        )
+
+    def announce_draft(self, game_id: str, version: int) -> None:
+        """Tell the other devices on this game's Energy and Reset that its draft changed."""
+        self.visit.announce_draft(game_id, version)
+
+    # --- the screen shown -------------------------------------------------------------------
 
     def on_page_resize(self, handler: Callable[[], None]) -> None:
         """Call `handler` on every change of the page's size while this screen is shown."""
         self._page_resized = handler
 
-    def announce(self, game_id: str, revision: int) -> None:
-        """Tell the other devices following this game that it has reached `revision`."""
-        self.page.pubsub.send_others_on_topic(f"game/{game_id}", revision)
-
-    def follow_draft(self, game_id: str, changed: Callable[[int], None]) -> None:
-        """Call `changed(version)` when another device changes the game's Energy and Reset
-        draft (issue 20: the draft is the table's); ends, like `follow`, with the screen."""
-
-        async def deliver(_topic: str, version: int) -> None:
-            changed(version)
-
-        self.page.pubsub.subscribe_topic(f"draft/{game_id}", deliver)
-
-    def announce_draft(self, game_id: str, version: int) -> None:
-        """Tell the other devices on this game's Energy and Reset that its draft changed."""
-        self.page.pubsub.send_others_on_topic(f"draft/{game_id}", version)
+    def go(self, route: str, message: str | None = None, *, error: bool = False) -> None:
+        """Open another screen (and record it in the browser's history), with a message on it."""
+        # Shown once the screen is built: one shown before would go with the screen left.
+        self._message = (message, error) if message else None
+        self.page.run_task(self.page.push_route, route)
 
     def toggle_theme(self) -> None:
         """Switch between the dark and the light theme on this device."""
@@ -519,23 +415,23 @@ class App:
         if self._entering:
             return
         # The screen being left stops following its game; a game screen follows it anew.
-        page.pubsub.unsubscribe_all()
-        parts = [part for part in address.path.split("/") if part]
+        self.visit.stop_following()
+        path = [part for part in address.path.split("/") if part]
         self._page_resized = None
         try:
-            if self.table is None:
-                view = self._view(parts)
-            else:
-                page.pubsub.subscribe_topic(RENEWED, self._renewed)
-                page.pubsub.subscribe_topic(SEATS, self._seats_changed)
-                page.pubsub.subscribe_topic(DELETED, self._game_deleted)
-                view = self._shared_view(parts)
+            if self.table is not None:
+                self.visit.follow_table(
+                    self._on_page(lambda _: self._renewed()),
+                    self._on_page(lambda _: self._seats_changed()),
+                    self._on_page(lambda game_id: self._game_deleted(str(game_id))),
+                )
+            view = self._build(self.visit.route(path))
         except GameNotFound:
-            notify(page, self._not_found(), error=True)
-            view = self._home()
+            notify(page, self.words.render(self.visit.not_found(self.game_shown())), error=True)
+            view = self._build(self.visit.home())
         except StoreError as error:
             notify(page, str(error), error=True)
-            view = self._home()
+            view = self._build(self.visit.home())
         width = page.width or 0
         self._wide = width > COLUMN_WIDTH + 40
         if view.data != WIDE and width > COLUMN_WIDTH + 40:
@@ -547,76 +443,21 @@ class App:
             self._message = None
         page.update()
 
-    def _not_found(self) -> str:
-        """What a device is told when the game it opened is not in the store."""
-        shown = self.game_shown()
-        if self.table is not None and shown is not None and self.table.access.was_deleted(shown):
-            return self.say("app.main.game_deleted")
-        if self.table is not None:
-            return self.say("app.main.not_on_table")
-        return self.say("app.main.not_saved")
-
-    def _home(self) -> ft.View:
-        """The home screen this device may see: a watcher's list for a watcher, else Home."""
-        if self.table is not None and self.role is Role.WATCH:
-            return screen_module("watch").home(self)
-        if self.table is not None and not self.table.access.valid(self.ticket):
-            return join.build(self)
-        return home.build(self)
-
-    def _view(self, parts: list[str]) -> ft.View:
-        if not parts:
-            return home.build(self)
-        named: dict[tuple[str, ...], str] = {
-            ("new",): "new_game",
-            ("history",): "history",
-            ("board-editor",): "board_editor",
-        }
-        if tuple(parts) in named:
-            return screen_module(named[tuple(parts)]).build(self)
-        if parts[0] == "game" and len(parts) >= 2:
-            name = {None: "table", "reset": "reset", "log": "log", "end": "end"}.get(
-                parts[2] if len(parts) > 2 else None
-            )
-            if name == "table" and self.store.load(parts[1]).setup.mode is Mode.DIGITAL:
-                name = "board"
-            if name is not None:
-                return screen_module(name).build(self, parts[1])
-        return home.build(self)
-
-    def _shared_view(self, parts: list[str]) -> ft.View:
-        """A screen of a shared table: only the code screen without a valid code; a game
-        only once this device has a seat in it; a watcher's screens record nothing."""
-        assert self.table is not None
-        access = self.table.access
-        if not access.valid(self.ticket):
-            self.ticket = None
+    def _build(self, route: Route) -> ft.View:
+        """Draw the screen a route names, with its notice kept for once it shows."""
+        if route.notice is not None:
+            self._message = (self.words.render(route.notice), True)
+        if route.screen == "join":
             self._tell_link()
             return join.build(self)
-        assert self.ticket is not None
-        game_id = parts[1] if len(parts) >= 2 and parts[0] == "game" else None
-        access.showing(self.ticket, game_id)
-        if self.ticket.role is Role.WATCH:
-            # A game's other screens (Energy and Reset, the log) and every other screen record
-            # something: a watcher is told so and shown what it may watch.
-            if parts and len(parts) != 2:
-                self._message = (self.say("app.main.watch_only"), True)
-            if game_id is not None:
-                return screen_module("watch").build(self, game_id)
-            return screen_module("watch").home(self)
-        if parts == ["share"]:
-            if self.ticket.role is Role.HOST:
-                return screen_module("share").build(self)
-            self._message = (self.say("app.main.share_host_only"), True)
+        if route.screen == "home":
             return home.build(self)
-        if game_id is not None:
-            self.store.load(game_id)  # a game not saved here goes home with a sentence
-            seat = access.seats.seat_of(game_id, self.ticket.device)
-            if seat is None:
-                return screen_module("seat").build(self, game_id)
-            if seat == WATCHER:
-                return screen_module("watch").build(self, game_id)
-        return self._view(parts)
+        if route.screen == "watch_home":
+            return screen_module("watch").home(self)
+        module = screen_module(route.screen)
+        if route.game_id is None:
+            return module.build(self)
+        return module.build(self, route.game_id)
 
     def _resized(self, _: ft.PageResizeEvent) -> None:
         # A change of layout (one column or centred) needs the screen built again...
@@ -643,113 +484,3 @@ class App:
 def _centred(width: float) -> ft.Padding:
     """Margins that centre a column of COLUMN_WIDTH on a screen `width` wide."""
     return ft.Padding.symmetric(horizontal=(width - COLUMN_WIDTH) / 2, vertical=PADDING)
-
-
-# The `data` of the views a seat change redraws.
-SEAT_PICKER = "seat-picker"
-SHARE_PANEL = "share-panel"
-
-
-def run_packaged() -> None:
-    """Run inside a `flet build` bundle: Flet chooses the window; games go to the user data dir."""
-    store = open_store()
-    ft.run(lambda page: App(page, store).start(), assets_dir=str(ASSETS))
-
-
-def web_app(
-    store: Store,
-    host: str,
-    port: int,
-    table: TableLinks | None = None,
-    *,
-    trusted_proxies: Sequence[str] = (),
-    session_timeout_s: int = SESSION_TIMEOUT_S,
-    limits: WireLimits | None = None,
-) -> ASGIApp:
-    """The app as an ASGI web app answering only its own pages (see companion/app/guard.py).
-
-    Its websockets are held to what its pages send (companion/app/wire.py), its pages ask
-    nothing of another host (companion/app/web_page.py), and a page that lost its
-    connection keeps its session for `session_timeout_s`. A shared table also answers under
-    the names its links use, and its pages say when they are reconnecting. Behind a reverse
-    proxy, the client's address is read from X-Forwarded-For, and only when the connection
-    comes from one of `trusted_proxies` (addresses or networks).
-    """
-    from flet_web.fastapi import app as flet_web_app  # type: ignore[import-untyped]
-
-    drop_unkept_sessions()
-    app: ASGIApp = flet_web_app(
-        lambda page: App(page, store, table).start(),
-        assets_dir=str(ASSETS),
-        no_cdn=True,
-        session_timeout_seconds=session_timeout_s,
-    )
-    app = OfflinePage(WireGate(app, limits, open_door=table is None), FONT, ASSETS / FONTS[FONT])
-    names = None
-    if table is not None:
-        names = {urlsplit(table.base).hostname or "", urlsplit(table.host_base).hostname or ""}
-        names = {url_name(name) for name in names if name}
-        app = ReconnectNotice(app)
-    app = OriginGuard(app, allowed_hosts(host, port, names), allowed_origins(host, port, names))
-    if trusted_proxies:
-        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
-
-        forwarded = ProxyHeadersMiddleware(cast(Any, app), trusted_hosts=list(trusted_proxies))
-        app = cast(ASGIApp, forwarded)
-    return app
-
-
-def serve(
-    host: str = "127.0.0.1",
-    port: int = DEFAULT_PORT,
-    db: str | None = None,
-    web: bool = False,
-    table: TableLinks | None = None,
-    *,
-    trusted_proxies: Sequence[str] = (),
-    session_timeout_s: int = SESSION_TIMEOUT_S,
-) -> None:
-    """Run the app: a desktop window where there is a display, else a web server.
-
-    A shared `table` is always served on the web.
-    """
-    store = open_store(db)
-    has_display = sys.platform != "linux" or bool(
-        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-    )
-    if web or table is not None or not has_display:
-        import uvicorn
-
-        warm_up_once_listening(host, port)
-        # Flet's own web server cannot be given the guard, so the app is served here, the
-        # way Flet serves it (the same websocket implementation), without access logs.
-        uvicorn.run(
-            web_app(
-                store,
-                host,
-                port,
-                table,
-                trusted_proxies=trusted_proxies,
-                session_timeout_s=session_timeout_s,
-            ),
-            host=host,
-            port=port,
-            ws="websockets-sansio",
-            # The biggest frame a page sends (a game log file); the gate checks each again.
-            ws_max_size=WireLimits().admitted_bytes,
-            log_level="warning",
-            # A forwarded address is believed only from the proxies named (web_app), never
-            # from uvicorn's default (any connection from 127.0.0.1).
-            proxy_headers=False,
-            # SIGTERM stops the server within a few seconds, whatever its pages are doing.
-            timeout_graceful_shutdown=SHUTDOWN_S,
-        )
-        return
-    ft.run(
-        lambda page: App(page, store).start(),
-        host=host,
-        port=port,
-        view=ft.AppView.FLET_APP,
-        assets_dir=str(ASSETS),
-        no_cdn=True,
-    )

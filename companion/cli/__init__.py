@@ -290,7 +290,7 @@ def app_command(
         proxies = [proxy_network(proxy) for proxy in trusted_proxy or []]
     except UserError as error:
         fail(str(error))
-    from companion.app.main import serve
+    from companion.app.server import serve
 
     table = None
     if share:

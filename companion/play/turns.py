@@ -90,7 +90,7 @@ class Stage(Protocol):
 class Leases:
     """Which device drives each game's computer seats, and when it last said it was there.
 
-    One per server process, shared by every device's session, as pubsub is: a device's
+    One per server (its Service), shared by every device's page, as the bus is: a device's
     record or its tap on Continue claims a game, its screen renews the claim every BEAT_S
     while a person can see it, and a claim not renewed for LEASE_S is free to take.
     """
@@ -131,10 +131,6 @@ class Leases:
                 del self._held[game_id]
 
 
-# The server's leases: every session in the process shares them.
-LEASES = Leases()
-
-
 # think(bot.choose, state): how a bot's search is run (off the event loop in the app).
 Think = Callable[..., Awaitable[Command]]
 
@@ -171,7 +167,7 @@ class Turns:
         announce: Callable[[int], None],
         bots: Mapping[str, Bot] | None = None,
         think: Think = asyncio.to_thread,
-        leases: Leases = LEASES,
+        leases: Leases | None = None,
         device: str | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -185,7 +181,8 @@ class Turns:
         self.busy = False
         # (player, command) a computer is about to play, pointed out meanwhile.
         self.showing: tuple[str, Command] | None = None
-        self.leases = leases
+        # Shared by every page of the server (its Service); a screen alone has its own.
+        self.leases = leases if leases is not None else Leases()
         # This screen's name among the game's devices, for the leases.
         self.device = device or secrets.token_hex(6)
         # The log entry (its seq) whose Energy and Reset this device has gone on from.

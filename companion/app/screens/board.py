@@ -78,7 +78,7 @@ class BoardScreen:
         self.view = view
         # The device's language, read as the screen is built: a switch builds it again.
         self.words = words = app.words
-        self.turns = Turns(session, self.announce, seat_bots(session))
+        self.turns = Turns(session, self.announce, seat_bots(session), leases=app.service.leases)
         # A screen built again for this browser (a phone turned) does not ask again to go on
         # from an Energy and Reset it went on from: the browser's session remembers.
         self.went_on_key = went_on_key(session.id)

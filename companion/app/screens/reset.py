@@ -61,7 +61,11 @@ class ResetScreen:
         # The device's language, read as the screen is built: a switch builds it again.
         self.words = words = app.words
         # Records go through the turn controller the table screen shares.
-        self.turns = Turns(session, lambda revision: app.announce(session.id, revision))
+        self.turns = Turns(
+            session,
+            lambda revision: app.announce(session.id, revision),
+            leases=app.service.leases,
+        )
         self.guard = TapGuard()
         # Says when another device's change moved this device's question to another
         # creature: a territory tapped in that moment was meant for the one asked before.

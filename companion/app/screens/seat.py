@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.widgets import big_button, notify, player_chip, screen, section
+from companion.app.widgets import SEAT_PICKER, big_button, notify, player_chip, screen, section
+from companion.play.bus import SEATS
 from companion.play.sharing.seats import SCOREKEEPER, WATCHER
 
 if TYPE_CHECKING:
@@ -15,8 +16,6 @@ if TYPE_CHECKING:
 
 def build(app: App, game_id: str) -> ft.View:
     """The seats of one game, those other devices hold shown as taken."""
-    from companion.app.main import SEAT_PICKER, SEATS
-
     assert app.table is not None and app.ticket is not None
     access = app.table.access
     saved = app.store.load(game_id)
@@ -30,7 +29,7 @@ def build(app: App, game_id: str) -> ft.View:
         def picked(_: ft.Event[Any]) -> None:
             players = tuple(player.id for player in saved.setup.players)
             refused = access.seats.take(game_id, ticket.device, seat, players, app.words)
-            app.page.pubsub.send_all_on_topic(SEATS, game_id)
+            app.visit.announce(SEATS, game_id, everyone=True)
             if refused:
                 notify(app.page, refused, error=True)
             app.show()
@@ -106,8 +105,6 @@ def build(app: App, game_id: str) -> ft.View:
 
 def seat_line(app: App, game_id: str) -> ft.Control | None:
     """On a shared table's game screen: who this device is, and a way to pick again."""
-    from companion.app.main import SEATS
-
     if app.table is None or app.ticket is None:
         return None
     ticket = app.ticket
@@ -119,7 +116,7 @@ def seat_line(app: App, game_id: str) -> ft.Control | None:
     def change(_: ft.Event[Any]) -> None:
         assert app.table is not None
         app.table.access.seats.leave(game_id, ticket.device)
-        app.page.pubsub.send_all_on_topic(SEATS, game_id)
+        app.visit.announce(SEATS, game_id, everyone=True)
         app.show()
 
     return ft.Row(

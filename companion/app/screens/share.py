@@ -8,7 +8,7 @@ import flet as ft
 
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT
-from companion.app.widgets import big_button, screen, section
+from companion.app.widgets import SHARE_PANEL, big_button, screen, section
 from companion.play.sharing.access import Role
 from companion.play.sharing.codes import grouped
 from companion.play.sharing.links import png_qr
@@ -29,8 +29,6 @@ ROLE_WORDS = {
 
 def build(app: App) -> ft.View:
     """The panel the host shows the table: scan to join, or type the code."""
-    from companion.app.main import SHARE_PANEL
-
     assert app.table is not None
     links = app.table
     access = links.access

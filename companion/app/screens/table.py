@@ -58,7 +58,11 @@ class TableScreen:
         # The device's language, read as the screen is built: a switch builds it again.
         self.words = words = app.words
         # Turn driving shared with the digital board: records, undo, other devices.
-        self.turns = Turns(session, lambda revision: app.announce(session.id, revision))
+        self.turns = Turns(
+            session,
+            lambda revision: app.announce(session.id, revision),
+            leases=app.service.leases,
+        )
         self.die = ft.Text("", size=40)
         self.bar = GameBar(app.go, session.id, self.undo, self.redo, words)
         self.track = EnergyTrack((), words)

@@ -1,0 +1,144 @@
+"""Serving the app: a desktop window, a packaged bundle, or a web server guarded at its edge.
+
+Every page a process serves shares one `Service` (companion/play/service.py): the store, the
+bus, the computer seats' leases and the shared table.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, cast
+from urllib.parse import urlsplit
+
+import flet as ft
+
+from companion.app.guard import ASGIApp, OriginGuard, allowed_hosts, allowed_origins
+from companion.app.main import App
+from companion.app.reconnect import ReconnectNotice
+from companion.app.theme import FONT, FONTS
+from companion.app.warm_up import warm_up_once_listening
+from companion.app.web_page import OfflinePage
+from companion.app.web_sessions import drop_unkept_sessions
+from companion.app.wire import WireGate, WireLimits
+from companion.play.service import Service
+from companion.play.sharing.links import TableLinks, url_name
+from companion.store.store import Store, open_store
+
+ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
+DEFAULT_PORT = 8550
+# How long a page that lost its connection keeps its session on the server for it to come
+# back to (Flet's default is an hour). A phone away longer starts a new session: let in by
+# the code it kept, back on its seat by its device id (docs/sharing.md).
+SESSION_TIMEOUT_S = 300
+# On SIGTERM, how long the server waits for its pages to close before it stops anyway.
+SHUTDOWN_S = 3
+
+
+def run_packaged() -> None:
+    """Run inside a `flet build` bundle: Flet chooses the window; games go to the user data dir."""
+    service = Service(open_store())
+    ft.run(lambda page: App(page, service).start(), assets_dir=str(ASSETS))
+
+
+def web_app(
+    store: Store,
+    host: str,
+    port: int,
+    table: TableLinks | None = None,
+    *,
+    trusted_proxies: Sequence[str] = (),
+    session_timeout_s: int = SESSION_TIMEOUT_S,
+    limits: WireLimits | None = None,
+) -> ASGIApp:
+    """The app as an ASGI web app answering only its own pages (see companion/app/guard.py).
+
+    Its websockets are held to what its pages send (companion/app/wire.py), its pages ask
+    nothing of another host (companion/app/web_page.py), and a page that lost its
+    connection keeps its session for `session_timeout_s`. A shared table also answers under
+    the names its links use, and its pages say when they are reconnecting. Behind a reverse
+    proxy, the client's address is read from X-Forwarded-For, and only when the connection
+    comes from one of `trusted_proxies` (addresses or networks).
+    """
+    from flet_web.fastapi import app as flet_web_app  # type: ignore[import-untyped]
+
+    drop_unkept_sessions()
+    service = Service(store, table)
+    app: ASGIApp = flet_web_app(
+        lambda page: App(page, service).start(),
+        assets_dir=str(ASSETS),
+        no_cdn=True,
+        session_timeout_seconds=session_timeout_s,
+    )
+    app = OfflinePage(WireGate(app, limits, open_door=table is None), FONT, ASSETS / FONTS[FONT])
+    names = None
+    if table is not None:
+        names = {urlsplit(table.base).hostname or "", urlsplit(table.host_base).hostname or ""}
+        names = {url_name(name) for name in names if name}
+        app = ReconnectNotice(app)
+    app = OriginGuard(app, allowed_hosts(host, port, names), allowed_origins(host, port, names))
+    if trusted_proxies:
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        forwarded = ProxyHeadersMiddleware(cast(Any, app), trusted_hosts=list(trusted_proxies))
+        app = cast(ASGIApp, forwarded)
+    return app
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    db: str | None = None,
+    web: bool = False,
+    table: TableLinks | None = None,
+    *,
+    trusted_proxies: Sequence[str] = (),
+    session_timeout_s: int = SESSION_TIMEOUT_S,
+) -> None:
+    """Run the app: a desktop window where there is a display, else a web server.
+
+    A shared `table` is always served on the web.
+    """
+    store = open_store(db)
+    has_display = sys.platform != "linux" or bool(
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    )
+    if web or table is not None or not has_display:
+        import uvicorn
+
+        warm_up_once_listening(host, port)
+        # Flet's own web server cannot be given the guard, so the app is served here, the
+        # way Flet serves it (the same websocket implementation), without access logs.
+        uvicorn.run(
+            web_app(
+                store,
+                host,
+                port,
+                table,
+                trusted_proxies=trusted_proxies,
+                session_timeout_s=session_timeout_s,
+            ),
+            host=host,
+            port=port,
+            ws="websockets-sansio",
+            # The biggest frame a page sends (a game log file); the gate checks each again.
+            ws_max_size=WireLimits().admitted_bytes,
+            log_level="warning",
+            # A forwarded address is believed only from the proxies named (web_app), never
+            # from uvicorn's default (any connection from 127.0.0.1).
+            proxy_headers=False,
+            # SIGTERM stops the server within a few seconds, whatever its pages are doing.
+            timeout_graceful_shutdown=SHUTDOWN_S,
+        )
+        return
+    service = Service(store)
+    ft.run(
+        lambda page: App(page, service).start(),
+        host=host,
+        port=port,
+        view=ft.AppView.FLET_APP,
+        assets_dir=str(ASSETS),
+        no_cdn=True,
+    )

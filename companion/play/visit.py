@@ -1,0 +1,276 @@
+"""One page's visit: who it is at the table, what it may see and record, and where its
+address leads. The app draws what a visit decides; nothing here knows of Flet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.language import Message
+from companion.language.render import Language
+from companion.play.bus import DELETED, RENEWED, SEATS, Handler, draft_topic, game_topic
+from companion.play.service import Service
+from companion.play.session import GameSession
+from companion.play.sharing.access import Role, Ticket
+from companion.play.sharing.policy import LOCKED, delete_refusal
+from companion.play.sharing.seats import WATCHER
+from models.setup import Mode
+
+# Screens an address names by itself: its path -> the screen.
+NAMED: dict[tuple[str, ...], str] = {
+    ("new",): "new_game",
+    ("history",): "history",
+    ("board-editor",): "board_editor",
+}
+# A game's screens: what follows its id in the path -> the screen (none: the game itself).
+GAME_SCREENS = {None: "table", "reset": "reset", "log": "log", "end": "end"}
+
+
+@dataclass(frozen=True)
+class Route:
+    """The screen a page shows: a module of companion/app/screens (`home`, `join`,
+    `watch_home`, `seat`, `watch`, a game's...), its game, and what it is told, if anything."""
+
+    screen: str
+    game_id: str | None = None
+    notice: Message | None = None
+
+
+def game_in(path: Sequence[str]) -> str | None:
+    """The id of the game a path names (/game/ID/...), if any."""
+    return path[1] if len(path) >= 2 and path[0] == "game" else None
+
+
+class Visit:
+    """A page's standing at this server: its ticket to a shared table, its seats, its routes,
+    and the changes it announces and follows on the bus."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        # What a shared table's code let this page in as; None until then (or not shared).
+        self.ticket: Ticket | None = None
+
+    @property
+    def shared(self) -> bool:
+        """Whether the page is at a table shared on the network (it needs a code)."""
+        return self.service.table is not None
+
+    @property
+    def role(self) -> Role | None:
+        """What this device's code lets it do; None when the table is not shared."""
+        return self.ticket.role if self.ticket is not None else None
+
+    @property
+    def admitted(self) -> bool:
+        """Whether this page is let in: always when not shared, else by a valid ticket."""
+        table = self.service.table
+        return table is None or table.access.valid(self.ticket)
+
+    # --- letting a device in ---------------------------------------------------------------
+
+    def admit(self, client: str, code: str, device: str, words: Language) -> str | None:
+        """Try a code from `client` (the connection's address): None if this page is in,
+        else the sentence saying why not. `device` is the id its browser kept."""
+        table = self.service.table
+        assert table is not None
+        result = table.access.admit(client, code, device, words)
+        if isinstance(result, str):
+            return result
+        self.ticket = result
+        return None
+
+    def kept_code(self) -> str:
+        """The code the browser keeps to come back in with (after `admit`)."""
+        table = self.service.table
+        assert table is not None and self.ticket is not None
+        return table.access.code_for(self.ticket)
+
+    def connected(self, game_id: str | None) -> None:
+        """This page is open (again), showing `game_id` if a game: the others are told."""
+        table = self.service.table
+        if table is not None and self.ticket is not None:
+            table.access.connected(self.ticket, game_id)
+            self.announce(SEATS, "")
+
+    def disconnected(self) -> None:
+        """This page closed or lost its connection: the others are told."""
+        table = self.service.table
+        if table is not None and self.ticket is not None:
+            table.access.disconnected(self.ticket)
+            self.announce(SEATS, "")
+
+    def renew_code(self) -> None:
+        """New table codes (host only): every other device goes back to the code screen."""
+        table = self.service.table
+        assert table is not None and self.role is Role.HOST
+        table.access.renew()
+        self.announce(RENEWED, table.access.generation, everyone=True)
+
+    def renewed_out(self) -> bool:
+        """After new codes: whether this page's ticket no longer opens the table (it is
+        forgotten then, and the page goes back to the code screen)."""
+        if self.shared and self.ticket is not None and not self.admitted:
+            self.ticket = None
+            return True
+        return False
+
+    # --- seats -------------------------------------------------------------------------------
+
+    def seat(self, game_id: str) -> str | None:
+        """Who this device is in a game: None when not shared (it records for everyone)."""
+        table = self.service.table
+        if table is None:
+            return None
+        if not table.access.valid(self.ticket):
+            return LOCKED
+        assert self.ticket is not None
+        if self.ticket.role is Role.WATCH:
+            return WATCHER
+        return table.access.seats.seat_of(game_id, self.ticket.device) or WATCHER
+
+    def seated(self, game_id: str) -> bool:
+        """Whether this device (not a watcher) has a seat in the game on a shared table."""
+        table = self.service.table
+        if table is None or self.ticket is None or self.role is Role.WATCH:
+            return True
+        return table.access.seats.seat_of(game_id, self.ticket.device) is not None
+
+    def free_seat(self, game_id: str, device: str) -> None:
+        """Free another device's seat in a game (host only): that device picks again."""
+        table = self.service.table
+        assert table is not None and self.role is Role.HOST
+        table.access.seats.leave(game_id, device)
+        self.announce(SEATS, game_id, everyone=True)
+
+    def session(self, game_id: str) -> GameSession:
+        """A game as this device may record in it (a shared table checks its seat at each
+        write)."""
+        store = self.service.store
+        table = self.service.table
+        if table is None:
+            return GameSession(store, game_id)
+        seats = table.access.seats
+        return GameSession(
+            store,
+            game_id,
+            lambda: self.seat(game_id),
+            # Players with a device of their own: another player's device does not pass them.
+            lambda: set(seats.taken(game_id)),
+        )
+
+    # --- deleting a game ---------------------------------------------------------------------
+
+    def delete_refusal(self, game_id: str) -> Message | None:
+        """Why this device may not delete a game; None if it may (the host, the scorekeeper,
+        anyone when not shared)."""
+        if not self.shared:
+            return None
+        return delete_refusal(self.role is Role.HOST, self.seat(game_id))
+
+    def delete_game(self, game_id: str) -> Message | None:
+        """Delete a game if this device may: None if deleted, else why not."""
+        refused = self.delete_refusal(game_id)
+        if refused is not None:
+            return refused
+        self.service.store.delete_game(game_id)
+        table = self.service.table
+        if table is not None:
+            table.access.deleted(game_id)
+            self.announce(DELETED, game_id)
+        return None
+
+    # --- where an address leads ----------------------------------------------------------------
+
+    def route(self, path: Sequence[str]) -> Route:
+        """The screen this page shows for an address's path (its parts): on a shared table
+        only the code screen without a valid code, a game only once this device has a seat in
+        it, and a watcher only what records nothing. A game not in the store raises the
+        store's GameNotFound."""
+        table = self.service.table
+        if table is None:
+            return self._screen_of(path)
+        if not table.access.valid(self.ticket):
+            self.ticket = None
+            return Route("join")
+        assert self.ticket is not None
+        game_id = game_in(path)
+        table.access.showing(self.ticket, game_id)
+        if self.ticket.role is Role.WATCH:
+            # A game's other screens (Energy and Reset, the log) and every other screen record
+            # something: a watcher is told so and shown what it may watch.
+            notice = Message("app.main.watch_only") if path and len(path) != 2 else None
+            if game_id is not None:
+                return Route("watch", game_id, notice)
+            return Route("watch_home", notice=notice)
+        if list(path) == ["share"]:
+            if self.ticket.role is Role.HOST:
+                return Route("share")
+            return Route("home", notice=Message("app.main.share_host_only"))
+        if game_id is not None:
+            self.service.store.load(game_id)  # a game not saved here goes home with a sentence
+            seat = table.access.seats.seat_of(game_id, self.ticket.device)
+            if seat is None:
+                return Route("seat", game_id)
+            if seat == WATCHER:
+                return Route("watch", game_id)
+        return self._screen_of(path)
+
+    def home(self) -> Route:
+        """The home screen this page may see: a watcher's list for a watcher, the code screen
+        without a valid code, else Home."""
+        if self.shared and self.role is Role.WATCH:
+            return Route("watch_home")
+        if not self.admitted:
+            return Route("join")
+        return Route("home")
+
+    def not_found(self, game_id: str | None) -> Message:
+        """What a page is told when the game it opened is not in the store."""
+        table = self.service.table
+        if table is not None and game_id is not None and table.access.was_deleted(game_id):
+            return Message("app.main.game_deleted")
+        if table is not None:
+            return Message("app.main.not_on_table")
+        return Message("app.main.not_saved")
+
+    def _screen_of(self, path: Sequence[str]) -> Route:
+        """The screen a path names, whoever asks."""
+        if tuple(path) in NAMED:
+            return Route(NAMED[tuple(path)])
+        game_id = game_in(path)
+        if game_id is not None:
+            name = GAME_SCREENS.get(path[2] if len(path) > 2 else None)
+            if name == "table" and self.service.store.load(game_id).setup.mode is Mode.DIGITAL:
+                name = "board"
+            if name is not None:
+                return Route(name, game_id)
+        return Route("home")
+
+    # --- the bus -------------------------------------------------------------------------------
+
+    def announce(self, topic: str, value: object, *, everyone: bool = False) -> None:
+        """Tell the pages following `topic` (this one too if `everyone`) that `value`."""
+        self.service.bus.publish(topic, value, None if everyone else self)
+
+    def follow(self, topic: str, handler: Handler) -> None:
+        """Hear what other pages announce on `topic` until `stop_following`."""
+        self.service.bus.subscribe(topic, self, handler)
+
+    def stop_following(self) -> None:
+        """Hear nothing more (the page opens another screen, or closes)."""
+        self.service.bus.unsubscribe_all(self)
+
+    def follow_table(self, renewed: Handler, seats: Handler, deleted: Handler) -> None:
+        """Hear a shared table's own changes: new codes, seats, a deleted game."""
+        self.follow(RENEWED, renewed)
+        self.follow(SEATS, seats)
+        self.follow(DELETED, deleted)
+
+    def announce_revision(self, game_id: str, revision: int) -> None:
+        """Tell the pages following a game that it has reached `revision`."""
+        self.announce(game_topic(game_id), revision)
+
+    def announce_draft(self, game_id: str, version: int) -> None:
+        """Tell the pages on a game's Energy and Reset that its draft reached `version`."""
+        self.announce(draft_topic(game_id), version)
