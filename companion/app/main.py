@@ -347,14 +347,21 @@ class App:
 
     def _on_page(self, heard: Callable[[object], None]) -> Handler:
         """A bus handler that runs `heard(value)` on this page's event loop, like its taps and
-        the bots' turns, so a screen never reloads its game under them from another thread."""
+        the bots' turns, so a screen never reloads its game under them from another thread.
+
+        The loop is the server's, taken while the page is connected: a page whose connection
+        is down meanwhile (a phone asleep) still hears, and shows it when it is back.
+        """
+        connection = self.page.session.connection
+        loop = connection.loop if connection is not None else None
 
         def handler(_topic: str, value: object) -> None:
             async def deliver() -> None:
-                heard(value)
+                if self._alive():
+                    heard(value)
 
-            if self._alive():
-                self.page.run_task(deliver)
+            if loop is not None and not loop.is_closed():
+                asyncio.run_coroutine_threadsafe(deliver(), loop)
 
         return handler
 
