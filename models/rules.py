@@ -100,6 +100,13 @@ EXTENDED_ROUNDS_MIN_PLAYERS = 3
 DOMINATION_BONUS_RANGE = (1, 3)
 
 
+def rounds_for(players: int) -> tuple[int, ...]:
+    """The game lengths the rules allow `players` players (the 7th round from 3 players)."""
+    if players >= EXTENDED_ROUNDS_MIN_PLAYERS:
+        return (STANDARD_ROUNDS, EXTENDED_ROUNDS)
+    return (STANDARD_ROUNDS,)
+
+
 def band_for(energy: int) -> EnergyBand:
     """The energy band that covers an energy total on the track (0-35)."""
     for band in ENERGY_BANDS:

@@ -7,8 +7,8 @@ from store_support import DUEL, TABLE, random_log
 
 from companion.app.screens import home
 from companion.app.screens.home import import_log_file, players_of, standing
-from companion.app.screens.new_game import name_problems
 from companion.engine import Phase
+from companion.play.new_game import name_problems as problems_of
 from companion.store.store import open_store
 from models.commands import Pass
 from models.game_log import GameLog
@@ -100,6 +100,14 @@ def test_a_refused_log_is_one_sentence_and_saves_nothing(store):
     )
     illegal = good | {"commands": [{"type": "pass"}, *good["commands"]]}
     assert refused(store, json.dumps(illegal).encode()).startswith("Not imported: command ")
+
+
+def name_problems(names, words=None):
+    """The form's sentence for each seat's name, in a language (English by default)."""
+    from companion.language.render import language
+
+    words = words or language("en")
+    return [None if said is None else words.render(said) for said in problems_of(names)]
 
 
 def test_typed_names_are_checked_as_the_model_checks_them():

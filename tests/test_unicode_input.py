@@ -21,12 +21,12 @@ from typer.testing import CliRunner
 
 from companion.app.screens import home
 from companion.app.screens.home import import_log_file, standing
-from companion.app.screens.new_game import name_problems
 from companion.boards import BoardError, parse_board
 from companion.boards.user import board_from_counts, board_name
 from companion.cli import app
 from companion.language import Message
 from companion.language.render import render
+from companion.play.new_game import name_problems as problems_of
 from companion.store.store import open_store
 from models.commands import CommandFormatError, Correction, command_from_json
 from models.problems import InvalidValue, problem
@@ -141,6 +141,14 @@ def test_a_typed_name_is_stored_composed():
     setup = GameSetup.model_validate(setup_with("Zoe\u0308", "Ann"))
     assert setup.players[0].name == "Zo\u00eb"
     assert unicodedata.is_normalized("NFC", setup.players[0].name)
+
+
+def name_problems(names, words=None):
+    """The form's sentence for each seat's name, in a language (English by default)."""
+    from companion.language.render import language
+
+    words = words or language("en")
+    return [None if said is None else words.render(said) for said in problems_of(names)]
 
 
 def test_new_game_says_what_is_wrong_with_a_typed_name_in_both_languages():
