@@ -26,7 +26,7 @@ from companion.engine import Game, Phase
 from companion.engine.dice import with_rolls
 from companion.engine.queries import undo_depth
 from companion.play.board_guide import step_guide
-from companion.play.board_taps import Mark, describe_board, tap_command, targets
+from companion.play.board_taps import Mark, describe_board, targets
 from companion.play.turns import bot_seats
 from models.commands import Activate, Attack, Dominate, EndActivation, Move, Pass, Summon, Swap
 from models.rules import CreatureKind as K
@@ -107,11 +107,11 @@ def test_summoning_highlights_every_vacant_space_and_taps_summon_there():
     marks = targets(state)
     assert set(marks) == set(DUEL.location_ids)
     assert {target.mark for target in marks.values()} == {Mark.SUMMON}
-    assert tap_command(state, "rh1") == Summon(K.WYRM, "rh1") == marks["rh1"].command
+    assert state.tap_command("rh1") == Summon(K.WYRM, "rh1") == marks["rh1"].command
     state.apply(Summon(K.WYRM, "rh1"))
     # Bjorn's Wyrm: rh1 is taken now, so it is not marked, and a tap there is refused.
     assert "rh1" not in targets(state)
-    assert tap_command(state, "rh1") not in state.legal_commands()
+    assert state.tap_command("rh1") not in state.legal_commands()
 
 
 def test_an_active_creature_shows_its_moves_with_costs_attacks_and_nothing_else():
@@ -122,7 +122,7 @@ def test_an_active_creature_shows_its_moves_with_costs_attacks_and_nothing_else(
     assert (state.phase, state.current_player) == (Phase.ACTIONS, "red")
     marks = targets(state)
     assert list(marks) == ["rh1"] and marks["rh1"].mark is Mark.ACTIVATE
-    assert tap_command(state, "rh1") == Activate("rh1")
+    assert state.tap_command("rh1") == Activate("rh1")
     state.apply(Activate("rh1"))
     marks = targets(state)
     costs = state.reachable(state.active, state.actions_left)
@@ -130,10 +130,10 @@ def test_an_active_creature_shows_its_moves_with_costs_attacks_and_nothing_else(
     assert moves == {DUEL.location_ids[i]: cost for i, cost in costs.items()}
     assert moves["nc4"] == 1 and moves["nc3"] == 2
     assert {loc for loc, t in marks.items() if t.mark is Mark.ATTACK} == {"rh2"}
-    assert marks["rh2"].command == Attack("rh2") == tap_command(state, "rh2")
-    assert tap_command(state, "nc4") == Move("nc4") == marks["nc4"].command
+    assert marks["rh2"].command == Attack("rh2") == state.tap_command("rh2")
+    assert state.tap_command("nc4") == Move("nc4") == marks["nc4"].command
     # A space beyond reach is still a Move, so the engine can say why it is refused.
-    assert tap_command(state, "er2") == Move("er2") and "er2" not in marks
+    assert state.tap_command("er2") == Move("er2") and "er2" not in marks
 
 
 def test_a_wyrm_next_to_its_own_creature_can_swap_for_energy():
@@ -148,7 +148,7 @@ def test_a_wyrm_next_to_its_own_creature_can_swap_for_energy():
     state.apply(Activate("rh1"))
     marks = targets(state)
     assert marks["rh2"].mark is Mark.SWAP and marks["rh2"].command == Swap("rh2")
-    assert tap_command(state, "rh2") == Swap("rh2")
+    assert state.tap_command("rh2") == Swap("rh2")
 
 
 def test_undo_takes_back_a_persons_last_command_and_the_bots_after_it():

@@ -219,3 +219,46 @@ def test_queries_change_nothing_and_equal_positions_have_equal_keys():
             assert isinstance(state.decision().commands[0], Dominate)
         assert queries.position_key(state) == key
         state.apply(with_rolls(state, rng.choice(state.legal_commands()), dice))
+
+
+def test_a_tap_asks_for_the_command_its_space_is_marked_with_and_one_declaration_answers():
+    """The digital board's tap mapping is the engine's (issue 21): on every space of positions
+    met in random games, the one declaration answering a tap gives the space's own legal
+    command wherever the space has one."""
+    import random
+
+    from companion.boards import shipped_board
+    from companion.engine import Game
+    from companion.engine.commands._common import Tapped
+    from companion.engine.dice import with_rolls
+    from models.rules import CreatureKind
+    from models.setup import GameSetup
+
+    setup = GameSetup(
+        players=[{"id": "a", "name": "Ann"}, {"id": "b", "name": "Bob"}, {"id": "c", "name": "Cy"}],
+        board="gathering-isle",
+        mode="digital",
+    )
+    game = Game(setup, shipped_board("gathering-isle"))
+    state = game.new_initial_state()
+    chooser = random.Random(3)
+    declarations = game.rules.declarations.values()
+    checked = 0
+    while state.phase is not Phase.GAME_OVER and checked < 4000:
+        marked = state.space_commands()
+        for location in game.board.location_ids:
+            command = state.tap_command(location)
+            if location in marked:
+                assert command == marked[location], (state, location)
+            checked += 1
+        command = chooser.choice(state.legal_commands())
+        state.apply(with_rolls(state, command, lambda: chooser.randint(1, 6)))
+    assert checked >= 1000
+    # Exclusive by construction: for any tap, at most one declaration answers.
+    for phase in (Phase.SUMMONING, Phase.ACTIONS):
+        for active in (None, "x1", "x2"):
+            for owner in (None, "a", "b"):
+                for kind in CreatureKind:
+                    tapped = Tapped("x2", "a", phase, kind, active, owner)
+                    answers = [d.tap(tapped) for d in declarations if d.tap(tapped) is not None]
+                    assert len(answers) <= 1, (tapped, answers)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
+from companion.engine.commands._common import Tapped
 from companion.engine.constants import COSTS, KINDS, SPRITE, Phase, Token
 from companion.engine.dice import attack_odds
 from companion.engine.errors import IllegalCommand
@@ -226,6 +227,33 @@ def space_commands(state: GameState) -> dict[str, Command]:
         if place is not None:
             found[place] = command
     return found
+
+
+def tap_command(state: GameState, location: str) -> Command | None:
+    """The command a tap on a space of the digital board asks for now, legal or not (a
+    refused one still gets the engine's reason); None where a tap means nothing."""
+    player = state.current_player
+    kind = state.step_kind
+    if player is None or kind is None or state.phase not in (Phase.SUMMONING, Phase.ACTIONS):
+        return None
+    isle = state.game.isle
+    at = isle.index.get(location)
+    if at is None:
+        return None
+    token = state.occupant[at]
+    tapped = Tapped(
+        location=location,
+        player=player,
+        phase=state.phase,
+        kind=kind,
+        active=None if state.active is None else isle.location_ids[state.active],
+        owner=None if token is None else state.game.players[token[0]],
+    )
+    for declaration in state.game.rules.declarations.values():
+        command: Command | None = declaration.tap(tapped)
+        if command is not None:
+            return command
+    return None
 
 
 def move_costs(state: GameState) -> dict[str, int]:

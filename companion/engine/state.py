@@ -370,6 +370,10 @@ class GameState:
         """Each space's legal command now: the one a tap there makes."""
         return queries.space_commands(self)
 
+    def tap_command(self, location: str) -> Command | None:
+        """The command a tap on a space of the digital board asks for now, legal or not."""
+        return queries.tap_command(self, location)
+
     def move_costs(self) -> dict[str, int]:
         """The actions a move of the active creature takes, per space it can reach."""
         return queries.move_costs(self)

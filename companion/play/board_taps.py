@@ -1,8 +1,8 @@
 """What a tap on the digital board means, from the engine's query surface: plain Python.
 
 `targets` marks each space whose tap would make a legal command (`GameState.space_commands`,
-with a move's cost from `GameState.move_costs`); `tap_command` is the command a tap asks for,
-legal or not, so the engine can say why it is refused; `describe_board` says it all in words.
+with a move's cost from `GameState.move_costs`); the command a tap asks for, legal or not, is
+the engine's (`GameState.tap_command`); `describe_board` says it all in words.
 """
 
 from __future__ import annotations
@@ -11,14 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from companion.engine import GameState, Phase
+from companion.engine import GameState
 from companion.engine.names import kind_term
 from companion.engine.queries import Creature
 from companion.language import Message, Value, by_commas, by_semicolons, by_spaces
 from companion.language.render import Language
 from companion.play.game_words import english
 from models.commands import Activate, Attack, Command, Move, Summon, Swap
-from models.rules import CreatureKind
 
 
 class Mark(StrEnum):
@@ -60,29 +59,6 @@ def targets(state: GameState) -> dict[str, Target]:
         )
         for place, command in state.space_commands().items()
     }
-
-
-def tap_command(state: GameState, location: str) -> Command | None:
-    """The command a tap on a space asks for, legal or not; None where a tap means nothing.
-
-    A refused one is still worth asking for: the engine's refusal tells the player why.
-    """
-    turn = state.decision()
-    if turn is None or turn.phase is Phase.ENERGY_AND_RESET:
-        return None
-    assert turn.kind is not None, "every Summoning and Actions step is of a kind"
-    if turn.phase is Phase.SUMMONING:
-        return Summon(turn.kind, location)
-    if turn.active is None:
-        return Activate(location)
-    there = state.creatures().get(location)
-    if there is None:
-        return Move(location)
-    if there.player != turn.player:
-        return Attack(location)
-    if turn.kind is CreatureKind.WYRM and location != turn.active:
-        return Swap(location)
-    return Activate(location)
 
 
 def describe_board(

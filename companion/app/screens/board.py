@@ -37,7 +37,7 @@ from companion.app.widgets import WIDE, energy_track, notify, screen, section
 from companion.language import Message
 from companion.play.board_device import STORED_PACE, TIMINGS, Pace, pace_of, went_on_key
 from companion.play.board_summary import Replay, Step, Story, latest, story_since
-from companion.play.board_taps import tap_command, targets
+from companion.play.board_taps import targets
 from companion.play.game_words import say
 from companion.play.session import GameSession, Outcome
 from companion.play.tap_guard import TapGuard, Verdict
@@ -320,7 +320,7 @@ class BoardScreen:
         if self.turns.busy:
             return  # the person's own move is still gliding
         state = self.session.state
-        command = tap_command(state, location)
+        command = state.tap_command(location)
         if command is None:
             return
         if command not in state.legal_commands():

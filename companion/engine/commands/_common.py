@@ -56,6 +56,26 @@ def in_actions(command: Any, kind: CreatureKind | None) -> Step:
     return Phase.ACTIONS, kind
 
 
+@dataclass(frozen=True, slots=True)
+class Tapped:
+    """A tap on a space of the digital board during a Summoning or Actions step."""
+
+    location: str
+    # Whose decision it is, in which phase and step.
+    player: str
+    phase: Phase
+    kind: CreatureKind
+    # The location of the creature being activated, if one is.
+    active: str | None
+    # Whose creature stands on the space tapped, if any.
+    owner: str | None
+
+
+def no_tap(tapped: Tapped) -> None:
+    """A command no tap on a space asks for."""
+    return None
+
+
 def no_space(state: GameState, command: Any) -> str | None:
     """No space on the board stands for this command: it is chosen off the board."""
     return None
@@ -95,6 +115,10 @@ class Declaration(Generic[C]):
     chances: Callable[[GameState, C], list[tuple[float, Command]]] = certain
     # The step a table tap on it belongs to, given the kind the tap names (GameState.reach).
     step: Callable[[C, CreatureKind | None], Step] = in_actions
+    # On the digital board: the command a tap on a space asks for now, legal or not (a
+    # refused one still gets the engine's reason); None when a tap there means another
+    # command. At most one declaration answers for a space.
+    tap: Callable[[Tapped], C | None] = no_tap
 
 
 # --- checks: each raises IllegalCommand with a sentence a player can read --------------------

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from companion.engine.commands._common import (
     Declaration,
     Moment,
+    Tapped,
     current,
     location,
     name,
@@ -20,7 +21,7 @@ from companion.engine.flow import begin_activation
 from companion.engine.names import kind_term
 from companion.language import Message
 from models.commands import Activate, Command
-from models.rules import KIND_ORDER
+from models.rules import KIND_ORDER, CreatureKind
 
 if TYPE_CHECKING:
     from companion.engine.state import GameState
@@ -91,6 +92,18 @@ def space(state: GameState, command: Activate) -> str | None:
     return command.location
 
 
+def tap(tapped: Tapped) -> Activate | None:
+    """A tap activates a creature when none is active; while one is, a tap on the player's
+    own creature activates it too (refused with the reason), but for the Wyrm's swap."""
+    if tapped.phase is not Phase.ACTIONS:
+        return None
+    if tapped.active is None:
+        return Activate(tapped.location)
+    own = tapped.owner == tapped.player
+    wyrm_swap = tapped.kind is CreatureKind.WYRM and tapped.location != tapped.active
+    return Activate(tapped.location) if own and not wyrm_swap else None
+
+
 DIGITAL = Declaration(
     Activate,
     what=WHAT,
@@ -101,5 +114,6 @@ DIGITAL = Declaration(
     rank=20,
     places=places,
     space=space,
+    tap=tap,
 )
 TABLE = None

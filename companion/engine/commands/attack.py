@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from companion.engine.commands._common import (
     Declaration,
     Moment,
+    Tapped,
     acting,
     active_at,
     change,
@@ -144,6 +145,14 @@ def space(state: GameState, command: Attack) -> str | None:
     return command.target
 
 
+def tap(tapped: Tapped) -> Attack | None:
+    """While a creature is active, a tap on a rival's creature attacks it."""
+    active = tapped.phase is Phase.ACTIONS and tapped.active is not None
+    if active and tapped.owner is not None and tapped.owner != tapped.player:
+        return Attack(tapped.location)
+    return None
+
+
 DIGITAL = Declaration(
     Attack,
     what=Message("what.attack"),
@@ -155,5 +164,6 @@ DIGITAL = Declaration(
     places=places,
     space=space,
     chances=attack_chances,
+    tap=tap,
 )
 TABLE = None

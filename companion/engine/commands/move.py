@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from companion.engine.commands._common import (
     Declaration,
     Moment,
+    Tapped,
     acting,
     active_at,
     creature,
@@ -21,6 +22,7 @@ from companion.engine.commands._common import (
     token_at,
     who,
 )
+from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import after_action
 from companion.engine.movement import reachable
@@ -93,6 +95,13 @@ def space(state: GameState, command: Move) -> str | None:
     return command.to
 
 
+def tap(tapped: Tapped) -> Move | None:
+    """While a creature is active, a tap on an empty space moves it there."""
+    if tapped.phase is Phase.ACTIONS and tapped.active is not None and tapped.owner is None:
+        return Move(tapped.location)
+    return None
+
+
 DIGITAL = Declaration(
     Move,
     what=Message("what.move"),
@@ -103,5 +112,6 @@ DIGITAL = Declaration(
     rank=30,
     places=places,
     space=space,
+    tap=tap,
 )
 TABLE = None

@@ -12,6 +12,7 @@ from companion.engine.commands._common import (
     Declaration,
     Moment,
     Step,
+    Tapped,
     change,
     current,
     deciding,
@@ -160,6 +161,15 @@ TABLE = Declaration(
     space=space,
     step=step,
 )
+
+
+def tap(tapped: Tapped) -> Summon | None:
+    """During Summoning a tap on a space summons the step's kind there."""
+    if tapped.phase is Phase.SUMMONING:
+        return Summon(tapped.kind, tapped.location)
+    return None
+
+
 DIGITAL = Declaration(
     Summon,
     what=Message("what.summon"),
@@ -171,4 +181,5 @@ DIGITAL = Declaration(
     places=places,
     space=space,
     step=step,
+    tap=tap,
 )

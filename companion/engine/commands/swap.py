@@ -12,6 +12,7 @@ from companion.engine.commands._common import (
     Declaration,
     Moment,
     Step,
+    Tapped,
     acting,
     active_at,
     change,
@@ -135,6 +136,14 @@ def space(state: GameState, command: Swap) -> str | None:
     return command.with_location
 
 
+def tap(tapped: Tapped) -> Swap | None:
+    """While a Wyrm is active, a tap on another of its player's creatures swaps with it."""
+    wyrm = tapped.phase is Phase.ACTIONS and tapped.kind is CreatureKind.WYRM
+    if wyrm and tapped.active not in (None, tapped.location) and tapped.owner == tapped.player:
+        return Swap(tapped.location)
+    return None
+
+
 DIGITAL = Declaration(
     Swap,
     what=Message("what.swap_board"),
@@ -146,6 +155,7 @@ DIGITAL = Declaration(
     places=places,
     space=space,
     step=step,
+    tap=tap,
 )
 TABLE = Declaration(
     Swap,
