@@ -294,6 +294,24 @@ def test_the_card_shows_the_first_lines_and_and_n_more_opens_the_rest():
     assert EN.render(Message("game.summary.more", count=3)) == "and 3 more"
 
 
+def test_the_card_keeps_what_changed_the_isle_when_it_cannot_show_every_line():
+    """Issue 24's trial: an attack that removed the person's Wyrm was hidden in "and 8 more"
+    behind activations and passes."""
+    said = Message("game.summary.skip")
+    quiet = [Line(said, Told.ACTIVATE, (seq,)) for seq in range(1, 8)]
+    attack = Line(said, Told.ATTACK, (8,))
+    summon = Line(said, Told.SUMMON, (0,))
+    story = Story(
+        "red", (Group("blue", (summon, *quiet[:4])), Group("green", (*quiet[4:], attack))), ()
+    )
+    shown = story.shown(most=3)
+    assert [(group.player, [line.seqs for line in lines]) for group, lines in shown] == [
+        ("blue", [(0,), (1,)]),
+        ("green", [(8,)]),
+    ]
+    assert story.hidden(most=3) == 6
+
+
 def test_replay_shows_each_record_in_order_and_stops_when_skipped():
     steps = [object()] * 5
     replay = Replay(steps)  # type: ignore[arg-type]

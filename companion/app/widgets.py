@@ -239,8 +239,9 @@ def section(title: str, *controls: ft.Control) -> ft.Control:
     )
 
 
-def notify(page: ft.Page, message: str, *, error: bool = False) -> None:
-    """Show a short message at the bottom of the screen."""
+def notify(page: ft.Page, message: str, *, error: bool = False, beside: float = 0) -> None:
+    """Show a short message at the bottom of the screen; `beside` keeps it clear of that
+    many pixels on the left (the isle of a phone on its side, which it must not cover)."""
     page.show_dialog(
         ft.SnackBar(
             # The engine's and the store's sentences start in lower case, mid-sentence style.
@@ -248,5 +249,7 @@ def notify(page: ft.Page, message: str, *, error: bool = False) -> None:
             bgcolor="#8B1E1E" if error else "#2A2A2A",
             duration=ft.Duration(seconds=4 if error else 2),
             show_close_icon=True,
+            behavior=ft.SnackBarBehavior.FLOATING if beside else None,
+            margin=ft.Margin.only(left=beside + 8, right=8, bottom=8) if beside else None,
         )
     )

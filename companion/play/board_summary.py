@@ -58,6 +58,18 @@ class Told(StrEnum):
     PASSED = "passed"
 
 
+# Which lines the turn card keeps when it cannot show them all: what changed the isle or
+# the energy before what left them as they were (sorting is stable: ties keep their order).
+WEIGHT: dict[Told, int] = {
+    Told.ATTACK: 3,
+    Told.RESET: 2,
+    Told.SUMMON: 2,
+    Told.MOVE: 2,
+    Told.SWAP: 2,
+    Told.DOMINATE: 2,
+    Told.PASSED: 1,
+}
+
 KINDS: dict[type, Told] = {
     Summon: Told.SUMMON,
     Activate: Told.ACTIVATE,
@@ -119,14 +131,24 @@ class Story:
         return tuple(step.seq for step in self.steps)
 
     def shown(self, most: int = CARD_LINES) -> tuple[tuple[Group, tuple[Line, ...]], ...]:
-        """The groups with the lines the turn card shows (the first `most` in all)."""
-        left = most
+        """The groups with the lines the turn card shows: `most` in all, those that change the
+        isle or the energy first (an attack before an activation or a pass), each group's in
+        the order they happened."""
+        ranked = sorted(
+            ((WEIGHT.get(line.told, 0), number) for number, line in enumerate(self.lines)),
+            key=lambda weighed: -weighed[0],
+        )
+        chosen = {number for _, number in ranked[:most]}
         kept: list[tuple[Group, tuple[Line, ...]]] = []
+        number = 0
         for group in self.groups:
-            if left <= 0:
-                break
-            kept.append((group, group.lines[:left]))
-            left -= len(group.lines)
+            lines = []
+            for line in group.lines:
+                if number in chosen:
+                    lines.append(line)
+                number += 1
+            if lines:
+                kept.append((group, tuple(lines)))
         return tuple(kept)
 
     def hidden(self, most: int = CARD_LINES) -> int:

@@ -136,7 +136,9 @@ def open_pace(ui: Screen) -> None:
     time.sleep(1)
     for _ in range(20):
         if ui.page.get_by_role("button", name="Slow").count():
-            time.sleep(0.5)
+            # On to the drawer's end, so the screenshot shows the whole control.
+            ui.page.mouse.wheel(0, 400)
+            time.sleep(0.8)
             return
         ui.page.mouse.move(SIDEWAYS["width"] - 100, SIDEWAYS["height"] / 2)
         ui.page.mouse.wheel(0, 200)

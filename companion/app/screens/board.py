@@ -279,7 +279,7 @@ class BoardScreen:
         """Redraw; only a refusal needs a message (what was done shows in the turn card)."""
         self.render()
         if outcome is not None and not outcome.ok:
-            notify(self.app.page, outcome.text(self.words), error=True)
+            self.tell(outcome.text(self.words), error=True)
         self.app.page.update()
 
     def finished(self) -> None:
@@ -300,6 +300,16 @@ class BoardScreen:
 
     # --- a person's actions -----------------------------------------------------------
 
+    def tell(self, message: str, *, error: bool = False) -> None:
+        """A short message at the bottom; on a phone on its side, beside the isle, never over
+        its spaces (issue 24's trial: a refusal covered the bottom row for seconds)."""
+        page = self.app.page
+        beside = 0.0
+        if self.shown is Arrangement.SIDEWAYS:
+            width, height = page.width or 844, page.height or 390
+            beside = isle_width(self.session.saved.game.board, width, height)
+        notify(page, message, error=error, beside=beside)
+
     def tapped(self, location: str) -> None:
         """A tap on a space: the legal command it means, or the engine's reason it cannot be;
         a tap the isle cannot take now is told why (issue 24), never ignored."""
@@ -307,15 +317,15 @@ class BoardScreen:
         if verdict is Verdict.DOUBLE:
             return
         if verdict is Verdict.CHANGED:
-            notify(self.app.page, say(self.words, "game.tap.changed"), error=True)
+            self.tell(say(self.words, "game.tap.changed"), error=True)
             return
         if self.replay is not None and self.replay.running:
             self.skip_replay()
-            notify(self.app.page, say(self.words, "game.board.tap_replay"))
+            self.tell(say(self.words, "game.board.tap_replay"))
             return
         refused = self.untaken()
         if refused is not None:
-            notify(self.app.page, refused, error=True)
+            self.tell(refused, error=True)
             return
         if self.turns.busy:
             return  # the person's own move is still gliding
@@ -326,7 +336,7 @@ class BoardScreen:
         if command not in state.legal_commands():
             reason = self.session.refusal(command)
             said = self.words.render(reason) if reason else say(self.words, "game.board.nothing")
-            notify(self.app.page, said, error=True)
+            self.tell(said, error=True)
             return
         if isinstance(command, Attack):
             self.attack = AttackPanel(self, command)
@@ -342,7 +352,7 @@ class BoardScreen:
         """A tap on the isle off every space: told why the isle takes no tap now, if so."""
         refused = self.untaken()
         if refused is not None and self.guard.tap() is Verdict.SEND:
-            notify(self.app.page, refused, error=True)
+            self.tell(refused, error=True)
 
     def untaken(self) -> str | None:
         """Why the isle takes no tap now, in a sentence: an Energy and Reset to read, a
@@ -440,8 +450,12 @@ class BoardScreen:
         """Each record of the story on the isle in turn, at this device's pace; then the game
         as it is."""
         seconds = self.turns.timing.replay
+        # Whether the record shown last glided: a glide took half of its time already.
+        glided = False
 
         async def show(index: int, step: Step) -> None:
+            nonlocal glided
+            glided = False
             if not self.on_screen() or replay is not self.replay:
                 replay.skip()
                 return
@@ -449,10 +463,11 @@ class BoardScreen:
             if isinstance(step.command, Move):
                 frames = min(GLIDE_FRAMES * 2, int(seconds / 2 / GLIDE_FRAME_S))
                 await glide(self.isle, step.before, step.command, self.on_screen, frames=frames)
+                glided = True
 
         async def sleep(pause: float) -> None:
-            # A glide takes part of the step's time; the rest is waited.
-            await asyncio.sleep(pause / 2)
+            # Every record is on the isle for the whole pause: a move's glide is half of it.
+            await asyncio.sleep(pause / 2 if glided else pause)
 
         await replay.run(show, seconds, sleep)
         if replay is self.replay:
@@ -472,7 +487,7 @@ class BoardScreen:
         # (Only the attack panel: a message sliding in is a dialog too, and may stay.)
         if self.attack is not None and self.attack.dialog.open:
             self.attack.close()
-            notify(self.app.page, say(self.words, "game.board.moved_on_elsewhere"))
+            self.tell(say(self.words, "game.board.moved_on_elsewhere"))
         if self.over():
             self.finished()
             return

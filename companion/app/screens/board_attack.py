@@ -14,7 +14,6 @@ from babel.numbers import format_percent
 
 from companion.app.screens.board_motion import DIE_FACES, die_face, tumble
 from companion.app.theme import ACCENT, ACCENT_TEXT
-from companion.app.widgets import notify
 from companion.engine.names import kind_term
 from companion.play.game_words import say
 from models.commands import Attack
@@ -172,7 +171,7 @@ class AttackPanel:
         """Record the attack with the faces tapped."""
         faces = self.faces
         if not self.faces_complete():
-            notify(self.screen.app.page, say(self.words, "game.attack.faces_first"), error=True)
+            self.screen.tell(say(self.words, "game.attack.faces_first"), error=True)
             return
         self.play(self.attack._replace(attack_roll=faces["attack"], defence_roll=faces["defence"]))
 

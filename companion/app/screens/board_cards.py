@@ -279,6 +279,10 @@ class BoardCards:
                 ],
                 selected=[pace.value],
                 on_change=changed,
+                # In a phone's side drawer the check mark would split "Normal" over two
+                # lines; the chosen pace is told by its filled segment and its label.
+                show_selected_icon=False,
+                style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=4)),
             ),
             ft.Text(say(words, "game.pace.hint"), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
         )
