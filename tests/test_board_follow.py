@@ -457,3 +457,45 @@ def test_saving_over_another_board_makes_keep_both_the_filled_button_not_replace
     assert filled == ["Keep both"]
     (replace,) = [b for b in asked.actions if b.content == "Replace"]
     assert not isinstance(replace, ft.FilledButton)
+
+
+def test_the_ring_on_the_next_rounds_first_player_is_explained_when_others_were_passed_over():
+    """Issue 24: while an Energy and Reset is read, the players' card rings the next round's
+    first to decide; when those first in the new order can do nothing yet, it says the turn
+    passed over them (the trial read "Next: Bjorn → Sigrid" and a ring on Sigrid)."""
+    import random
+    from functools import partial
+
+    from companion.engine.dice import with_rolls
+    from companion.play.board_guide import ringed
+
+    setup = GameSetup(
+        players=[{"id": "red", "name": "Ragna"}, {"id": "blue", "name": "Bjorn"}],
+        board="duel-isle",
+        mode="digital",
+    )
+    game = Game(setup, DUEL)
+    labels = game.labels
+    seen = {"game.board.ringed_next": 0, "game.board.ringed_passed": 0}
+    for seed in range(40):
+        chooser = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal:
+            round_before = state.round
+            command = chooser.choice(state.legal_commands())
+            state.apply(with_rolls(state, command, partial(chooser.randint, 1, 6)))
+            if state.round == round_before or state.is_terminal:
+                continue
+            said = ringed(state, labels.__getitem__)
+            assert said is not None and said.fields["player"] == labels[state.current_player]
+            order = state.order()
+            ahead = order[: order.index(state.current_player)]
+            assert (said.id == "game.board.ringed_passed") == bool(ahead)
+            seen[said.id] += 1
+            if ahead:
+                assert EN.render(said) == (
+                    f"Ringed: {labels[state.current_player]}, first to play in round "
+                    f"{state.round}; the turn passed over {labels[ahead[0]]} (nothing to do yet)."
+                )
+    assert all(seen.values()), seen
+    assert ringed(state, labels.__getitem__) is None  # the game is over

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from companion.engine import GameState, Phase
 from companion.engine.names import kind_term, kinds_term, territory_term
 from companion.language import Message, by_commas
@@ -90,3 +92,22 @@ def guide_message(state: GameState) -> Message | None:
 def territory_of(state: GameState, territory_id: str) -> Territory:
     """The board's territory of an id."""
     return next(t for t in state.game.board.territories if t.id == territory_id)
+
+
+def ringed(state: GameState, label: Callable[[str], str]) -> Message | None:
+    """While an Energy and Reset is read, who the players' card rings already (the next
+    round's first to decide) and why; None once the game is over. When the first of the new
+    order can do nothing yet, the engine has passed over them, and the sentence says so."""
+    player = state.current_player
+    if player is None or state.is_terminal:
+        return None
+    order = state.order()
+    passed = order[: order.index(player)] if player in order else ()
+    if passed:
+        return Message(
+            "game.board.ringed_passed",
+            player=label(player),
+            round=state.round,
+            passed=by_commas([label(other) for other in passed]),
+        )
+    return Message("game.board.ringed_next", player=label(player), round=state.round)

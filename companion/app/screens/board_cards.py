@@ -22,7 +22,7 @@ from companion.engine.names import kinds_term
 from companion.language import Message, Value
 from companion.language.render import Language
 from companion.play.board_device import PACE_NAMES, Pace
-from companion.play.board_guide import phase_name, step_guide, territory_of
+from companion.play.board_guide import phase_name, ringed, step_guide, territory_of
 from companion.play.board_summary import Replay, Story
 from companion.play.game_words import order_of, say
 from companion.play.session import GameSession
@@ -484,16 +484,8 @@ class BoardCards:
     def ringed_note(self) -> str | None:
         """While an Energy and Reset is read, the players' card already rings the next
         round's first player: who that is and why, or None when the game is over."""
-        state = self.session.state
-        player = state.current_player
-        if player is None or state.is_terminal:
-            return None
-        return say(
-            self.words,
-            "game.board.ringed_next",
-            player=self.session.label(player),
-            round=state.round,
-        )
+        said = ringed(self.session.state, self.session.label)
+        return None if said is None else self.words.render(said)
 
     def go_on_label(self) -> str:
         """What the button that leaves an Energy and Reset says: the next round, or the result."""
