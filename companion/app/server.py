@@ -23,8 +23,10 @@ from companion.app.warm_up import warm_up_once_listening
 from companion.app.web_page import OfflinePage
 from companion.app.web_sessions import drop_unkept_sessions
 from companion.app.wire import WireGate, WireLimits
+from companion.play.bus import Bus, LocalBus
 from companion.play.service import Service
 from companion.play.sharing.links import TableLinks, url_name
+from companion.store.notices import PostgresBus
 from companion.store.store import Store, open_store
 
 ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
@@ -35,6 +37,13 @@ DEFAULT_PORT = 8550
 SESSION_TIMEOUT_S = 300
 # On SIGTERM, how long the server waits for its pages to close before it stops anyway.
 SHUTDOWN_S = 3
+
+
+def bus_for(store: Store) -> Bus:
+    """The bus a server's pages announce changes on: through PostgreSQL when the games are
+    there (other processes may share the database and must hear them), else in process."""
+    url = store.shared_url
+    return LocalBus() if url is None else PostgresBus(url)
 
 
 def run_packaged() -> None:
@@ -65,7 +74,7 @@ def web_app(
     from flet_web.fastapi import app as flet_web_app  # type: ignore[import-untyped]
 
     drop_unkept_sessions()
-    service = Service(store, table)
+    service = Service(store, table, bus=bus_for(store))
     app: ASGIApp = flet_web_app(
         lambda page: App(page, service).start(),
         assets_dir=str(ASSETS),

@@ -6,27 +6,22 @@ that topic but the publisher hears it. The bus carries which change happened (a 
 version, a game id), never the change itself: the store holds that, and a device that hears
 of it reads it there.
 
-`LocalBus` links the pages of one server process. A bus for several processes (the hosted
-service over PostgreSQL's LISTEN/NOTIFY) implements the same `Bus` protocol.
+`LocalBus` links the pages of one server process; `PostgresBus` (companion/store/notices.py)
+links the processes that share one PostgreSQL database, through LISTEN/NOTIFY.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Protocol
 
-log = logging.getLogger("companion.play")
+from companion.store.notices import Handler, Subscribers
+
+__all__ = ["DELETED", "RENEWED", "SEATS", "Bus", "Handler", "LocalBus", "draft_topic", "game_topic"]
 
 # The table's topics: its codes renewed, a seat taken or freed, a game deleted.
 RENEWED = "table/renewed"
 SEATS = "table/seats"
 DELETED = "table/deleted"
-
-# What a subscriber is called with: the topic, then the value published.
-Handler = Callable[[str, object], None]
 
 
 def game_topic(game_id: str) -> str:
@@ -55,47 +50,24 @@ class Bus(Protocol):
         ...
 
 
-@dataclass
 class LocalBus:
-    """The pages of one process: handlers are called in the publisher's thread, in turn.
+    """The pages of one process: a publication is heard by this process's subscribers only."""
 
-    A handler that wants its own thread or event loop (a page's screen) schedules itself
-    there; one that fails is logged and the others still hear.
-    """
-
-    _subscriptions: dict[str, dict[int, tuple[object, Handler]]] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    def __init__(self) -> None:
+        self._here = Subscribers()
 
     def publish(self, topic: str, value: object, sender: object | None = None) -> None:
         """Tell every subscriber of `topic`, except `sender`, that `value`."""
-        with self._lock:
-            heard = [
-                handler
-                for owner, handler in self._subscriptions.get(topic, {}).values()
-                if sender is None or owner is not sender
-            ]
-        for handler in heard:
-            try:
-                handler(topic, value)
-            except Exception:
-                log.exception("a subscriber of %s failed", topic)
+        self._here.deliver(topic, value, sender)
 
     def subscribe(self, topic: str, subscriber: object, handler: Handler) -> None:
         """Call `handler(topic, value)` for each publication on `topic` by anyone else."""
-        with self._lock:
-            self._subscriptions.setdefault(topic, {})[id(handler)] = (subscriber, handler)
+        self._here.subscribe(topic, subscriber, handler)
 
     def unsubscribe_all(self, subscriber: object) -> None:
         """Forget every subscription `subscriber` holds."""
-        with self._lock:
-            for topic, handlers in list(self._subscriptions.items()):
-                kept = {key: held for key, held in handlers.items() if held[0] is not subscriber}
-                if kept:
-                    self._subscriptions[topic] = kept
-                else:
-                    del self._subscriptions[topic]
+        self._here.unsubscribe_all(subscriber)
 
     def subscribers(self, topic: str) -> int:
         """How many subscriptions `topic` has (for tests and the server's health)."""
-        with self._lock:
-            return len(self._subscriptions.get(topic, {}))
+        return self._here.count(topic)

@@ -251,6 +251,14 @@ class Store:
         self._lock = threading.Lock()
 
     @property
+    def shared_url(self) -> str | None:
+        """The URL of a database other server processes may share (PostgreSQL), password
+        included, for the bus between them; None for a SQLite file, one process's own."""
+        if self._database.is_sqlite:
+            return None
+        return self._database.engine.url.render_as_string(hide_password=False)
+
+    @property
     def notices(self) -> list[str]:
         """What the user must be told about opening the database (a damaged file moved aside)."""
         return self._database.notices
