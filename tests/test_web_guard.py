@@ -236,3 +236,34 @@ def test_the_real_server_refuses_other_sites_and_serves_its_own(served):
         assert hidden.value.code == 404
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
         assert page.headers.get("Access-Control-Allow-Origin") is None
+
+
+def _fetch(port: int, path: str, **headers: str):
+    """A GET of the real server: its status, headers and body (a 304 is an answer too)."""
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, answer.headers, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, b""
+
+
+def test_the_real_server_sends_its_files_gzipped_and_revalidated(served):
+    """Issue 22: a first visit was ~17 MB uncompressed, uncacheable; Flet's big two files
+    must travel compressed where the client accepts it, and a second visit get 304s."""
+    import gzip
+
+    port = served
+    for path in ("/main.dart.js", "/canvaskit/canvaskit.wasm", "/"):
+        status, plain_headers, plain = _fetch(port, path)
+        assert status == 200 and plain_headers.get("Content-Encoding") is None
+        status, headers, packed = _fetch(port, path, **{"Accept-Encoding": "gzip, br"})
+        assert status == 200 and headers["Content-Encoding"] == "gzip"
+        assert headers["Vary"] == "Accept-Encoding"
+        assert gzip.decompress(packed) == plain
+        if path != "/":
+            assert len(packed) < len(plain) * 0.6, (path, len(packed), len(plain))
+            # Revalidated, not refetched: the tag matches, the answer has no body.
+            assert headers["Cache-Control"] == "no-cache"
+            again = _fetch(port, path, **{"If-None-Match": headers["ETag"]})
+            assert again[0] == 304 and again[2] == b""

@@ -20,6 +20,7 @@ from companion.app.main import App
 from companion.app.reconnect import ReconnectNotice
 from companion.app.theme import FONT, FONTS
 from companion.app.warm_up import warm_up_once_listening
+from companion.app.web_packing import PackedFiles
 from companion.app.web_page import OfflinePage
 from companion.app.web_sessions import drop_unkept_sessions
 from companion.app.wire import WireGate, WireLimits
@@ -82,6 +83,7 @@ def web_app(
         session_timeout_seconds=session_timeout_s,
     )
     app = OfflinePage(WireGate(app, limits, open_door=table is None), FONT, ASSETS / FONTS[FONT])
+    app = PackedFiles(app)
     names = None
     if table is not None:
         names = {urlsplit(table.base).hostname or "", urlsplit(table.host_base).hostname or ""}
