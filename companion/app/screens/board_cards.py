@@ -110,8 +110,8 @@ class BoardCards:
         replay: Replay | None = None,
     ) -> ft.Control:
         """The step guide: whose turn, phase and step, what to do, and the domination choice;
-        on a person's turn first the `story` since they last decided (or the `replay` of it
-        under way); last, the `last` record with the players it passed over."""
+        on a person's turn the `story` since they last decided after what to do (the `replay`
+        of it under way before); last, the `last` record with the players it passed over."""
         state = self.session.state
         words = self.words
         turn = state.decision()
@@ -129,13 +129,17 @@ class BoardCards:
             if self.turns.bot_to_move() is not None:
                 parts.append(self.bot_part(turn.player))
             else:
+                guide = ft.Text(step_guide(state, words), size=15)
                 if replay is not None and replay.running:
-                    parts.append(self.replay_part(replay))
-                elif story is not None and story.lines:
-                    parts.append(self.story_part(story))
-                parts.append(ft.Text(step_guide(state, words), size=15))
+                    parts += [self.replay_part(replay), guide]
+                else:
+                    # What to do now first: on a phone on its side the story below may need
+                    # a scroll (issue 24's trial), the guide never.
+                    parts.append(guide)
                 if turn.territory is not None:
                     parts.append(self.domination_part(turn.territory, turn.bonuses_left))
+                if (replay is None or not replay.running) and story is not None and story.lines:
+                    parts.append(self.story_part(story))
         if last is not None:
             said, passes = last
             quiet = ft.Colors.ON_SURFACE_VARIANT
