@@ -147,6 +147,13 @@ def test_a_whole_game_against_a_greedy_bot_by_touch(server, browser, artifacts):
     click_until(ui, ui.button("Digital board"), "any seat can be the computer")
     click_until(ui, page.locator("[flt-semantics-identifier=played-by-2]"), "Computer: hard")
     ui.click(ui.button("Computer: quick"))
+    # A screen reader hears the choice with the question (issue 24's trial).
+    chosen = page.locator("[flt-semantics-identifier=played-by-2]").first
+    page.wait_for_function(
+        "e => e.textContent.includes('Player 2 is played by Computer: quick')",
+        arg=chosen.element_handle(),
+        timeout=10000,
+    )
     ui.shot("phone-20-new-digital-game", tall=1100)
     ui.click(ui.button("Start game"))
     ui.wait_for("Summon Wyrms: tap a marked space")

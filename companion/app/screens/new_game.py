@@ -167,25 +167,7 @@ def build(app: App, draft: NewGameForm | None = None, view: ft.View | None = Non
                     [
                         # Lined up under the seat's name, across the rest of the row.
                         ft.Container(width=SEAT_INDENT),
-                        ft.Semantics(
-                            identifier=f"played-by-{seat + 1}",
-                            label=app.say("app.new.played_by", seat=seat + 1),
-                            expand=True,
-                            content=ft.Dropdown(
-                                value=draft.bots[seat] or "person",
-                                label=app.say("app.new.played_by", seat=seat + 1),
-                                expand=True,
-                                options=[
-                                    ft.DropdownOption(
-                                        key=name or "person", text=words.render(Message(said))
-                                    )
-                                    for name, said in SEAT_PLAYERS.items()
-                                ],
-                                on_select=lambda e, s=seat: draft.bots.__setitem__(
-                                    s, None if e.control.value == "person" else e.control.value
-                                ),
-                            ),
-                        ),
+                        played_by_choice(app, draft, seat),
                     ]
                 )
             )
@@ -286,6 +268,36 @@ def build(app: App, draft: NewGameForm | None = None, view: ft.View | None = Non
         big_button(app.say("app.new.start"), start, icon=ft.Icons.PLAY_ARROW),
     ]
     return view
+
+
+def played_by_choice(app: App, draft: NewGameForm, seat: int) -> ft.Control:
+    """Who plays a seat on the digital board: a person or a computer level. A screen reader
+    reads the choice made with the question (issue 24's trial: it read the question only)."""
+    names = {name: app.words.render(Message(said)) for name, said in SEAT_PLAYERS.items()}
+    asked = app.say("app.new.played_by", seat=seat + 1)
+    semantics = ft.Semantics(
+        identifier=f"played-by-{seat + 1}",
+        label=asked,
+        value=names.get(draft.bots[seat], draft.bots[seat] or ""),
+        expand=True,
+    )
+
+    def picked(event: ft.Event[ft.Dropdown]) -> None:
+        bot = None if event.control.value == "person" else event.control.value
+        draft.bots[seat] = bot
+        semantics.value = names.get(bot, bot or "")
+        semantics.update()
+
+    semantics.content = ft.Dropdown(
+        value=draft.bots[seat] or "person",
+        label=asked,
+        expand=True,
+        options=[
+            ft.DropdownOption(key=name or "person", text=text) for name, text in names.items()
+        ],
+        on_select=picked,
+    )
+    return semantics
 
 
 def _board_entry(app: App, draft: NewGameForm, redraw) -> list[ft.Control]:  # noqa: ANN001
