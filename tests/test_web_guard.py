@@ -253,6 +253,8 @@ def test_the_real_server_sends_its_files_gzipped_and_revalidated(served):
     must travel compressed where the client accepts it, and a second visit get 304s."""
     import gzip
 
+    from companion.app.web_page import STUB_PATH
+
     port = served
     for path in ("/main.dart.js", "/canvaskit/canvaskit.wasm", "/"):
         status, plain_headers, plain = _fetch(port, path)
@@ -261,6 +263,9 @@ def test_the_real_server_sends_its_files_gzipped_and_revalidated(served):
         assert status == 200 and headers["Content-Encoding"] == "gzip"
         assert headers["Vary"] == "Accept-Encoding"
         assert gzip.decompress(packed) == plain
+        if path == "/":
+            # The page's scripts went in before it was compressed (web_page.py's stub).
+            assert STUB_PATH.encode() in plain
         if path != "/":
             assert len(packed) < len(plain) * 0.6, (path, len(packed), len(plain))
             # Revalidated, not refetched: the tag matches, the answer has no body.

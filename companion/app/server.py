@@ -83,12 +83,13 @@ def web_app(
         session_timeout_seconds=session_timeout_s,
     )
     app = OfflinePage(WireGate(app, limits, open_door=table is None), FONT, ASSETS / FONTS[FONT])
-    app = PackedFiles(app)
     names = None
     if table is not None:
         names = {urlsplit(table.base).hostname or "", urlsplit(table.host_base).hostname or ""}
         names = {url_name(name) for name in names if name}
         app = ReconnectNotice(app)
+    # Outside every middleware that rewrites a page's body: they read it uncompressed.
+    app = PackedFiles(app)
     app = OriginGuard(app, allowed_hosts(host, port, names), allowed_origins(host, port, names))
     if trusted_proxies:
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware

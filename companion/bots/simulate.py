@@ -332,15 +332,16 @@ def _run(tables: Iterator[_Table], workers: int) -> Iterator[tuple[_Table, _Outc
                 following = next(tables, None)
                 if following is not None:
                     pending[pool.submit(_play_table, following)] = following
-                try:
-                    outcome = future.result()
-                except BrokenProcessPool:
-                    # Workers a Ctrl-C stopped can break the pool a moment before the same
-                    # Ctrl-C reaches this process: it is given that moment to arrive.
-                    time.sleep(BROKEN_POOL_GRACE_S)
-                    raise
-                yield table, outcome
+                yield table, future.result()
         finished_all = True
+    except BrokenProcessPool:
+        # Workers a Ctrl-C stopped break the pool (a result or a new game refused) a moment
+        # before the same Ctrl-C reaches this process, or while it is held: it is given that
+        # moment to arrive, and then it is the Ctrl-C that is reported.
+        time.sleep(BROKEN_POOL_GRACE_S)
+        if held:
+            raise KeyboardInterrupt from None
+        raise
     finally:
         signal.signal(signal.SIGINT, previous)
         if not finished_all:

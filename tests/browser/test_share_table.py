@@ -339,7 +339,8 @@ def test_a_reload_a_dropped_connection_and_a_new_page_keep_the_seat(shared, brow
     assert CODE_SCREEN not in device.text()
 
     line.drop()
-    device.ui.wait_for("Reconnecting to the table")
+    # A loaded machine's page may take a while to see its connection close.
+    device.ui.wait_for("Reconnecting to the table", timeout=60)
     device.ui.shot("share-reconnecting", tall=740)
     time.sleep(2)
     line.cut = False
