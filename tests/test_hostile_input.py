@@ -459,3 +459,18 @@ def test_ctrl_c_while_simulate_starts_its_workers_is_one_line(tmp_path):
     os.killpg(process.pid, signal.SIGINT)
     _, stderr = process.communicate(timeout=30)
     assert (process.returncode, stderr.decode()) == (130, "interrupted\n")
+
+
+@pytest.mark.parametrize(("status", "by_ctrl_c"), [(130, True), (1, False)])
+def test_a_pool_broken_by_a_ctrl_c_is_told_from_one_broken_otherwise(status, by_ctrl_c):
+    """A worker stopped by Ctrl-C ends with status 130: a pool it broke is reported as
+    interrupted even when the Ctrl-C reaches simulate's own process late (a busy machine)."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from companion.bots.simulate import _stopped_by_ctrl_c
+
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        with pytest.raises(BrokenProcessPool):
+            pool.submit(os._exit, status).result(timeout=30)
+        assert _stopped_by_ctrl_c(pool) is by_ctrl_c

@@ -304,6 +304,14 @@ def _in_worker() -> None:
     signal.signal(signal.SIGINT, _quit_quietly)
 
 
+def _stopped_by_ctrl_c(pool: ProcessPoolExecutor) -> bool:
+    """Whether a worker of a broken pool ended by Ctrl-C (its status 130, `_quit_quietly`):
+    then the pool broke for the Ctrl-C, however late it reaches this process on a busy
+    machine. The executor keeps its workers in a private dict: none known, none said."""
+    processes = getattr(pool, "_processes", None) or {}
+    return any(process.exitcode == 130 for process in list(processes.values()))
+
+
 def _run(tables: Iterator[_Table], workers: int) -> Iterator[tuple[_Table, _Outcome]]:
     """Play every table, in this process or spread over worker processes, as they finish."""
     if workers == 1:
@@ -339,7 +347,7 @@ def _run(tables: Iterator[_Table], workers: int) -> Iterator[tuple[_Table, _Outc
         # before the same Ctrl-C reaches this process, or while it is held: it is given that
         # moment to arrive, and then it is the Ctrl-C that is reported.
         time.sleep(BROKEN_POOL_GRACE_S)
-        if held:
+        if held or _stopped_by_ctrl_c(pool):
             raise KeyboardInterrupt from None
         raise
     finally:
