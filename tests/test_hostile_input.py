@@ -468,9 +468,11 @@ def test_a_pool_broken_by_a_ctrl_c_is_told_from_one_broken_otherwise(status, by_
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from companion.bots.simulate import _stopped_by_ctrl_c
+    from companion.bots.simulate import _stopped_by_ctrl_c, workers_of
 
     with ProcessPoolExecutor(max_workers=1) as pool:
+        future = pool.submit(os._exit, status)
+        workers = workers_of(pool)
         with pytest.raises(BrokenProcessPool):
-            pool.submit(os._exit, status).result(timeout=30)
-        assert _stopped_by_ctrl_c(pool) is by_ctrl_c
+            future.result(timeout=30)
+        assert workers and _stopped_by_ctrl_c(workers) is by_ctrl_c

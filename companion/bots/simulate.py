@@ -304,12 +304,16 @@ def _in_worker() -> None:
     signal.signal(signal.SIGINT, _quit_quietly)
 
 
-def _stopped_by_ctrl_c(pool: ProcessPoolExecutor) -> bool:
-    """Whether a worker of a broken pool ended by Ctrl-C (its status 130, `_quit_quietly`):
-    then the pool broke for the Ctrl-C, however late it reaches this process on a busy
-    machine. The executor keeps its workers in a private dict: none known, none said."""
-    processes = getattr(pool, "_processes", None) or {}
-    return any(process.exitcode == 130 for process in list(processes.values()))
+def workers_of(pool: ProcessPoolExecutor) -> list[multiprocessing.Process]:
+    """The pool's worker processes started so far (the executor keeps them in a private
+    dict, which it may empty once broken: so they are taken while it runs)."""
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def _stopped_by_ctrl_c(workers: list[multiprocessing.Process]) -> bool:
+    """Whether a worker ended by Ctrl-C (its status 130, `_quit_quietly`): then the pool
+    broke for the Ctrl-C, however late it reaches this process on a busy machine."""
+    return any(worker.exitcode == 130 for worker in workers)
 
 
 def _run(tables: Iterator[_Table], workers: int) -> Iterator[tuple[_Table, _Outcome]]:
@@ -324,12 +328,14 @@ def _run(tables: Iterator[_Table], workers: int) -> Iterator[tuple[_Table, _Outc
     held: list[int] = []
     previous = signal.signal(signal.SIGINT, lambda signum, _frame: held.append(signum))
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_in_worker)
+    started: list[multiprocessing.Process] = []
     finished_all = False
     try:
         pending: dict[Future[_Outcome], _Table] = {}
         # A few games queued per worker keeps every worker busy without holding them all.
         for table in islice(tables, workers * IN_FLIGHT_PER_WORKER):
             pending[pool.submit(_play_table, table)] = table
+        started = workers_of(pool)
         signal.signal(signal.SIGINT, previous)
         if held:
             raise KeyboardInterrupt
@@ -347,7 +353,7 @@ def _run(tables: Iterator[_Table], workers: int) -> Iterator[tuple[_Table, _Outc
         # before the same Ctrl-C reaches this process, or while it is held: it is given that
         # moment to arrive, and then it is the Ctrl-C that is reported.
         time.sleep(BROKEN_POOL_GRACE_S)
-        if held or _stopped_by_ctrl_c(pool):
+        if held or _stopped_by_ctrl_c(started + workers_of(pool)):
             raise KeyboardInterrupt from None
         raise
     finally:
