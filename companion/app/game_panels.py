@@ -8,7 +8,7 @@ only sets what the new state changes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import flet as ft
 
@@ -21,6 +21,36 @@ from companion.play.session import GameSession
 
 NO_BORDER = ft.Border.all(2, ft.Colors.TRANSPARENT)
 CURRENT_BORDER = ft.Border.all(2, ACCENT)
+
+
+class RoundBar(Protocol):
+    """A bar that shows the round and says what undo and redo would do."""
+
+    title: ft.Text
+    undo_button: ft.IconButton
+    redo_button: ft.IconButton
+
+
+def show_round(
+    bar: RoundBar,
+    words: Language,
+    state: GameState,
+    undo: str | None,
+    redo: str | None,
+    round_: int | None = None,
+) -> None:
+    """The round of `state` (or `round_`) on a bar, and what its undo and redo would do."""
+    bar.title.value = say(
+        words, "game.bar.round", round=round_ or state.round, final=state.game.final_round
+    )
+    bar.undo_button.tooltip = (
+        say(words, "game.bar.undo", what=undo) if undo else say(words, "game.bar.no_undo")
+    )
+    bar.undo_button.disabled = undo is None
+    bar.redo_button.tooltip = (
+        say(words, "game.bar.redo", what=redo) if redo else say(words, "game.bar.no_redo")
+    )
+    bar.redo_button.disabled = redo is None
 
 
 class GameBar:
@@ -61,18 +91,7 @@ class GameBar:
     ) -> None:
         """The round of `state` (or `round_`, one whose Energy and Reset is still shown);
         `undo` and `redo` describe what the buttons would do, or None."""
-        words = self.words
-        self.title.value = say(
-            words, "game.bar.round", round=round_ or state.round, final=state.game.final_round
-        )
-        self.undo_button.tooltip = (
-            say(words, "game.bar.undo", what=undo) if undo else say(words, "game.bar.no_undo")
-        )
-        self.undo_button.disabled = undo is None
-        self.redo_button.tooltip = (
-            say(words, "game.bar.redo", what=redo) if redo else say(words, "game.bar.no_redo")
-        )
-        self.redo_button.disabled = redo is None
+        show_round(self, self.words, state, undo, redo, round_)
 
 
 class _PlayerRow:

@@ -13,6 +13,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.app.game_panels import show_round
 from companion.engine import GameState
 from companion.language.render import Language
 from companion.play.game_words import say
@@ -59,18 +60,7 @@ class SideRail:
         self, state: GameState, undo: str | None, redo: str | None, round_: int | None = None
     ) -> None:
         """As the app bar shows them (`GameBar.show`): the round, what undo and redo do."""
-        words = self.words
-        self.title.value = say(
-            words, "game.bar.round", round=round_ or state.round, final=state.game.final_round
-        )
-        self.undo_button.tooltip = (
-            say(words, "game.bar.undo", what=undo) if undo else say(words, "game.bar.no_undo")
-        )
-        self.undo_button.disabled = undo is None
-        self.redo_button.tooltip = (
-            say(words, "game.bar.redo", what=redo) if redo else say(words, "game.bar.no_redo")
-        )
-        self.redo_button.disabled = redo is None
+        show_round(self, self.words, state, undo, redo, round_)
 
 
 def drawer(controls: list[ft.Control]) -> ft.NavigationDrawer:
