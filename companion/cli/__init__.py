@@ -1,4 +1,4 @@
-"""The command line: `python -m companion tally|replay|game|simulate|bench|app`.
+"""The command line: `python -m companion tally|replay|game|analyse|simulate|bench|app`.
 
 Every command reads or prints JSON where it makes sense; bad input exits with
 status 2 and one line on stderr naming the problem, never a traceback.
@@ -17,6 +17,7 @@ import typer
 from pydantic import ValidationError
 
 from companion.boards import BoardError, resolve_board
+from companion.cli.analyse import analyse
 from companion.cli.game import game_app
 from companion.cli.io import OneLineErrors, UserError, echo, fail, print_json, read_json
 from companion.cli.language import Lang
@@ -43,11 +44,13 @@ app = typer.Typer(
     help="Summoner's Isle Companion: rules engine tools.",
 )
 app.add_typer(game_app, name="game")
+app.command("analyse")(analyse)
 
 INPUT_HELP = "A JSON file, or - to read standard input."
 MIN_PORT, MAX_PORT = 1, 65535
 MAX_BENCH_SECONDS = 600
 MAX_WAIT_GAMES = 100
+MAX_CALIBRATION_GAMES = 1000
 
 
 @app.command()
@@ -205,11 +208,62 @@ def bench(
             "(a few minutes per game; needs what `make test` installs).",
         ),
     ] = 0,
+    openspiel: Annotated[
+        bool,
+        typer.Option(
+            "--openspiel",
+            help="Instead, race the engine's random playouts against OpenSpiel's backgammon "
+            "for --seconds (needs the openspiel extra).",
+        ),
+    ] = False,
+    coach: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=MAX_WAIT_GAMES,
+            help="Instead, time the coach on this many table games of 2, 3 and 4 players: "
+            "each position's chances and each whole game's review.",
+        ),
+    ] = 0,
+    calibration: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=MAX_CALIBRATION_GAMES,
+            help="Instead, play this many games of 2, 3 and 4 mcts:normal seats and measure "
+            "how well the coach's chances are calibrated on them (hours of CPU).",
+        ),
+    ] = 0,
+    games_in: Annotated[
+        str | None,
+        typer.Option(
+            metavar="FILE",
+            help="Measure the calibration on these games (JSON lines of game logs) instead "
+            "of playing new ones.",
+        ),
+    ] = None,
+    games_out: Annotated[
+        str | None,
+        typer.Option(metavar="FILE", help="Save the games --calibration plays (JSON lines)."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of --coach and --calibration.")] = 1,
+    workers: Annotated[
+        int | None,
+        typer.Option(min=1, max=32, help="Processes for --calibration (default: cores)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Measure the engine (decisions per second, tally, replay) and the store (append, reopen)."""
     from companion.cli.app_waits import AppWaitsUnavailable
-    from companion.cli.bench import run_app_waits, run_bench, run_waits
+    from companion.cli.bench import (
+        OpenSpielMissing,
+        run_app_waits,
+        run_bench,
+        run_calibration,
+        run_coach,
+        run_openspiel,
+        run_waits,
+    )
 
     # NaN passes a `<= 0` test, and infinity would never end.
     if not math.isfinite(seconds) or not 0 < seconds <= MAX_BENCH_SECONDS:
@@ -217,18 +271,34 @@ def bench(
     try:
         if waits_app:
             result = run_app_waits(waits_app)
+        elif waits:
+            result = run_waits(waits)
+        elif openspiel:
+            result = run_openspiel(seconds)
+        elif coach:
+            result = run_coach(coach, seed)
+        elif calibration or games_in:
+            result = run_calibration(calibration, seed, workers, games_in, games_out, as_json)
         else:
-            result = run_waits(waits) if waits else run_bench(seconds)
+            result = run_bench(seconds)
     except AppWaitsUnavailable as error:
         fail(f"cannot measure waits in the app: {error}")
+    except OpenSpielMissing as error:
+        fail(str(error))
+    except UserError as error:
+        fail(str(error))
     except (OSError, StoreError) as error:
         fail(f"cannot run the store benchmark: {getattr(error, 'strerror', None) or error}")
+    except KeyboardInterrupt:
+        interrupted()
     if as_json:
         print_json(result)
         return
     for key, value in result.items():
         if isinstance(value, dict):
             value = ", ".join(f"{k} {v}" for k, v in value.items())
+        elif isinstance(value, list):
+            value = "\n" + "\n".join(f"  {item}" for item in value)
         typer.echo(f"{key:16} {value}")
 
 
