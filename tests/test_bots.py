@@ -17,7 +17,7 @@ from companion.boards import shipped_board
 from companion.bots import BOT_NAMES, GreedyBot, MctsBot, make_bot
 from companion.bots.evaluation import Evaluator
 from companion.bots.playout import play
-from companion.bots.simulate import simulate
+from companion.bots.simulate import simulate, wilson
 from companion.cli import app
 from companion.engine import Game
 from companion.engine.constants import SPRITE
@@ -296,6 +296,34 @@ def test_simulate_mcts_in_parallel_processes():
     assert sum(report.wins_by_bot.values()) == 2
     assert set(report.max_overrun_by_bot) == {"mcts"}
     assert report.longest_decision_ms_by_bot["mcts"] > 0
+
+
+def test_simulate_reports_win_rates_with_their_95_percent_intervals():
+    report = simulate(2, 4, 3, ["greedy", "random"], workers=1)
+    rate, low, high = report.win_rates()["greedy"]
+    assert rate == report.wins_by_bot["greedy"] / 4
+    assert 0.0 <= low <= rate <= high <= 1.0
+    # Wilson's interval for 65 of 100: 55.3% to 73.6%.
+    assert wilson(65, 100) == pytest.approx((0.5525, 0.7364), abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    assert report.to_json()["win_rate_by_bot"]["greedy"]["rate"] == rate
+
+
+def test_simulate_on_the_cpu_clock_gives_searching_bots_budgets_of_their_own_time():
+    clocks = []
+
+    def record(seed, budget_ms, clock):
+        clocks.append(clock)
+        return MctsBot(seed, budget_ms=budget_ms, clock=clock)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("companion.bots.MctsBot", record)
+        report = simulate(2, 1, 1, ["mcts", "greedy"], budget_ms=20, cpu_clock=True)
+    assert report.errors == 0, report.error_samples
+    assert report.clock == "cpu"
+    # The last made is the game's seat (simulate first checks every name it is given).
+    assert clocks[-1] is time.thread_time
+    assert "budgets on CPU time" in report.lines()[0]
 
 
 def test_simulate_command_takes_bots_per_seat_budget_and_workers():

@@ -11,6 +11,7 @@ import math
 import os
 import socket
 import sys
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
@@ -47,6 +48,15 @@ app.add_typer(game_app, name="game")
 app.command("analyse")(analyse)
 
 INPUT_HELP = "A JSON file, or - to read standard input."
+
+
+class Clock(StrEnum):
+    """What the bots of a simulation read their budgets on."""
+
+    WALL = "wall"
+    CPU = "cpu"
+
+
 MIN_PORT, MAX_PORT = 1, 65535
 MAX_BENCH_SECONDS = 600
 MAX_WAIT_GAMES = 100
@@ -164,6 +174,13 @@ def simulate(
         int | None, typer.Option(help="Games played at once in processes (default: cores).")
     ] = None,
     board: Annotated[str | None, typer.Option(help="A shipped board id.")] = None,
+    clock: Annotated[
+        Clock,
+        typer.Option(
+            help="What bots read their budgets on: wall (as on the digital board) or cpu "
+            "(each bot's own CPU time, so other work on the machine does not weaken it)."
+        ),
+    ] = Clock.WALL,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Play whole games between bots and report how they ended."""
@@ -173,7 +190,9 @@ def simulate(
     names = [name.strip() for name in bots.split(",") if name.strip()]
     try:
         workers = default_workers() if workers is None else workers
-        report = run(players, games, seed, names, board, budget_ms, workers)
+        report = run(
+            players, games, seed, names, board, budget_ms, workers, cpu_clock=clock is Clock.CPU
+        )
     except (BoardError, ValueError) as error:
         fail(str(error))
     except KeyboardInterrupt:
