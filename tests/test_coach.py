@@ -10,6 +10,7 @@ in both languages, and one line for bad input.
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import subprocess
 import sys
@@ -17,10 +18,12 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from companion.boards import shipped_board
 from companion.bots import make_bot
 from companion.bots.playout import PlayedGame, play
+from companion.cli import app
 from companion.coach import CoachError, Estimator, board_known, playable, review, win_chances
 from companion.coach.calibration import KNOTS, calibrate, mapped
 from companion.coach.review import Mark, mark_for
@@ -242,3 +245,51 @@ def test_analyse_refuses_bad_input_in_one_line(args, stdin, said):
     assert shown.stdout == ""
     assert len(shown.stderr.splitlines()) == 1 and shown.stderr.startswith("error: ")
     assert said in shown.stderr
+
+
+def test_bench_openspiel_says_in_one_line_when_openspiel_is_missing(monkeypatch):
+    real = importlib.import_module
+
+    def without_openspiel(name, *args, **kwargs):
+        if name == "pyspiel":
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(importlib, "import_module", without_openspiel)
+    result = CliRunner().invoke(app, ["bench", "--openspiel", "--seconds", "0.1"])
+    assert result.exit_code == 2
+    assert "OpenSpiel is not installed" in result.output
+
+
+def test_bench_openspiel_races_the_engine_against_backgammon():
+    pytest.importorskip("pyspiel")
+    result = CliRunner().invoke(app, ["bench", "--openspiel", "--seconds", "0.3", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["ratio"] == pytest.approx(
+        figures["engine_decisions_per_s"] / figures["openspiel_decisions_per_s"], rel=0.01
+    )
+    assert figures["openspiel_actions_per_s"] > figures["openspiel_decisions_per_s"]
+
+
+def test_bench_calibration_measures_saved_games(tmp_path):
+    games = tmp_path / "games.jsonl"
+    with games.open("w", encoding="utf-8") as out:
+        for players in (2, 3, 4):
+            game, played = greedy_game(players, seed=3)
+            out.write(json.dumps(GameLog.of(game.setup, played.commands).to_json()) + "\n")
+    result = CliRunner().invoke(
+        app, ["bench", "--games-in", str(games), "--workers", "1", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["games"] == {"2": 1, "3": 1, "4": 1}
+    assert report["positions"] >= 3 * 6
+    assert len(report["table"]) == 10
+    assert report["player_positions"] == sum(row["positions"] for row in report["table"])
+    assert set(report["knots"]) == {"2", "3", "4"}
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "summoners-isle-game"}\n', encoding="utf-8")
+    refused = CliRunner().invoke(app, ["bench", "--games-in", str(bad)])
+    assert refused.exit_code == 2
+    assert "line 1" in refused.output
