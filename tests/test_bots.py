@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from companion.boards import shipped_board
 from companion.bots import BOT_NAMES, GreedyBot, MctsBot, make_bot
 from companion.bots.evaluation import Evaluator
+from companion.bots.mcts import Chance
 from companion.bots.playout import play
 from companion.bots.simulate import simulate, wilson
 from companion.cli import app
@@ -160,6 +161,34 @@ def test_mcts_is_deterministic_given_its_seed_and_iterations():
         return commands
 
     assert opening(5) == opening(5)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_mcts_backs_values_up_as_max_n_with_chance_nodes_at_their_odds(players):
+    for state in decisions(players, 11, 3):
+        bot = searcher(2, 300)
+        bot.choose(state)
+        root = bot._spent
+        assert root is not None and root.children
+        checked = 0
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if type(node) is Chance:
+                expected = [
+                    sum(p * outcome.value[seat] for p, outcome in node.outcomes)
+                    for seat in range(players)
+                ]
+                assert node.value == pytest.approx(expected)
+                stack.extend(outcome for _, outcome in node.outcomes)
+            elif node.children is not None:
+                # A node is worth its best child's values for the seat deciding there.
+                best = max(child.value[node.mover] for _, child in node.children)
+                assert node.value[node.mover] == best
+                assert any(child.value == node.value for _, child in node.children)
+                stack.extend(child for _, child in node.children)
+                checked += 1
+        assert checked > 1
 
 
 def decisions(players: int, seed: int, count: int):

@@ -41,8 +41,9 @@ BUCKETS = 10
 CHECKED_BUCKET = 30
 # How far the observed rate may be from a checked bucket's centre.
 TOLERANCE = 0.07
-# The temperatures tried when fitting one (energy), and the knots kept of an isotonic fit.
-TEMPERATURE_GRID = tuple(round(0.5 + 0.25 * step, 2) for step in range(79))
+# The temperatures tried when fitting one (energy, 5% apart from 0.5 to about 170: early
+# in a game energy leads say little about the winner), and the knots kept of an isotonic fit.
+TEMPERATURE_GRID = tuple(round(0.5 * 1.05**step, 2) for step in range(120))
 MOST_KNOTS = 12
 
 
@@ -304,6 +305,8 @@ class CalibrationReport:
     # With the map and temperatures shipped in coach/calibration.py.
     shipped_table: list[Bucket]
     brier: dict[str, float] = field(default_factory=dict)
+    # Out-of-fold Brier scores by number of players and round, beside everyone equal's.
+    brier_by_part: dict[str, dict[str, float]] = field(default_factory=dict)
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
@@ -318,6 +321,7 @@ class CalibrationReport:
             "raw_table": [bucket.to_json() for bucket in self.raw_table],
             "shipped_table": [bucket.to_json() for bucket in self.shipped_table],
             "brier": self.brier,
+            "brier_by_part": self.brier_by_part,
             "seconds": round(self.seconds),
             "passes": all(b.within for b in self.table if b.checked),
         }
@@ -351,6 +355,8 @@ def calibration(
         TEMPERATURES.update(shipped)
     knots: dict[int, tuple[tuple[float, float], ...]] = {}
     out_of_fold: list[tuple[float, bool]] = []
+    # Out-of-fold (chance, won) by number of players and round, for the Brier scores.
+    by_part: dict[str, list[tuple[float, bool]]] = {}
     raw_points: list[tuple[float, bool]] = []
     shipped_points: list[tuple[float, bool]] = []
     for players in PLAYER_COUNTS:
@@ -360,6 +366,9 @@ def calibration(
             trained = fit_knots(_points([j for j in mine if j.sample.game % 2 != fold]))
             tested = [j for j in mine if j.sample.game % 2 == fold]
             out_of_fold.extend(_points(tested, trained))
+            for one in tested:
+                part = f"{players} players, round {one.sample.round}"
+                by_part.setdefault(part, []).extend(_points([one], trained))
         raw_points.extend(_points(mine))
         shipped_points.extend(_points(mine, KNOTS[players]))
     return CalibrationReport(
@@ -374,6 +383,13 @@ def calibration(
             "out_of_fold": _brier(out_of_fold),
             "raw": _brier(raw_points),
             "uniform": _brier([(1 / j.sample.players, w) for j in judged for w in _wins(j)]),
+        },
+        brier_by_part={
+            part: {
+                "chances": _brier(points),
+                "uniform": _brier([(1 / int(part[0]), won) for _, won in points]),
+            }
+            for part, points in sorted(by_part.items())
         },
         seconds=time.perf_counter() - started,
     )
