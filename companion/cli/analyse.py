@@ -112,12 +112,12 @@ def _dotted(parts: tuple[Message, ...]) -> Message:
     return joined
 
 
-def _moment_heading(told: Review, moment: Moment) -> Message:
-    """'Start', 'Round 3' or 'End' for a line of the chances round by round."""
-    if moment.index == 0:
-        return Message("coach.at_start")
+def _moment_heading(told: Review, moment: Moment, starts: set[int]) -> Message:
+    """'Round 3' (its start), 'Now' or 'End' for a line of the chances round by round."""
     if moment is told.moments[-1] and moment.chances.playouts == 0:
         return Message("coach.at_end")
+    if moment.index not in starts:
+        return Message("coach.now", round=moment.round)
     return Message("coach.at_round", round=moment.round)
 
 
@@ -126,12 +126,14 @@ def review_lines(told: Review, lang: str = DEFAULT_LANGUAGE) -> list[str]:
     say = language(lang).render
     labels = told.labels
     lines = [say(Message("coach.heading_rounds"))]
-    for moment in told.by_round():
+    rounds = told.by_round()
+    starts = {moment.index for moment in told.round_starts()}
+    for moment in rounds:
         lines.append(
             say(
                 Message(
                     "coach.round_line",
-                    when=_moment_heading(told, moment),
+                    when=_moment_heading(told, moment, starts),
                     chances=chances_message(moment.chances, labels),
                 )
             )

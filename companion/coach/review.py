@@ -39,8 +39,14 @@ class Mark(StrEnum):
     BLUNDER = "blunder"
 
 
-def mark_for(cost: float) -> Mark | None:
-    """The mark a record costing this much chance (0 to 1) earns, if any."""
+def mark_for(cost: float, noise: float = 0.0) -> Mark | None:
+    """The mark a record costing this much chance (0 to 1) earns, if any.
+
+    `noise` is how far the estimates around the record may be off (their 95% intervals'
+    half widths): a cost within it could be the playouts' luck, and earns no mark.
+    """
+    if cost <= noise:
+        return None
     for name, threshold in MARK_THRESHOLDS:
         if cost >= threshold:
             return Mark(name)
@@ -95,12 +101,17 @@ class Review:
     moments: tuple[Moment, ...]
     turning_points: tuple[TurningPoint, ...]
 
-    def by_round(self) -> list[Moment]:
-        """The moment each round starts (after the Energy and Reset before it), and the last."""
+    def round_starts(self) -> list[Moment]:
+        """The moment each round starts: the game's start, and after each Energy and Reset."""
         chosen: list[Moment] = []
         for moment in self.moments:
             if not chosen or moment.round != chosen[-1].round:
                 chosen.append(moment)
+        return chosen
+
+    def by_round(self) -> list[Moment]:
+        """The moment each round starts, and the last (the result, or where the game is)."""
+        chosen = self.round_starts()
         if chosen[-1] is not self.moments[-1]:
             chosen.append(self.moments[-1])
         return chosen
@@ -171,10 +182,16 @@ def _digital_moments(
                 for probability, other in luck
             )
             cost = previous.chance(player) - expected
-            mark = mark_for(cost)
+            mark = mark_for(cost, max(_half_width(previous, player), _half_width(chances, player)))
         moments.append(Moment(index, state.round, chances, record, sentence, player, cost, mark))
         previous = chances
     return moments
+
+
+def _half_width(chances: Chances, player: str) -> float:
+    """Half the width of a player's 95% interval."""
+    line = chances.of(player)
+    return (line.high - line.low) / 2
 
 
 def _other_outcomes(state: GameState, record: Command) -> list[tuple[float, GameState]]:
