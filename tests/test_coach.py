@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from companion.boards import shipped_board
+from companion.boards import resolve_board, shipped_board
 from companion.bots import make_bot
 from companion.bots.playout import PlayedGame, play
 from companion.cli import app
@@ -320,3 +320,32 @@ def test_analyse_a_digital_game_in_play_ends_on_where_it_stands_and_lists_costly
         "  Now (round 3)",
     ]
     assert "Costly records:" in lines
+
+
+def test_a_table_game_on_a_board_without_paths_has_no_chances_and_says_why():
+    board = resolve_board(
+        {
+            "territories": [
+                {"id": "north", "bonus": 2, "locations": ["n1", "n2"]},
+                {"id": "south", "bonus": 1, "locations": ["s1", "s2"]},
+            ]
+        }
+    )
+    setup = GameSetup(players=[{"id": "a"}, {"id": "b"}], board=board)
+    state = Game(setup, board).new_initial_state()
+    with pytest.raises(CoachError) as refused:
+        win_chances(state, budget=8)
+    assert "no paths" in str(refused.value)
+    assert "chemins" in render(refused.value.message, "fr")
+
+
+def test_analyse_a_saved_game_by_its_id(tmp_path, table_log):
+    from companion.store.store import open_store
+
+    db = tmp_path / "games.db"
+    with open_store(str(db)) as store:
+        saved = store.import_log(GameLog.model_validate_json(table_log.read_text(encoding="utf-8")))
+    from_store = analyse(saved.id, "--db", str(db), "--budget", "32", "--json")
+    from_file = analyse(str(table_log), "--budget", "32", "--json")
+    assert from_store.returncode == 0, from_store.stderr
+    assert json.loads(from_store.stdout) == json.loads(from_file.stdout)
