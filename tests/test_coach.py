@@ -349,3 +349,18 @@ def test_analyse_a_saved_game_by_its_id(tmp_path, table_log):
     from_file = analyse(str(table_log), "--budget", "32", "--json")
     assert from_store.returncode == 0, from_store.stderr
     assert json.loads(from_store.stdout) == json.loads(from_file.stdout)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_playouts_choose_legal_commands_and_end_where_their_round_ends(players):
+    game, played = greedy_game(players)
+    estimator = Estimator(5)
+    state = game.new_initial_state()
+    for number, command in enumerate(played.commands):
+        if number % 7 == 0:
+            value = estimator.playout(state, number)
+            assert len(value) == players and sum(value) == pytest.approx(1.0)
+            # A playout is a function of where it stands: the same ends the same.
+            assert estimator.playout(state, number) == value
+            assert Estimator(5).playout(state, number) == value
+        state.apply(command)
