@@ -20,7 +20,7 @@ from pydantic import (
 from companion.language.message import Message
 from models.problems import InvalidValue
 from models.rules import DOMINATION_BONUS_RANGE, MAX_PLAYERS, MIN_PLAYERS
-from models.text import check_typed_text
+from models.text import typed_text
 
 _BONUS_LOW, _BONUS_HIGH = DOMINATION_BONUS_RANGE
 
@@ -35,12 +35,12 @@ MAX_DESCRIPTION_CHARS = 1000
 Id = Annotated[
     str,
     Field(min_length=1, max_length=MAX_ID_CHARS),
-    AfterValidator(lambda text: check_typed_text(text, Message("problem.what.id"))),
+    AfterValidator(typed_text(Message("problem.what.id"), normalise=False)),
 ]
 Name = Annotated[
     str,
     Field(max_length=MAX_NAME_CHARS),
-    AfterValidator(lambda text: check_typed_text(text, Message("problem.what.name"))),
+    AfterValidator(typed_text(Message("problem.what.name"))),
 ]
 
 
@@ -77,7 +77,11 @@ class Board(BaseModel):
 
     id: Id = "custom"
     name: Name = "Custom board"
-    description: str = Field(default="", max_length=MAX_DESCRIPTION_CHARS)
+    description: Annotated[
+        str,
+        Field(max_length=MAX_DESCRIPTION_CHARS),
+        AfterValidator(typed_text(Message("input.what.description"))),
+    ] = ""
     min_players: StrictInt = Field(default=MIN_PLAYERS, ge=MIN_PLAYERS, le=MAX_PLAYERS)
     max_players: StrictInt = Field(default=MAX_PLAYERS, ge=MIN_PLAYERS, le=MAX_PLAYERS)
     territories: tuple[Territory, ...] = Field(min_length=1, max_length=MAX_TERRITORIES)

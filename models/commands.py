@@ -3,18 +3,24 @@
 A game is its setup plus its list of commands. Commands are named tuples so the
 engine can make and compare thousands of them a second; they become JSON (and
 come back, validated) through `command_to_json` and `command_from_json`.
+
+Each command is declared once: its class here, registered by `@command` under its JSON
+type name (and as a player's command or the table's), and its rules in one module of
+`companion/engine/commands/`, found there by name. Nothing else lists commands
+(docs/engine.md, "Adding a command").
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NamedTuple
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, NamedTuple, Protocol, Self, TypeVar
 
 from pydantic import AfterValidator, Field, StrictBool, StrictInt, TypeAdapter, ValidationError
 
 from companion.language.message import Message
 from models.problems import as_message, problem
 from models.rules import DIE_SIDES, CreatureKind
-from models.text import check_typed_text
+from models.text import typed_text
 
 DieRoll = Annotated[StrictInt, Field(ge=1, le=DIE_SIDES)]
 PlayerId = Annotated[str, Field(min_length=1)]
@@ -24,6 +30,46 @@ LocationId = Annotated[str, Field(min_length=1)]
 By = PlayerId | None
 
 
+class Command(Protocol):
+    """What every command is: an immutable record of named fields (a NamedTuple class
+    registered with `@command`)."""
+
+    def _asdict(self) -> dict[str, Any]: ...
+
+
+class PlayerCommand(Command, Protocol):
+    """A command a player makes: it says who (`by`)."""
+
+    @property
+    def by(self) -> str | None:
+        """The player who makes it; None only in version 1 logs."""
+        ...
+
+    def _replace(self, *, by: str | None = ...) -> Self: ...
+
+
+_C = TypeVar("_C")
+# JSON type name -> class, and which of them players make: filled by `@command` below.
+_TYPES: dict[str, type[Any]] = {}
+_PLAYERS: list[type[Any]] = []
+
+
+def command(name: str, *, player: bool) -> Callable[[type[_C]], type[_C]]:
+    """Register a command class under its JSON type name; `player`: a player makes it (it
+    has `by`), else it is a record for the whole table."""
+
+    def register(cls: type[_C]) -> type[_C]:
+        if name in _TYPES:
+            raise ValueError(f"two command types are called {name!r}")
+        _TYPES[name] = cls
+        if player:
+            _PLAYERS.append(cls)
+        return cls
+
+    return register
+
+
+@command("summon", player=True)
 class Summon(NamedTuple):
     """Pay a creature's cost and put it on a vacant location (no location at the table)."""
 
@@ -32,12 +78,14 @@ class Summon(NamedTuple):
     by: By = None
 
 
+@command("pass", player=True)
 class Pass(NamedTuple):
     """The player whose turn it is is done with the current step."""
 
     by: By = None
 
 
+@command("activate", player=True)
 class Activate(NamedTuple):
     """Start activating one of the player's face-up creatures of the step's kind."""
 
@@ -45,6 +93,7 @@ class Activate(NamedTuple):
     by: By = None
 
 
+@command("move", player=True)
 class Move(NamedTuple):
     """Move the active creature to an empty location, one action per location entered."""
 
@@ -52,6 +101,7 @@ class Move(NamedTuple):
     by: By = None
 
 
+@command("attack", player=True)
 class Attack(NamedTuple):
     """The active creature attacks an adjacent enemy; the dice travel with the command."""
 
@@ -62,6 +112,7 @@ class Attack(NamedTuple):
     by: By = None
 
 
+@command("swap", player=True)
 class Swap(NamedTuple):
     """Pay 1 energy to trade the active Wyrm's place with an adjacent creature of its owner."""
 
@@ -69,12 +120,14 @@ class Swap(NamedTuple):
     by: By = None
 
 
+@command("end_activation", player=True)
 class EndActivation(NamedTuple):
     """Flip the active creature face-down; its remaining actions are given up."""
 
     by: By = None
 
 
+@command("dominate", player=True)
 class Dominate(NamedTuple):
     """Take or decline the bonus of a territory the player holds entirely."""
 
@@ -83,6 +136,7 @@ class Dominate(NamedTuple):
     by: By = None
 
 
+@command("removal", player=True)
 class Removal(NamedTuple):
     """At the table: the player whose turn it is removed an opponent's creature."""
 
@@ -94,6 +148,7 @@ class Removal(NamedTuple):
 REASON_LIMIT = 200
 
 
+@command("correction", player=False)
 class Correction(NamedTuple):
     """At the table: fix a player's energy by hand, with the reason on record."""
 
@@ -102,7 +157,7 @@ class Correction(NamedTuple):
     reason: Annotated[
         str,
         Field(min_length=1, max_length=REASON_LIMIT),
-        AfterValidator(lambda text: check_typed_text(text, Message("problem.what.reason"))),
+        AfterValidator(typed_text(Message("problem.what.reason"))),
     ]
 
 
@@ -128,6 +183,7 @@ class Removed(NamedTuple):
     kind: CreatureKind
 
 
+@command("energy_and_reset", player=False)
 class EnergyAndReset(NamedTuple):
     """At the table: run Energy and Reset from the creatures seen on the board.
 
@@ -140,6 +196,30 @@ class EnergyAndReset(NamedTuple):
     removed: tuple[Removed, ...] | None = None
 
 
+@command("late_summon", player=False)
+class LateSummon(NamedTuple):
+    """At the table's Energy and Reset: a summon made this round that nobody entered then.
+
+    It pays its cost now and is placed like any other creature.
+    """
+
+    player: PlayerId
+    kind: CreatureKind
+
+
+@command("late_removal", player=False)
+class LateRemoval(NamedTuple):
+    """At the table's Energy and Reset: a removal made this round that nobody entered then.
+
+    `player` removed `victim`'s creature of `kind`; the bounty is paid now and can win the game.
+    """
+
+    player: PlayerId
+    victim: PlayerId
+    kind: CreatureKind
+
+
+@command("skip", player=False)
 class Skip(NamedTuple):
     """At the table: everyone is done up to a point of the round, in one record.
 
@@ -152,49 +232,13 @@ class Skip(NamedTuple):
     player: PlayerId | None = None
 
 
-Command = (
-    Summon
-    | Pass
-    | Activate
-    | Move
-    | Attack
-    | Swap
-    | EndActivation
-    | Dominate
-    | Removal
-    | Correction
-    | EnergyAndReset
-    | Skip
-)
-
-COMMAND_TYPES: dict[str, type[Any]] = {
-    "summon": Summon,
-    "pass": Pass,
-    "activate": Activate,
-    "move": Move,
-    "attack": Attack,
-    "swap": Swap,
-    "end_activation": EndActivation,
-    "dominate": Dominate,
-    "removal": Removal,
-    "correction": Correction,
-    "energy_and_reset": EnergyAndReset,
-    "skip": Skip,
-}
-# Commands a player makes (they carry `by`); the rest are records for the whole table.
-PLAYER_COMMANDS: tuple[type[Any], ...] = (
-    Summon,
-    Pass,
-    Activate,
-    Move,
-    Attack,
-    Swap,
-    EndActivation,
-    Dominate,
-    Removal,
-)
+# Derived from the registrations above, never listed by hand.
+COMMAND_TYPES: dict[str, type[Any]] = dict(_TYPES)
+PLAYER_COMMANDS: tuple[type[PlayerCommand], ...] = tuple(_PLAYERS)
 _TYPE_NAMES = {cls: name for name, cls in COMMAND_TYPES.items()}
-_ADAPTERS = {name: TypeAdapter(cls) for name, cls in COMMAND_TYPES.items()}
+_ADAPTERS: dict[str, TypeAdapter[Command]] = {
+    name: TypeAdapter(cls) for name, cls in COMMAND_TYPES.items()
+}
 
 
 class CommandFormatError(ValueError):
@@ -236,8 +280,11 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def command_from_json(data: Any) -> Command:
-    """Validate a JSON-ready dict into a command; CommandFormatError says what is wrong."""
+def command_from_json(data: Any, context: dict[str, Any] | None = None) -> Command:
+    """Validate a JSON-ready dict into a command; CommandFormatError says what is wrong.
+
+    `context` models.text.STORED reads a saved command: its text is shown safely, not refused.
+    """
     if not isinstance(data, dict):
         raise CommandFormatError(Message("problem.command.not_object", given=type(data).__name__))
     fields = dict(data)
@@ -248,7 +295,7 @@ def command_from_json(data: Any) -> Command:
             Message("problem.command.unknown_type", name=repr(name), known=known)
         )
     try:
-        return _ADAPTERS[name].validate_python(fields)
+        return _ADAPTERS[name].validate_python(fields, context=context)
     except ValidationError as error:
         said = problem(error, fields)
         raise CommandFormatError(

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
 
 from companion.language.message import Message
 from models.commands import (
@@ -12,12 +12,14 @@ from models.commands import (
     Command,
     CommandFormatError,
     EnergyAndReset,
+    Skip,
     command_from_json,
     command_to_json,
     command_type,
 )
 from models.problems import InvalidValue
 from models.setup import GameSetup
+from models.text import STORED
 
 LOG_FORMAT: Final = "summoners-isle-game"
 # Version 2: every player's command says who makes it (`by`), and every Energy and Reset
@@ -37,6 +39,24 @@ class GameLog(BaseModel):
     version: StrictInt = Field(default=LOG_VERSION, ge=1)
     setup: GameSetup
     commands: list[dict[str, Any]] = Field(default=[], max_length=MAX_LOG_COMMANDS)
+    # How many commands each tap recorded, in order (issue 21): undo takes back a tap, so an
+    # imported game undoes tap by tap as the original did. Left out when it is what
+    # the commands say (`inferred_taps`).
+    taps: list[Annotated[StrictInt, Field(ge=1)]] | None = Field(
+        default=None, max_length=MAX_LOG_COMMANDS
+    )
+
+    @model_validator(mode="after")
+    def _taps_cover_the_commands(self) -> GameLog:
+        if self.taps is not None and sum(self.taps) != len(self.commands):
+            raise InvalidValue(
+                Message(
+                    "problem.log.taps",
+                    taps=str(sum(self.taps)),
+                    commands=str(len(self.commands)),
+                )
+            )
+        return self
 
     @field_validator("version")
     @classmethod
@@ -69,14 +89,26 @@ class GameLog(BaseModel):
         return self.model_dump(mode="json", exclude_none=True)
 
     @classmethod
-    def of(cls, setup: GameSetup, commands: list[Command]) -> GameLog:
-        """A log from a setup and command values: version 2 when every command is complete."""
+    def of(
+        cls, setup: GameSetup, commands: list[Command], taps: list[int] | None = None
+    ) -> GameLog:
+        """A log from a setup and command values: version 2 when every command is complete.
+
+        `taps` (how many commands each tap recorded) is written only where the commands do not
+        say it themselves (`inferred_taps`): such a log stays readable by builds from before
+        taps were kept.
+        """
         version = 1 if any(version_2_gap(command) for command in commands) else LOG_VERSION
-        return cls(
-            version=version,
-            setup=setup,
-            commands=[command_to_json(command) for command in commands],
-        )
+        data: dict[str, Any] = {
+            "version": version,
+            "setup": setup,
+            "commands": [command_to_json(command) for command in commands],
+        }
+        if taps is not None and taps != inferred_taps(commands):
+            data["taps"] = taps
+        # The setup was accepted already (maybe saved by an older version that checked its
+        # names less): it is written as it is now shown, not judged again.
+        return cls.model_validate(data, context=STORED)
 
 
 def _at(index: int, said: Message) -> Message:
@@ -91,3 +123,24 @@ def version_2_gap(command: Command) -> Message | None:
     if isinstance(command, EnergyAndReset) and command.removed is None:
         return Message("problem.log.no_removed")
     return None
+
+
+def inferred_taps(commands: list[Command]) -> list[int]:
+    """The taps of a log that does not say them: each command a tap of its own, but for a
+    skip followed by the command of the player it skips to, which one tap on that player's
+    square recorded (`GameState.reach`)."""
+    sizes: list[int] = []
+    index = 0
+    while index < len(commands):
+        command = commands[index]
+        following = commands[index + 1] if index + 1 < len(commands) else None
+        paired = (
+            isinstance(command, Skip)
+            and command.player is not None
+            and following is not None
+            and not isinstance(following, Skip)
+            and getattr(following, "by", None) == command.player
+        )
+        sizes.append(2 if paired else 1)
+        index += sizes[-1]
+    return sizes

@@ -14,6 +14,7 @@ language too; a plain ValueError's text is kept as it is (English).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -22,6 +23,9 @@ from pydantic_core import ErrorDetails
 
 from companion.language.message import Message, Value
 from models.rules import MAX_PLAYERS, MIN_PLAYERS
+
+# A lone surrogate (models/text.py says why no text may hold one).
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 # Steps of an error's location that are no place in the input: the board's union branches.
 # (A game log's `setup` is one, but its fields are known by their own names: it is not shown.)
@@ -179,6 +183,10 @@ def _ordinal(number: int) -> Message:
 # What a player's name may not be (models.setup.name_problem), by the kind its check gives.
 _NAME_PROBLEMS: dict[str, Callable[[Value, dict[str, Any]], Message]] = {
     "control": lambda place, ctx: Message("problem.name.control", place=place),
+    "surrogate": lambda place, ctx: Message(
+        "input.name.surrogate", place=place, code=str(ctx.get("code"))
+    ),
+    "bidi": lambda place, ctx: Message("input.name.bidi", place=place, code=str(ctx.get("code"))),
     "blank": lambda place, ctx: Message("problem.name.blank", place=place),
     "long": lambda place, ctx: Message(
         "problem.string_too_long", place=place, most=str(ctx.get("most"))
@@ -192,7 +200,6 @@ def _sentence(details: ErrorDetails, path: list[_Step], subject: Value) -> Messa
     place = _place(path)
     shown = place if place is not None else subject
     if kind == "player_name":
-        named = _NAME_PROBLEMS.get(context.get("kind", ""))
         owner, last = _owner(path)
         if (
             owner is not None
@@ -201,9 +208,7 @@ def _sentence(details: ErrorDetails, path: list[_Step], subject: Value) -> Messa
         ):
             # "le nom du joueur 2" rather than "le champ name du joueur 2": as the app says it.
             shown = Message("problem.place.player_name", owner=owner)
-        if named is not None:
-            return named(shown, context)
-        return Message("problem.name.other", place=shown, problem=str(context["problem"]))
+        return _NAME_PROBLEMS[context["kind"]](shown, context)
     if path == [_Step("players")] and kind in ("too_short", "too_long"):
         return Message(
             "problem.players_count",
@@ -362,4 +367,14 @@ _TEMPLATES: dict[str, Template] = {
         "problem.one_of", place=place, expected=_expected(ctx), given=_shown(given)
     ),
     "finite_number": lambda place, ctx, given: Message("problem.finite", place=place),
+    # A field held to a length is refused by pydantic itself when it holds a lone surrogate.
+    "string_unicode": lambda place, ctx, given: Message(
+        "input.text.surrogate", what=place, code=_surrogate(given)
+    ),
 }
+
+
+def _surrogate(text: Any) -> str:
+    """The first lone surrogate in a text, as 'U+D800'."""
+    found = SURROGATE.search(text) if isinstance(text, str) else None
+    return f"U+{ord(found.group()):04X}" if found else "U+D800"

@@ -75,6 +75,9 @@ class GameRecord(SQLModel, table=True):
     summoner: bool = False
     # Bumped by every append, undo and redo; a write naming an older one is refused.
     revision: int = 0
+    # Where the game's dice come from (issue 25): never shown, sent or exported. Games saved
+    # before schema 0002 were given one by the migration.
+    secret: str | None = Field(default=None, max_length=64)
 
 
 class CommandRecord(SQLModel, table=True):
@@ -91,3 +94,25 @@ class CommandRecord(SQLModel, table=True):
     created: datetime = Field(sa_type=UTCDateTime)
     # None while the command is part of the game; see Mark.
     mark: str | None = Field(default=None, max_length=16)
+    # The tap that recorded it: the seq of that tap's first row (issue 21). Undo and redo
+    # take back a whole tap. Rows saved before schema 0003 were given one by the migration.
+    tap: int | None = None
+
+
+class DraftRecord(SQLModel, table=True):
+    """A table game's Energy and Reset draft: what the table entered so far (issue 20).
+
+    One per game at most; it goes when the record is applied (or the table starts over),
+    and an undo of an applied record writes it back.
+    """
+
+    __tablename__ = "reset_drafts"
+
+    game_id: str = Field(foreign_key="games.id", primary_key=True, max_length=32)
+    # The round whose Energy and Reset it is: a draft of another round is stale.
+    round: int
+    # Bumped by every change: a change made from an older one is made again from the newer.
+    version: int
+    # models.reset_draft.entries_to_json
+    entries: dict[str, Any] = Field(sa_type=JSON)
+    updated: datetime = Field(sa_type=UTCDateTime)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Annotated, Any, Self
+from typing import Annotated, Any, NamedTuple, Self
 
 from pydantic import (
     BaseModel,
@@ -32,44 +32,55 @@ from models.rules import (
     STANDARD_ROUNDS,
 )
 
+# Re-exported (`as`): the store reads setups with STORED, the history groups names by name_key.
+from models.text import STORED as STORED
+from models.text import (
+    is_stored,
+    looks_alike,
+    shown_safely,
+    text_problem,
+    typed_text,
+)
+from models.text import name_key as name_key
+
 # The seat colours, by id, in the order seats take them by default (the app draws each one
 # with a hue, a letter and a shape: companion/app/theme.py).
 SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
 NAME_MAX_LENGTH = 24
-# Validation context for setups read back from the store: a name saved before the name
-# rules existed must not make its game unreadable.
-STORED = {"stored": True}
 # Letters that draw nothing at all: a name made of them looks blank.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 # Spaces, invisible formatting (zero-width space, joiners) and marks that only sit on a letter.
 _INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cf", "Cc", "Mn", "Me"})
 
 
-def name_problem(name: str) -> str | None:
-    """What is wrong with a player's name, to follow "Player 2's name", or None if nothing."""
-    if any(unicodedata.category(c) == "Cc" or c in "\u2028\u2029" for c in name):
-        return "has a control character (a tab or a line break, say) in it"
+class NameProblem(NamedTuple):
+    """What is wrong with a player's name: its kind, and the character at fault if one is."""
+
+    # "surrogate", "bidi" or "control" (a character, `code`), "blank" or "long".
+    kind: str
+    code: str = ""
+
+
+def name_problem(name: str) -> NameProblem | None:
+    """What is wrong with a player's name as typed or imported, or None if nothing.
+
+    Its characters are held to models.text's one check; a name must show something and
+    fit on a seat's chip.
+    """
+    said = text_problem(name, Message("problem.what.name"))
+    if said is not None and said.id != "problem.text.invisible":
+        kind = {"input.text.surrogate": "surrogate", "input.text.bidi": "bidi"}.get(said.id)
+        return NameProblem(kind or "control", str(said.fields["code"]))
     text = name.strip()
     if all(c in _BLANK_LETTERS or unicodedata.category(c) in _INVISIBLE_CATEGORIES for c in text):
-        return "is blank"
-    if len(text) > NAME_MAX_LENGTH:
-        return f"is longer than {NAME_MAX_LENGTH} characters"
+        return NameProblem("blank")
+    if len(unicodedata.normalize("NFC", text)) > NAME_MAX_LENGTH:
+        return NameProblem("long")
     return None
 
 
-def _name_kind(name: str) -> str:
-    """Which of name_problem's problems the name has: control, blank or long."""
-    problem = name_problem(name) or ""
-    return "control" if "control" in problem else "blank" if problem == "is blank" else "long"
-
-
-def name_key(name: str) -> str:
-    """A name as players tell names apart: surrounding spaces and letter case do not count."""
-    return name.strip().casefold()
-
-
 def same_name(first: str, second: str) -> bool:
-    """Whether two names are one to the players (see name_key)."""
+    """Whether two names are one to the players (see models.text.name_key)."""
     return name_key(first) == name_key(second)
 
 
@@ -102,13 +113,21 @@ class PlayerSetup(BaseModel):
     @field_validator("name")
     @classmethod
     def _visible_name(cls, value: str, info: ValidationInfo) -> str:
-        if value and not _stored(info):
+        if is_stored(info):
+            # Saved by a version that checked less: shown safely, never refused.
+            return shown_safely(value).strip()
+        if value:
             problem = name_problem(value)
             if problem is not None:
-                # `kind` lets models/problems.py say it in any language.
-                context = {"problem": problem, "kind": _name_kind(value), "most": NAME_MAX_LENGTH}
-                raise PydanticCustomError("player_name", "the name {problem}", context)
-        return value.strip()
+                # `kind` and `code` let models/problems.py say it in any language.
+                context = {"kind": problem.kind, "code": problem.code, "most": NAME_MAX_LENGTH}
+                raise PydanticCustomError("player_name", "the name is not valid", context)
+        return unicodedata.normalize("NFC", value.strip())
+
+    @field_validator("colour")
+    @classmethod
+    def _clean_colour(cls, value: str, info: ValidationInfo) -> str:
+        return typed_text(Message("input.what.colour"))(value, info)
 
     @field_validator("bot")
     @classmethod
@@ -152,7 +171,7 @@ class GameSetup(BaseModel):
         ids = [player.id for player in self.players]
         if len(set(ids)) != len(ids):
             raise InvalidValue(Message("problem.setup.shared_id"))
-        if not _stored(info):
+        if not is_stored(info):
             _check_names_differ(self.players)
         if self.final_round not in (STANDARD_ROUNDS, EXTENDED_ROUNDS):
             raise InvalidValue(
@@ -183,17 +202,18 @@ class GameSetup(BaseModel):
         return self.turn_order or tuple(player.id for player in self.players)
 
 
-def _stored(info: ValidationInfo) -> bool:
-    return bool(info.context and info.context.get("stored"))
-
-
 def _check_names_differ(players: Sequence[PlayerSetup]) -> None:
     """Refuse two players the table would call the same (a name, or an id standing in for one)."""
     for later, player in enumerate(players):
         for earlier in players[:later]:
-            if not same_name(player.label, earlier.label):
+            alike = looks_alike(player.label, earlier.label)
+            if not alike and not same_name(player.label, earlier.label):
                 continue
             first = players.index(earlier) + 1
+            if alike:
+                raise InvalidValue(
+                    Message("input.setup.name_alike", later=str(later + 1), other=earlier.label)
+                )
             if player.name:
                 raise InvalidValue(
                     Message("problem.setup.name_taken", later=str(later + 1), other=earlier.label)

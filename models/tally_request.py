@@ -26,7 +26,9 @@ MAX_PLAYER_ID_CHARS = 24
 PlayerId = Annotated[
     str,
     Field(min_length=1, max_length=MAX_PLAYER_ID_CHARS),
-    AfterValidator(lambda text: check_typed_text(text, Message("problem.what.player_id"))),
+    AfterValidator(
+        lambda text: check_typed_text(text, Message("problem.what.player_id"), normalise=False)
+    ),
 ]
 BoardId = Annotated[str, Field(max_length=MAX_ID_CHARS)]
 

@@ -110,3 +110,33 @@ def test_typed_names_are_checked_as_the_model_checks_them():
         "Player 3's name is blank.",
         "Player 4's name has a control character (a tab or a line break, say) in it.",
     ]
+
+
+def test_import_reads_the_file_as_strictly_as_every_other_input(store):
+    """Issue 25: Import skipped the strict reader; duplicate keys were taken silently and a
+    5,000-digit number or deep nesting crashed the session."""
+    good = random_log(DUEL, 2).to_json()
+    text = json.dumps(good)
+    twice = text[:-1] + ', "commands": []}'
+    assert refused(store, twice.encode()) == (
+        "Not imported: the key 'commands' appears twice in one object."
+    )
+    huge = text.replace(f'"version": {good["version"]}', '"version": ' + "9" * 5000)
+    assert refused(store, huge.encode()) == (
+        "Not imported: a number of 5000 characters (999999999999...); none may be longer than 32."
+    )
+    deep = text[:-1] + ', "x": ' + "[" * 10_000 + "]" * 10_000 + "}"
+    assert refused(store, deep.encode()) == (
+        "Not imported: the file is nested 10001 levels deep; at most 32 are read."
+    )
+    assert refused(store, b" " * (5 * 1024 * 1024)) == (
+        "Not imported: the file is larger than 4 MiB."
+    )
+
+
+def test_an_import_refusal_is_said_in_french_too(store):
+    from companion.language.render import language
+
+    saved, said = import_log_file(store, b'{"format": 1, "format": 2}', language("fr"))
+    assert saved is None
+    assert said == ("Non importé\u202f: la clé 'format' figure deux fois dans un même objet.")

@@ -23,13 +23,15 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
 from companion.cli import app
 from companion.store.store import open_store
 from models.board import MAX_LOCATIONS
 from models.game_log import MAX_LOG_COMMANDS
-from models.setup import STORED, GameSetup
+from models.setup import GameSetup
+from models.text import json_printable, printable
 
 SECONDS = 3.0
 TALLY = {
@@ -363,30 +365,37 @@ def test_a_bad_option_is_one_line_in_a_real_process_too():
 # --- names and reasons on the terminal --------------------------------------------------------
 
 
-def test_control_characters_stored_in_names_are_escaped_on_output(tmp_path):
+def test_control_characters_stored_in_names_are_replaced_on_output(tmp_path):
     path = tmp_path / "games.sqlite3"
-    # As an older database may hold them (names are checked when typed now, not when read
-    # back): a name with an escape sequence and a newline.
-    setup = GameSetup.model_validate(
-        {
-            "players": [{"id": "red", "name": "Ra\x1b[31mgna"}, {"id": "blue", "name": "B\nfake"}],
-            "board": "duel-isle",
-        },
-        context=STORED,
-    )
     with open_store(str(path)) as store:
-        game_id = store.new_game(setup).id
+        game_id = store.new_game(GameSetup.model_validate(SETUP)).id
+    # As an older database may hold them (names are checked when typed now; read back, they
+    # are shown safely): a name with an escape sequence and a newline.
+    players = [{"id": "red", "name": "Ra\x1b[31mgna"}, {"id": "blue", "name": "B\nfake"}]
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.begin() as connection:
+        connection.execute(
+            text("UPDATE games SET setup = :setup WHERE id = :id"),
+            {"setup": json.dumps({**SETUP, "players": players}), "id": game_id},
+        )
+    engine.dispose()
     listed = run(["game", "list", "--db", str(path)])
     assert listed.returncode == 0, listed.stderr
     (line,) = listed.stdout.splitlines()
-    assert "Ra\\x1b[31mgna, B\\x0afake" in line
+    assert "Ra\ufffd[31mgna, B\ufffdfake" in line
     shown = run(["game", "show", game_id, "--db", str(path)])
     assert shown.returncode == 0, shown.stderr
     assert "\x1b" not in shown.stdout
-    assert "energy: Ra\\x1b[31mgna 5, B\\x0afake 5" in shown.stdout.splitlines()
+    assert "energy: Ra\ufffd[31mgna 5, B\ufffdfake 5" in shown.stdout.splitlines()
     as_json = run(["game", "show", game_id, "--json", "--db", str(path)])
-    assert json.loads(as_json.stdout)["setup"]["players"][0]["name"] == "Ra\x1b[31mgna"
+    assert json.loads(as_json.stdout)["setup"]["players"][0]["name"] == "Ra\ufffd[31mgna"
     assert "\x1b" not in as_json.stdout
+
+
+def test_what_reaches_the_terminal_raw_is_escaped():
+    # Sentences stored by older versions hold names as they were typed.
+    assert printable("Ra\x1b[31mgna B\nfake \u202e") == "Ra\\x1b[31mgna B\\x0afake \\u202e"
+    assert json_printable('"\u202e\ud800"') == '"\\u202e\\ud800"'
 
 
 # --- endless input, in a real process with its memory capped ---------------------------------
@@ -421,6 +430,20 @@ def test_a_flood_on_standard_input_is_read_only_up_to_the_limit():
     assert result.stderr.decode() == "error: standard input is larger than 4 MiB\n"
 
 
+def group_members(group: int) -> list[int]:
+    """The processes in a process group, read from /proc."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == group:
+                members.append(int(entry.name))
+    return members
+
+
 def test_ctrl_c_while_simulate_starts_its_workers_is_one_line(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "simulate", "--games", "100000", "--workers", "2"],
@@ -428,9 +451,11 @@ def test_ctrl_c_while_simulate_starts_its_workers_is_one_line(tmp_path):
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
-    # Once the command runs (its workers are starting), Ctrl-C reaches the whole group.
-    time.sleep(1.0)
+    # Once the command runs (its first worker has started), Ctrl-C reaches the whole group:
+    # waited for, not slept for, as starting Python can take seconds on a loaded machine.
+    deadline = time.monotonic() + 60
+    while len(group_members(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
     os.killpg(process.pid, signal.SIGINT)
     _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 130
-    assert stderr.decode() == "interrupted\n"
+    assert (process.returncode, stderr.decode()) == (130, "interrupted\n")

@@ -104,7 +104,15 @@ def test_a_free_port_starts_the_server(served):
     result = invoke_app("--port", str(port), "--db", "sqlite://")
     assert result.exit_code == 0, result.stderr
     assert served == [
-        {"host": "127.0.0.1", "port": port, "db": "sqlite://", "web": True, "table": None}
+        {
+            "host": "127.0.0.1",
+            "port": port,
+            "db": "sqlite://",
+            "web": True,
+            "table": None,
+            "trusted_proxies": [],
+            "session_timeout_s": 300,
+        }
     ]
 
 

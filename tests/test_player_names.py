@@ -12,6 +12,7 @@ from models.setup import (
     NAME_MAX_LENGTH,
     SEAT_COLOURS,
     GameSetup,
+    NameProblem,
     PlayerSetup,
     default_colours,
     name_problem,
@@ -64,7 +65,7 @@ def test_names_are_kept_trimmed_and_visible_marks_inside_them_are_fine():
     # No name at all is still allowed: the id stands in.
     assert PlayerSetup(id="red").label == "red"
     assert name_problem("A" * NAME_MAX_LENGTH) is None
-    assert name_problem("") == "is blank"
+    assert name_problem("") == NameProblem("blank")
 
 
 def test_other_setup_problems_name_the_player_and_field_not_pydantic():

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from pydantic import ValidationError
 
-from companion.engine import Game, IllegalCommand, Phase
+from companion.engine import Game, GameState, IllegalCommand, Phase
 from companion.engine.constants import KIND_INDEX
 from companion.engine.dice import attack_odds
 from companion.engine.flow import settle
@@ -84,33 +84,66 @@ def arrange(
     round_no=1,
     final_round=6,
     face_down=(),
+    returning=None,
 ):
-    """A state with creatures exactly where the test wants them ({location: (player, kind)}).
+    """A state with creatures exactly where the test wants them ({location: (player, kind)}),
+    written as position text (docs/engine.md) and read back by the engine.
 
-    Table games only count the creatures on the board (the locations are just labels). The
-    state is settled, so it stops at the first player with a decision in `phase` / `step`.
+    Table games only count the creatures on the board (the locations are just labels).
+    `returning` gives creatures removed this round ({player: {kind: count}}), back next
+    round. The state is settled, so it stops at the first player with a decision in `phase`
+    / `step`.
     """
     game = new_game(mode, players, turn_order, final_round)
-    state = game.new_initial_state()
+    seats = {player: index for index, player in enumerate(game.players)}
+    on_board = [[0, 0, 0] for _ in game.players]
+    ready = [[0, 0, 0] for _ in game.players]
+    back = [[0, 0, 0] for _ in game.players]
+    tokens: dict[str, str] = {}
     for where, (player, kind) in (placements or {}).items():
-        seat, k = game.seat[player], KIND_INDEX[kind]
-        if game.digital:
-            state.occupant[game.isle.index[where]] = game.tokens[seat][k]
-        state.reserve[seat][k] -= 1
-        state.on_board[seat][k] += 1
-    for where in face_down:
-        state.face_down[game.isle.index[where]] = True
-    # The engine's count of face-up creatures, kept in step with the board.
-    state.ready = [row[:] for row in state.on_board]
-    for i, token in enumerate(state.occupant):
-        if token is not None and state.face_down[i]:
-            state.ready[token[0]][token[1]] -= 1
-    for player, value in (energy or {}).items():
-        state.energy[game.seat[player]] = value
-    state.round = round_no
-    state.phase, state.step, state.turn = phase, KIND_INDEX[step], 0
+        seat, k = seats[player], KIND_INDEX[kind]
+        on_board[seat][k] += 1
+        down = where in face_down
+        ready[seat][k] += 0 if down else 1
+        letter = kind.value[0]
+        tokens[where] = SEAT_LETTERS[seat] + (letter if down else letter.upper())
+    for player, kinds in (returning or {}).items():
+        for kind, count in kinds.items():
+            back[seats[player]][KIND_INDEX[kind]] = count
+    owned = [CREATURES[kind].owned for kind in KIND_ORDER]
+    creatures = ",".join(
+        "/".join(
+            "".join(str(n) for n in row)
+            for row in (
+                [owned[k] - on_board[seat][k] - back[seat][k] for k in range(3)],
+                on_board[seat],
+                back[seat],
+                ready[seat] if game.digital else on_board[seat],
+            )
+        )
+        for seat in range(len(game.players))
+    )
+    board = ""
+    empty = 0
+    for location in game.isle.location_ids:
+        if location in tokens and game.digital:
+            board += (str(empty) if empty else "") + tokens[location]
+            empty = 0
+        else:
+            empty += 1
+    board += str(empty) if empty else ""
+    order = "".join(SEAT_LETTERS[seats[p]] for p in (turn_order or game.players))
+    energies = ",".join(str((energy or {}).get(p, 5)) for p in game.players)
+    text = (
+        f"{board} {round_no}/{final_round} {phase.value}:{KIND_INDEX[step]}:0 {order} "
+        f"{energies} {creatures} -:0 - - 0 -"
+    )
+    state = GameState.from_position(game, text)
     settle(state)
     return state
+
+
+SEAT_LETTERS = "abcd"
 
 
 def at(state, where):
@@ -181,11 +214,13 @@ def test_energy_starts_at_five(mode):
 @BOTH_MODES
 def test_unaffordable_summon_is_refused_with_a_clear_message(mode):
     """Ruling 1: a summon the player cannot pay for is illegal and says why."""
-    state = arrange(mode=mode, phase=Phase.SUMMONING, step=W)
-    assert state.current_player == "red"
-    state.energy[0] = 4
+    state = arrange(mode=mode, phase=Phase.SUMMONING, step=W, energy={"red": 4})
+    # The step passes red over (issue 20: one pass rule), and her tap is told why.
+    assert state.current_player == "blue"
     refused(
-        state, Summon(W, "w1" if mode == "digital" else None), "red has 4 energy; a Wyrm costs 5"
+        state,
+        Summon(W, "w1" if mode == "digital" else None, by="red"),
+        "red cannot summon Wyrms: 4 energy",
     )
 
 
@@ -199,7 +234,9 @@ def test_summoning_down_to_exactly_zero(mode):
     for kind in (W, T, S):
         assert (state.current_player, state.step_kind) == ("blue", kind)
         state.apply(Pass())
-    assert state.phase is Phase.ACTIONS
+    # Digital: red's Wyrm acts. Table (issue 20, one pass rule): it could remove nothing, blue
+    # has no creature, so nobody is asked in the Actions phase.
+    assert state.phase is (Phase.ACTIONS if mode == "digital" else Phase.ENERGY_AND_RESET)
     assert energies(state) == {"red": 0, "blue": 5}
 
 
@@ -213,8 +250,10 @@ def test_unaffordable_wyrm_swap_is_refused_digital():
 
 def test_unaffordable_wyrm_swap_is_refused_table():
     """Ruling 1: at the table too, a Wyrm swap with no energy is illegal, and not offered."""
-    state = arrange({"a": ("red", W), "b": ("red", T)}, mode="table", energy={"red": 0})
-    assert state.current_player == "red"
+    state = arrange(
+        {"a": ("red", W), "b": ("red", T), "c": ("blue", S)}, mode="table", energy={"red": 0}
+    )
+    assert state.current_player == "red"  # asked: the Wyrm could remove blue's Sprite
     assert Swap() not in state.legal_commands()
     refused(state, Swap(), "a Wyrm swap costs 1 energy and red has none")
 
@@ -279,8 +318,13 @@ def test_energy_modifier_bands(mode, before, after):
 @BOTH_MODES
 def test_summoning_goes_by_kind_then_turn_order(mode):
     """Ruling 3: Wyrms, then Trolls, then Sprites; in each step every player in turn order."""
-    state = arrange(mode=mode, turn_order=("blue", "red"), phase=Phase.SUMMONING, step=W)
-    state.energy[:] = [20, 20]
+    state = arrange(
+        mode=mode,
+        turn_order=("blue", "red"),
+        phase=Phase.SUMMONING,
+        step=W,
+        energy={"red": 20, "blue": 20},
+    )
     digital = mode == "digital"
 
     def summon(kind, where):
@@ -403,9 +447,10 @@ def test_removed_creature_returns_next_round_table():
 
 def test_summon_of_a_removed_creature_this_round_says_when_it_returns():
     """Ruling 4: trying to summon a creature that is away this round names its return."""
-    state = arrange(phase=Phase.SUMMONING, step=W)
-    state.reserve[0][0], state.returning[0][0] = 0, 1
-    refused(state, Summon(W, "w1"), "red has no Wyrm left to summon (1 come back next round)")
+    state = arrange(phase=Phase.SUMMONING, step=W, returning={"red": {W: 1}})
+    # The step passes red over, and her tap is told why (issue 20).
+    assert state.current_player == "blue"
+    refused(state, Summon(W, "w1", by="red"), "red has no Wyrms left to summon (1 back next round)")
 
 
 def test_unrecorded_missing_creature_returns_next_round_table():
@@ -619,8 +664,7 @@ def test_attack_total_against_fixed_defence(attacker, defender, roll, success):
     """Ruling 7: d6 + bonus (Wyrm 4, Troll 2, Sprite 1) succeeds at or above 8 / 7."""
     # blue's Sprite at e5 keeps the round going after a Sprite's single action.
     placed = {"m1": ("red", attacker), "m2": ("blue", defender), "e5": ("blue", S)}
-    state = arrange(placed, step=attacker)
-    state.energy[0] = 10
+    state = arrange(placed, step=attacker, energy={"red": 10})
     state.apply(Activate("m1"))
     state.apply(Attack("m2", attack_roll=roll))
     bounty = CREATURES[defender].bounty
@@ -649,8 +693,13 @@ def test_bounty_is_paid_at_once_digital(victim, bounty):
 def test_bounty_is_paid_at_once_table(victim, bounty):
     """Ruling 7: a recorded removal pays 3 / 2 / 1 to the player whose turn it is (a Troll
     removes any kind: 2 + 6 reaches even a Wyrm's defence of 8)."""
-    state = arrange({"a": ("red", T), "b": ("blue", victim)}, mode="table", step=T)
-    state.energy[0] = 10
+    # Blue's second creature leaves red's Troll something to do after (issue 20's pass rule).
+    state = arrange(
+        {"a": ("red", T), "b": ("blue", victim), "c": ("blue", S)},
+        mode="table",
+        step=T,
+        energy={"red": 10},
+    )
     assert state.current_player == "red"
     assert state.describe(Removal("blue", victim)) == (
         f"red removes blue's {victim.title} and gains {bounty} (10 → {10 + bounty})"
@@ -808,7 +857,7 @@ def test_wyrm_swap_table():
     assert energies(state)["red"] == 3
     assert (state.current_player, state.step_kind) == ("red", W)
     refused(state, Swap("a"), "table games do not record locations for swaps")
-    lonely = arrange({"a": ("red", W)}, mode="table")
+    lonely = arrange({"a": ("red", W), "b": ("blue", S)}, mode="table")
     refused(lonely, Swap(), "red has no other creature on the board to swap with")
 
 
@@ -939,8 +988,7 @@ def test_bounty_reaching_36_wins_at_once_digital():
 
 def test_removal_reaching_36_wins_at_once_table():
     """Ruling 11: a recorded removal that reaches 36 wins at once."""
-    state = arrange({"a": ("red", T), "b": ("blue", S)}, mode="table", step=T)
-    state.energy[0] = 35
+    state = arrange({"a": ("red", T), "b": ("blue", S)}, mode="table", step=T, energy={"red": 35})
     state.apply(Removal("blue", S))
     assert (state.phase, state.winner_id, state.summoner) == (Phase.GAME_OVER, "red", True)
     assert energies(state)["red"] == 36

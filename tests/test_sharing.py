@@ -31,12 +31,13 @@ from companion.app.sharing.policy import (
     CODE_REPLACED,
     LOCKED,
     WATCHERS_RECORD_NOTHING,
+    others_refusal,
     refusal,
     signed,
 )
 from companion.app.sharing.seats import SCOREKEEPER, WATCHER, SeatRegistry
 from companion.store.store import open_store
-from models.commands import Correction, Pass, Skip, Summon
+from models.commands import Correction, LateRemoval, LateSummon, Pass, Skip, Summon
 from models.rules import CreatureKind
 from models.setup import GameSetup
 
@@ -215,7 +216,9 @@ def test_a_players_device_makes_every_players_command_as_that_player():
         CreatureKind.TROLL, by="red"
     )
     assert signed("red", Pass()) == Pass(by="red")
-    assert signed("red", Pass(by="bot"), bots={"bot"}) == Pass(by="bot")
+    # A computer's moves, and a player with no device of their own, stay theirs.
+    assert signed("red", Pass(by="bot"), others={"bot"}) == Pass(by="bot")
+    assert signed("red", Pass(by="blue"), others={"blue"}) == Pass(by="blue")
     assert signed(SCOREKEEPER, Pass(by="blue")) == Pass(by="blue")
     assert signed(None, Pass(by="blue")) == Pass(by="blue")
     skip = Skip(phase="summoning", kind=CreatureKind.WYRM, player="blue")
@@ -247,7 +250,8 @@ def saved_game(tmp_path):
 def test_a_seated_session_records_its_players_turns_and_is_refused_anothers(saved_game):
     store, game_id = saved_game
     seat = {"now": "blue"}
-    session = GameSession(store, game_id, lambda: seat["now"])
+    seated = {"red", "blue"}
+    session = GameSession(store, game_id, lambda: seat["now"], lambda: seated)
     # Bjorn's phone taps a button drawn for Ragna: it is told whose turns it records.
     refused = session.do(Pass(), by="red")
     assert not refused.ok and refused.message == (
@@ -270,6 +274,11 @@ def test_a_seated_session_records_its_players_turns_and_is_refused_anothers(save
     seat["now"] = "red"
     assert session.undo().ok
     assert store.load(game_id).revision == 2 and not store.load(game_id).log
+    # Issue 20: with no device of her own, Ragna's turn is recorded from Bjorn's phone, as hers.
+    seated.discard("red")
+    seat["now"] = "blue"
+    assert session.do(Pass(), by="red").ok
+    assert [entry.command.by for entry in store.load(game_id).log] == ["red"]
 
 
 # --- links and the reconnect notice ---------------------------------------------------------
@@ -545,3 +554,42 @@ def test_a_locked_out_address_is_told_so_not_its_device():
     access.admit("10.0.0.5", "WRONGCOD")
     said = access.admit("10.0.0.5", access.join_code)
     assert said == "Too many wrong codes from this network address: try again in 61 s."
+
+
+def test_a_late_record_is_its_players_to_make():
+    """Issue 20's trial: the late-record dialogs recorded for another seated player."""
+    labels = {"red": "Ragna", "blue": "Bjorn", "green": "Sigrid"}
+    late = LateRemoval("blue", "green", CreatureKind.TROLL)
+    refused = others_refusal("red", [late], (), labels, {"red", "blue"})
+    assert str(refused) == (
+        "This device records Ragna's turns only: Bjorn's are recorded on Bjorn's device or "
+        "the scorekeeper's."
+    )
+    # Sigrid has no device: anyone at the table records for her.
+    assert (
+        others_refusal(
+            "red", [LateSummon("green", CreatureKind.TROLL)], (), labels, {"red", "blue"}
+        )
+        is None
+    )
+
+
+def test_a_stranger_behind_the_same_router_cannot_keep_the_tables_own_devices_out():
+    """Issue 25: wrong tries hold back an address; what only the table's devices hold (the
+    host's key, or the code a device came in with and the id it kept) still opens."""
+    access = TableAccess(limiter=TryLimiter(tries=5, window_s=60, clock=Clock()))
+    router = "203.0.113.5"  # a café's one public address, in the hosted mode
+    phone = access.admit(router, access.join_code)
+    assert isinstance(phone, Ticket)
+    for n in range(5):
+        access.admit(router, f"WRONG{n}ZZ")
+    # The phone comes back (a reload, a new session) with its kept code and id.
+    back = access.admit(router, access.join_code, phone.device)
+    assert isinstance(back, Ticket) and back.device == phone.device
+    assert isinstance(access.admit(router, access.host_key), Ticket)
+    # A guess does not pass by naming a known device, and a device new to the table waits.
+    locked = "Too many wrong codes from this network address: try again in 61 s."
+    assert access.admit(router, "WRONGXXX", phone.device) == locked
+    assert access.admit(router, access.join_code) == locked
+    # Another address is not held back at all.
+    assert isinstance(access.admit("203.0.113.6", access.join_code), Ticket)

@@ -97,7 +97,7 @@ def test_append_stores_the_command_and_its_sentence_and_survives_reopening(url, 
     expected = []
     for _ in range(25):
         command = choose(saved, rng)
-        filled = with_rolls(saved.state, command, dice_for(saved.id, saved.last_seq + 1))
+        filled = with_rolls(saved.state, command, dice_for(saved.secret, len(saved.log)))
         expected.append((filled, saved.state.describe(filled)))
         saved = store.append(saved.id, command, saved.revision)
     assert saved.revision == 25
@@ -178,15 +178,15 @@ def attack_ready(store, seed: int = 1):
 def test_an_attack_without_dice_is_stored_with_seeded_dice(url, store):
     saved, attack = attack_ready(store)
     assert attack.attack_roll is None
-    seq = saved.last_seq + 1
-    expected = with_rolls(saved.state, attack, dice_for(saved.id, seq))
+    index = len(saved.log)
+    expected = with_rolls(saved.state, attack, dice_for(saved.secret, index))
     saved = store.append(saved.id, attack, saved.revision)
     stored = saved.log[-1].command
     assert stored == expected
     assert stored.attack_roll is not None
     assert "against" in saved.log[-1].description
-    # The same game id and number always roll the same faces.
-    first, again = dice_for(saved.id, seq), dice_for(saved.id, seq)
+    # The same game and place in its line always roll the same faces.
+    first, again = dice_for(saved.secret, index), dice_for(saved.secret, index)
     assert [first() for _ in range(20)] == [again() for _ in range(20)]
     with open_store(url) as other:
         assert other.load(saved.id).log[-1].command == expected
@@ -360,7 +360,9 @@ def test_import_fills_missing_dice_and_checks_every_command(store):
     attack = saved.state.sign(attack)
     log.commands.append(command_to_json(attack))
     copy = store.import_log(log)
-    assert copy.log[-1].command == with_rolls(saved.state, attack, dice_for(copy.id, len(copy.log)))
+    assert copy.log[-1].command == with_rolls(
+        saved.state, attack, dice_for(copy.secret, len(copy.log) - 1)
+    )
     bad = store.export(saved.id)
     bad.commands.insert(
         1, {"type": "summon", "kind": "wyrm", "location": "nowhere", "by": bad.commands[1]["by"]}

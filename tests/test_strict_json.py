@@ -2,6 +2,8 @@
 
 import io
 import json
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given
@@ -68,3 +70,65 @@ def test_reading_stops_at_the_limit():
 def test_bytes_that_are_not_utf8_are_named():
     with pytest.raises(JSONInputError, match=r"f\.json is not UTF-8 text \(byte 2\)"):
         read_bounded(io.BytesIO(b'{"\xff'), "f.json")
+
+
+# --- linear in its input (issue 25) -------------------------------------------------------------
+
+# Runs of escapes that made the reader quadratic (80 kB of `\"` took 23 s): each about 2 MB,
+# valid or cut short, behind an opening quote or none. A quadratic reader takes hours on them.
+SIZE = 2 * 1024 * 1024
+
+
+def runs(unit: str, before: str = "", after: str = "") -> str:
+    """`unit` repeated to about 2 MB, between `before` and `after`."""
+    return before + unit * (SIZE // len(unit)) + after
+
+
+ADVERSARIAL = {
+    "an unclosed string of escaped quotes": runs('\\"', '{"a": "'),
+    "a closed string of escaped quotes": runs('\\"', '{"a": "', '"}'),
+    "escaped quotes without an opening quote": runs('\\"'),
+    "quotes and backslashes": runs('"\\\\"\\"'),
+    "a backslash before every quote, unclosed": runs('\\\\\\"', '["'),
+    "many unclosed strings in a list": runs('"\\", ', "["),
+    "unicode escapes cut short": runs('"\\u00'),
+    "brackets inside escaped quotes": runs('"\\"[{'),
+}
+# What the test measures, in a process of its own so a quadratic reader is stopped, not waited
+# for: a plain json.loads over a valid document of the same size, then the strict reader.
+MEASURE = """
+import json, sys, time
+from models.strict_json import JSONInputError, loads
+
+text = sys.stdin.read()
+plain = json.dumps(["\\\\" * (len(text) // 2)])
+started = time.perf_counter()
+json.loads(plain)
+baseline = time.perf_counter() - started
+started = time.perf_counter()
+try:
+    loads(text, "x")
+except JSONInputError:
+    pass
+print(baseline, time.perf_counter() - started)
+"""
+
+
+@pytest.mark.parametrize("case", list(ADVERSARIAL))
+def test_the_reader_is_linear_on_runs_of_escapes(case):
+    text = ADVERSARIAL[case]
+    assert len(text) >= SIZE - 8
+    try:
+        measured = subprocess.run(
+            [sys.executable, "-c", MEASURE],
+            input=text,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{case}: still reading after 60 s")
+    baseline, strict = map(float, measured.stdout.split())
+    # Generous: a few passes over the text, each as quick as json's own; quadratic is hours.
+    assert strict < 50 * baseline + 1.0, (case, baseline, strict)

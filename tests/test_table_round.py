@@ -102,7 +102,8 @@ def wyrm_and_sprite_acting():
 def test_a_removal_is_made_by_the_player_whose_creatures_act_now():
     state = wyrm_and_sprite_acting()
     assert where(state) == ("actions", "wyrm", "a")
-    refused(state, Removal("a", W, by="b"), "it is Alice's turn, not Bob's")
+    # Bob has no Wyrm: his tap is refused with the reason the step passes him over (issue 20).
+    refused(state, Removal("a", W, by="b"), "Bob has no Wyrms on the board")
     state.apply(Removal("b", S, by="a"))
     assert state.energy_of("a") == 1
 
@@ -119,8 +120,9 @@ def test_skip_to_the_end_of_summoning_passes_everyone_left_in_one_record():
         "Bob and Cara are done summoning Sprites"
     )
     state.apply(skip)
-    # Nobody but Alice has a creature, so the Actions phase starts with her Wyrm.
-    assert where(state) == ("actions", "wyrm", "a")
+    # Nobody but Alice has a creature: her Wyrm could remove nobody, so nobody is asked in the
+    # Actions phase (issue 20, one pass rule in every step).
+    assert where(state) == ("energy_and_reset", None, None)
 
 
 def test_skip_to_a_player_in_a_later_step_stops_at_their_decision():
@@ -164,7 +166,9 @@ def test_a_player_the_step_passes_over_is_told_why():
     state.apply(Skip("summoning", T))
     assert state.blocker("a") == "Alice cannot summon Trolls: 0 energy"
     assert state.blocker("b") is None
+    state.apply(Summon(T, by="b"))
     state.apply(Skip("summoning"))
+    assert where(state) == ("actions", "wyrm", "a")
     assert state.blocker("b") == "Bob has no Wyrms on the board"
 
 
@@ -334,10 +338,11 @@ def test_a_tap_on_a_later_players_summon_records_a_skip_to_them_first():
 def test_a_tap_the_round_has_passed_or_the_rules_refuse_is_refused_by_reach():
     state = new_state()
     state.apply(Summon(W, by="a"))
-    with pytest.raises(IllegalCommand, match="there is nothing to skip"):
+    # Her turn in this step is over, and she has no Wyrm left anyway: the reason is said.
+    with pytest.raises(IllegalCommand, match="Alice has no Wyrms left to summon"):
         state.reach(Summon(W, by="a"))
-    # Alice has no energy left for a Troll, so the tap cannot be hers.
-    with pytest.raises(IllegalCommand, match="it is Bob's turn, not Alice's"):
+    # Alice has no energy left for a Troll: the refusal says so, not whose turn it is (issue 20).
+    with pytest.raises(IllegalCommand, match="Alice cannot summon Trolls: 0 energy"):
         state.reach(Summon(T, by="a"))
     assert where(state) == ("summoning", "wyrm", "b")
 
@@ -346,7 +351,7 @@ def test_a_swap_reaches_the_wyrms_step_and_a_removal_names_its_step():
     state = wyrm_and_sprite_acting()
     assert state.reach(Removal("b", S, by="a"), W) == [Removal("b", S, by="a")]
     # Bob has no Wyrm: the Wyrms step passes him over, so no tap can be his swap.
-    with pytest.raises(IllegalCommand, match="Wyrm swaps happen while the Wyrm is activated"):
+    with pytest.raises(IllegalCommand, match="Bob has no Wyrms on the board"):
         state.reach(Swap(by="b"))
 
 
@@ -374,22 +379,33 @@ def test_a_wyrm_removes_at_most_as_many_creatures_as_its_actions():
     state = actions_with_everything()
     assert where(state) == ("actions", "wyrm", "a")
     state.apply(Removal("c", S, by="a"))
-    state.apply(Removal("c", S, by="a"))
-    refused(
-        state,
-        Removal("c", S, by="a"),
-        "Alice's 1 Wyrm has 2 actions in all this step, and each removal took one",
+    # The third removal cannot be made: the second is the last, and the log says why Alice is
+    # then passed over (issue 20: nothing left to record, so no pass is asked of her).
+    last = Removal("c", S, by="a")
+    assert state.describe(last) == (
+        "Alice removes Cara's Sprite and gains 1 (1 → 2); Alice's Wyrms have used all their actions"
     )
-    assert not [c for c in state.legal_commands() if isinstance(c, Removal)]
+    state.apply(last)
+    assert where(state) == ("actions", "wyrm", "b")
+    refused(state, Removal("c", S, by="a"), "it is Bob's turn, not Alice's")
     # The next player's Wyrm has its own actions.
-    state.apply(Pass(by="a"))
     state.apply(Removal("c", S, by="b"))
     assert state.energy_of("b") == 1
 
 
 def test_a_sprite_cannot_remove_a_wyrm():
     """Ruling 7: a Sprite's best total is 1 + 6 = 7, under a Wyrm's defence of 8."""
-    state = actions_with_everything()
+    state = new_state()
+    for command in (
+        Summon(W, by="a"),
+        Skip("summoning", T, "b"),
+        Summon(T, by="b"),
+        Skip("summoning", S, "c"),
+        Summon(S, by="c"),
+        Skip("summoning"),
+    ):
+        state.apply(command)
+    # Cara is asked in the Sprites step: her Sprite could remove Bob's Troll (1 + 6 = 7).
     state.apply(Skip("actions", S, "c"))
     assert where(state) == ("actions", "sprite", "c")
     refused(

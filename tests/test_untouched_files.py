@@ -8,10 +8,14 @@ folder of its own.
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import importlib
 import os
 import sqlite3
 import stat
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -169,6 +173,90 @@ def test_export_refuses_a_fifo_a_device_and_a_folder(tmp_path, game):
     assert stat.S_ISCHR(Path("/dev/null").stat().st_mode)
 
 
+def test_export_refuses_a_read_only_file_and_leaves_it_as_it_was(tmp_path, game):
+    """Issue 25: the export replaced a read-only file (the rename needs only the folder)."""
+    path = tmp_path / "kept.json"
+    path.write_text("keep me", encoding="utf-8")
+    path.chmod(0o444)
+    line = one_line_error(invoke(*game, "--output", str(path)))
+    assert line == f"error: cannot write {path}: it is read-only"
+    assert path.read_text(encoding="utf-8") == "keep me"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o444
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite3", "kept.json"]
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [OSError(errno.ENOSPC, "No space left on device"), UnicodeEncodeError("utf-8", "", 0, 1, "")],
+    ids=["a full disk", "text that cannot be written"],
+)
+def test_an_export_that_fails_midway_is_one_line_and_leaves_nothing(
+    tmp_path, game, monkeypatch, failure
+):
+    """A disk that fills up (reported when the file is flushed to it), or text that cannot be
+    encoded (issue 25: a saved lone surrogate left an empty temporary file): one line for the
+    first, and never a file or a temporary file left behind."""
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def fails(descriptor: int) -> None:
+        raise failure
+
+    monkeypatch.setattr("companion.cli.game.os.fsync", fails)
+    result = CliRunner().invoke(app, [*game, "--output", str(out / "game.json")])
+    if isinstance(failure, OSError):
+        assert result.exit_code == 2
+        assert (
+            result.stderr == f"error: cannot write {out / 'game.json'}: No space left on device\n"
+        )
+    else:
+        assert result.exception is failure
+    assert list(out.iterdir()) == []
+
+
+# --- output to a full disk or a full standard output -----------------------------------------
+
+TALLY = '{"board": "duel-isle", "turn_order": ["red", "blue"], "energy": {"red": 1, "blue": 2}}'
+WRITERS = {
+    "tally": (["tally", "-"], TALLY),
+    "replay": (
+        ["replay", "-"],
+        '{"setup": {"players": [{"id": "a"}, {"id": "b"}], "board": "duel-isle"}}',
+    ),
+    "game new": (["game", "new", "--players", "red,blue"], None),
+    "game list": (["game", "list"], None),
+    "game list --json": (["game", "list", "--json"], None),
+    "game show": (["game", "show", "{game}"], None),
+    "game export": (["game", "export", "{game}"], None),
+    "game legal": (["game", "legal", "{game}"], None),
+    "game history": (["game", "history"], None),
+    "game do": (["game", "do", "{game}", '{"type": "pass"}'], None),
+    "simulate": (["simulate", "--games", "1", "--workers", "1"], None),
+    "help": (["--help"], None),
+}
+
+
+@pytest.mark.parametrize("writer", list(WRITERS))
+def test_a_full_standard_output_is_one_line_and_a_failure(tmp_path, game, writer):
+    """Issue 25: `> /dev/full` was a traceback."""
+    args, stdin = WRITERS[writer]
+    game_id = game[2]
+    args = [game_id if arg == "{game}" else arg for arg in args]
+    database = ["--db", game[4]] if args[0] == "game" else []
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "companion", *args, *database],
+            input=stdin,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert result.returncode == 1
+    assert result.stderr == "error: cannot write the output: No space left on device\n"
+
+
 # --- bench ------------------------------------------------------------------------------------
 
 
@@ -179,8 +267,10 @@ def test_bench_that_cannot_write_its_scratch_file_says_so_in_one_line(tmp_path, 
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("", encoding="utf-8")
     monkeypatch.setattr(tempfile, "tempdir", str(blocked))
-    monkeypatch.setattr("companion.cli.bench.decisions_per_second", lambda seconds: 1.0)
-    monkeypatch.setattr("companion.cli.bench.tally_microseconds", lambda: 1.0)
-    monkeypatch.setattr("companion.cli.bench.replay_milliseconds", lambda: 1.0)
+    # The module, not the `bench` command that companion.cli's namespace also calls bench.
+    bench = importlib.import_module("companion.cli.bench")
+    monkeypatch.setattr(bench, "decisions_per_second", lambda seconds: 1.0)
+    monkeypatch.setattr(bench, "tally_microseconds", lambda: 1.0)
+    monkeypatch.setattr(bench, "replay_milliseconds", lambda: 1.0)
     line = one_line_error(invoke("bench", "--seconds", "0.1"))
     assert line == "error: cannot run the store benchmark: Not a directory"

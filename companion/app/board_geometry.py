@@ -31,18 +31,32 @@ FRAME_SPACING = 10.0
 MAX_RADIUS = 30.0
 # Land reaches this many radii beyond its outermost spaces.
 LAND_MARGIN = 1.6
+# On a tight canvas less, so that the sea still parts territories whose spaces crowd together.
+TIGHT_LAND_MARGIN = 1.25
 LABEL_SIZE = 12.0
 # On a crowded canvas (a phone's) labels are set smaller, to fit between the spaces.
 SMALL_LABEL_SIZE = 10.5
 CROWDED_RADIUS = 15.0
+# On a tight canvas labels sit among the spaces: smaller still.
+TIGHT_LABEL_SIZE = 9.5
 # Half the side of the square inside a circle, as a share of its radius (1/sqrt 2).
 INSCRIBED = 0.71
 # What is drawn on a space (a token, a mark's ring) reaches this far beyond its disc.
 MARK_REACH = 4.0
+# A label is this many times nearer its own spaces than any other territory's, where it can
+# be: a label midway between two territories names neither.
+CLEAR_OF_OTHERS = 2.5
+# A space's number is set this share of its radius high.
+NUMBER_SHARE = 0.75
+# A label's height beyond its lines of text.
+LABEL_LEADING = 4.0
 # A bold label's average glyph width, as a share of its size.
 LABEL_WIDTH = 0.62
 # A canvas never grows taller than this share of its width (tall boards scroll instead).
 MAX_ASPECT = 1.4
+# A tight layout (a phone turned sideways, where the isle takes the screen's whole height)
+# draws spaces this large where the closest pair leaves room: 37 px, at least 36 on screen.
+TIGHT_RADIUS = 18.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,13 +71,20 @@ class Layout:
     scale: float = 1.0
     origin: Point = (0.0, 0.0)
     corner: Point = (0.0, 0.0)
+    # Fitted tight (`fit(..., tight=True)`): labels go among the spaces, set smaller.
+    tight: bool = False
 
     @classmethod
-    def fit(cls, board: Board, width: float, height: float, *, frame: bool = False) -> Layout:
+    def fit(
+        cls, board: Board, width: float, height: float, *, frame: bool = False, tight: bool = False
+    ) -> Layout:
         """Scale and centre the board's drawing positions on a width x height canvas.
 
         With `frame`, the whole 0-100 square is shown, whatever the board's extent: spaces
-        then stay put while one of them is dragged in the editor.
+        then stay put while one of them is dragged in the editor. With `tight`, the margins
+        only keep what is drawn on a space inside the canvas (the land may run off its edge,
+        labels go among the spaces), and spaces are drawn TIGHT_RADIUS where they can be:
+        the isle of a phone turned sideways, short and with every pixel of height needed.
         """
         if frame:
             low_x, low_y, span_x, span_y = 0.0, 0.0, 100.0, 100.0
@@ -73,31 +94,45 @@ class Layout:
             low_x, low_y = min(xs), min(ys)
             span_x = max(max(xs) - low_x, 1.0)
             span_y = max(max(ys) - low_y, 1.0)
-        # The radius depends on the scale and the margins on the radius: two rounds settle it.
-        radius = MIN_RADIUS
-        scale = 1.0
-        for _ in range(2):
-            side, top = _margins(radius)
-            scale = min((width - 2 * side) / span_x, (height - top - side) / span_y)
-            scale = max(scale, 0.1)
-            # Editing, the spaces keep one size: they would jump about as the closest pair changes.
-            radius = _clamp(scale * FRAME_SPACING * SPACE_SHARE) if frame else _radius(board, scale)
-        if not frame:
-            radius = min(radius, closest_pair(board) * scale * MAX_SHARE)
-        side, top = _margins(radius)
+        # Tight, a band for labels above the isle where the height leaves room for it with
+        # spaces of TIGHT_RADIUS; else none.
+        for band in (True, False) if tight else (False,):
+            # The radius depends on the scale and the margins on the radius: two rounds.
+            radius = MIN_RADIUS
+            scale = 1.0
+            for _ in range(2):
+                side, top = _margins(radius, tight, band)
+                scale = min((width - 2 * side) / span_x, (height - top - side) / span_y)
+                scale = max(scale, 0.1)
+                # Editing, spaces keep one size: they would jump about as the closest pair changes.
+                radius = (
+                    _clamp(scale * FRAME_SPACING * SPACE_SHARE) if frame else _radius(board, scale)
+                )
+                if tight:
+                    radius = max(radius, TIGHT_RADIUS)
+            if not frame:
+                radius = min(radius, closest_pair(board) * scale * MAX_SHARE)
+            if radius >= TIGHT_RADIUS - 0.01:
+                break
+        side, top = _margins(radius, tight, band)
         left = (width - span_x * scale) / 2
         upper = top + (height - top - side - span_y * scale) / 2
         points = {
             location.id: (left + (location.x - low_x) * scale, upper + (location.y - low_y) * scale)
             for location in board.locations
         }
-        return cls(width, height, radius, points, scale, (left, upper), (low_x, low_y))
+        return cls(width, height, radius, points, scale, (left, upper), (low_x, low_y), tight)
 
     def to_board(self, x: float, y: float) -> Point:
         """The board position (0-100 on each axis) under a canvas point."""
         bx = self.corner[0] + (x - self.origin[0]) / self.scale
         by = self.corner[1] + (y - self.origin[1]) / self.scale
         return (round(min(max(bx, 0.0), 100.0), 1), round(min(max(by, 0.0), 100.0), 1))
+
+    @property
+    def land(self) -> float:
+        """How far a territory's land reaches beyond its spaces' centres, in pixels."""
+        return self.radius * (TIGHT_LAND_MARGIN if self.tight else LAND_MARGIN)
 
     @property
     def reach(self) -> float:
@@ -115,8 +150,13 @@ class Layout:
         return best
 
 
-def _margins(radius: float) -> tuple[float, float]:
-    """(sides and bottom, top) margins in pixels: the land around spaces, and room for labels."""
+def _margins(radius: float, tight: bool = False, band: bool = True) -> tuple[float, float]:
+    """(sides and bottom, top) margins in pixels: the land around spaces, and room for labels;
+    `tight`, only what is drawn on a space (a token's ring, a mark's), and a `band` of room
+    for labels above it if asked."""
+    if tight:
+        side = radius + MARK_REACH + 1
+        return side, side + (TIGHT_LABEL_SIZE + LABEL_LEADING + 2 if band else 0)
     side = radius * LAND_MARGIN + 4
     return side, side + LABEL_SIZE + 8
 
@@ -165,6 +205,27 @@ def canvas_height(
     return max(height, 2 * (top + side))
 
 
+def tight_width(board: Board, height: float) -> float:
+    """The width of a tight canvas (`Layout.fit(..., tight=True)`) `height` high that shows
+    the whole board with no room to spare at its sides."""
+    xs = [location.x for location in board.locations]
+    ys = [location.y for location in board.locations]
+    span_x, span_y = max(max(xs) - min(xs), 1.0), max(max(ys) - min(ys), 1.0)
+    # With a band for labels above the isle if spaces keep TIGHT_RADIUS with it, else none.
+    width = height
+    for band in (True, False):
+        # The margins depend on the radius, and the radius on the scale: three rounds.
+        radius = TIGHT_RADIUS
+        for _ in range(3):
+            side, top = _margins(radius, tight=True, band=band)
+            scale = max((height - top - side) / span_y, 0.1)
+            width = span_x * scale + 2 * side
+            radius = min(TIGHT_RADIUS, closest_pair(board) * scale * MAX_SHARE)
+        if radius >= TIGHT_RADIUS - 0.01:
+            break
+    return math.ceil(width) + 1
+
+
 def convex_hull(points: Iterable[Point]) -> list[Point]:
     """The corners of the smallest convex shape around the points, anticlockwise."""
     unique = sorted(set(points))
@@ -204,13 +265,65 @@ Box = tuple[float, float, float, float]  # left, top, right, bottom
 
 def label_size(layout: Layout) -> float:
     """The size territory names are set in on this layout."""
+    if layout.tight:
+        return TIGHT_LABEL_SIZE
     return LABEL_SIZE if layout.radius >= CROWDED_RADIUS else SMALL_LABEL_SIZE
 
 
-def label_text(territory: Territory, name: str | None = None) -> str:
+def label_text(territory: Territory, name: str | None = None, lines: int = 1) -> str:
     """What a territory's label says: its name (`name`, as the device's language says it,
-    or as entered) and its domination bonus."""
-    return f"{name or territory.label} ◆{territory.bonus}"
+    or as entered) and its domination bonus; on two `lines`, broken at the space nearest
+    the middle."""
+    text = f"{name or territory.label} ◆{territory.bonus}"
+    if lines < 2:
+        return text
+    spaces = [at for at, character in enumerate(text) if character == " "]
+    middle = min(spaces, key=lambda at: abs(at - len(text) / 2))
+    return f"{text[:middle]}\n{text[middle + 1 :]}"
+
+
+def label_lines(box: Box, size: float) -> int:
+    """How many lines a label placed in `box` (by `label_places`) is set on."""
+    return 2 if box[3] - box[1] > 1.5 * size + LABEL_LEADING else 1
+
+
+def _label_boxes(
+    points: list[Point], centre: Point, text: str, size: float, layout: Layout
+) -> list[Box]:
+    """Places to try for a label saying `text` about a territory's spaces at `points`: above,
+    below and beside its land, between its rows, and (tight) across its spaces' rims."""
+    r = layout.radius
+    reach = r + MARK_REACH
+    lines = text.split("\n")
+    width = max(len(line) for line in lines) * size * LABEL_WIDTH
+    height = len(lines) * (size + 2) + LABEL_LEADING - 2
+    land = layout.land - 2
+    above = min(p[1] for p in points) - land - height
+    below = max(p[1] for p in points) + land
+    tops = [above, below, centre[1] - height / 2]
+    # Just clear of each space's marks, above and below it: between rows of the land.
+    tops += [
+        y + sign * (clear + 1) - (height if sign < 0 else 0)
+        for _, y in points
+        for sign in (-1, 1)
+        for clear in (r, reach)
+    ]
+    lefts = [centre[0] + shift * width - width / 2 for shift in (0.0, -0.34, 0.34, -0.67, 0.67)]
+    boxes = [_inside(x, top, width, height, layout) for x in lefts for top in tops]
+    if layout.tight:
+        # No room beside the land: across the rim of one of its own spaces, above or below.
+        boxes += [
+            _inside(x + shift * width - width / 2, y + sign * r - height / 2, width, height, layout)
+            for x, y in points
+            for sign in (-1, 1)
+            for shift in (0.0, -0.34, 0.34)
+        ]
+    # Beside the land, level with its middle.
+    left = min(p[0] for p in points) - layout.land - width
+    right = max(p[0] for p in points) + layout.land
+    middle = centre[1] - height / 2
+    boxes += [_inside(x, middle, width, height, layout) for x in (left, right)]
+    return boxes
 
 
 def label_places(
@@ -233,12 +346,15 @@ def label_places(
     core = r * INSCRIBED
     reach = r + MARK_REACH
     # And the land around it: a label on another territory's land reads as that one's.
-    shore = r * LAND_MARGIN * 0.8
+    shore = layout.land * 0.8
+    # And the space's number, in its middle.
+    digits = r * NUMBER_SHARE / 2 + 1
     spaces = {
         location: (
             (x - core, y - core, x + core, y + core),
             (x - reach, y - reach, x + reach, y + reach),
             (x - shore, y - shore, x + shore, y + shore),
+            (x - digits, y - digits, x + digits, y + digits),
         )
         for location, (x, y) in layout.points.items()
     }
@@ -248,27 +364,13 @@ def label_places(
         if not territory.locations:
             continue
         points = [layout.points[location] for location in territory.locations]
-        width = len(label_text(territory, names.get(territory.id))) * size * LABEL_WIDTH
-        height = size + 4
         centre = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
-        land = r * LAND_MARGIN - 2
-        above = min(p[1] for p in points) - land - height
-        below = max(p[1] for p in points) + land
-        tops = [above, below, centre[1] - height / 2]
-        # Just clear of each space's marks, above and below it: between rows of the land.
-        tops += [
-            y + sign * (clear + 1) - (height if sign < 0 else 0)
-            for _, y in points
-            for sign in (-1, 1)
-            for clear in (r, reach)
-        ]
-        lefts = [centre[0] + shift * width - width / 2 for shift in (0.0, -0.34, 0.34, -0.67, 0.67)]
-        candidates = [_inside(x, top, width, height, layout) for x in lefts for top in tops]
-        # Beside the land, level with its middle.
-        left = min(p[0] for p in points) - r * LAND_MARGIN - width
-        right = max(p[0] for p in points) + r * LAND_MARGIN
-        middle = centre[1] - height / 2
-        candidates += [_inside(x, middle, width, height, layout) for x in (left, right)]
+        name = names.get(territory.id)
+        candidates = _label_boxes(points, centre, label_text(territory, name), size, layout)
+        if layout.tight:
+            # Crowded: the name may also go on two lines, half as wide.
+            two = label_text(territory, name, lines=2)
+            candidates += _label_boxes(points, centre, two, size, layout)
         labels = list(placed.values())
 
         placed[territory.id] = min(
@@ -282,7 +384,7 @@ def _label_cost(
     box: Box,
     own: tuple[str, ...],
     layout: Layout,
-    spaces: dict[str, tuple[Box, Box, Box]],
+    spaces: dict[str, tuple[Box, Box, Box, Box]],
     labels: list[Box],
     centre: Point,
 ) -> tuple[float, ...]:
@@ -291,6 +393,28 @@ def _label_cost(
     near_own = min(_distance(box, layout.points[at]) for at in own)
     near_other = min((_distance(box, layout.points[at]) for at in others), default=math.inf)
     middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    own_cores = round(sum(_overlap(box, spaces[at][0]) for at in own))
+    # Midway between two territories a label names neither: clearly nearer its own, and off
+    # other territories' land, on which it reads as that one's name.
+    unclear = (
+        max(0, math.ceil(near_own * CLEAR_OF_OTHERS - near_other)),
+        round(sum(_overlap(box, spaces[at][2]) for at in others)),
+    )
+    rings = round(sum(_overlap(box, spaces[at][1]) for at in layout.points))
+    # Where there is room, it covers none of its own spaces' middles (their numbers) and
+    # grazes no ring either; on a tight canvas there is none, and what it names comes first.
+    if layout.tight:
+        # Crowded, a label out in the sea sits between territories: it goes on its own land.
+        afloat = min(math.dist(middle, layout.points[at]) for at in own) - layout.land
+        then: tuple[float, ...] = (
+            unclear[1],
+            own_cores,
+            unclear[0],
+            max(0, math.ceil(afloat)),
+            rings,
+        )
+    else:
+        then = (own_cores, rings, *unclear)
     return (
         # Two labels over each other cannot be read: that counts first.
         round(sum(_overlap(box, other) for other in labels)),
@@ -298,9 +422,7 @@ def _label_cost(
         # must be nearer by a pixel at least.
         max(0, math.ceil(near_own - near_other + 1)),
         round(sum(_overlap(box, spaces[at][0]) for at in others)),
-        round(sum(_overlap(box, spaces[at][0]) for at in own)),
-        round(sum(_overlap(box, spaces[at][2]) for at in others)),
-        round(sum(_overlap(box, spaces[at][1]) for at in layout.points)),
+        *then,
         math.dist(middle, centre),
     )
 

@@ -12,11 +12,12 @@ import flet as ft
 import flet.canvas as cv
 
 from companion.app.board_geometry import (
-    LAND_MARGIN,
+    NUMBER_SHARE,
     Box,
     Layout,
     Point,
     convex_hull,
+    label_lines,
     label_places,
     label_size,
     label_text,
@@ -32,8 +33,11 @@ from models.rules import CreatureKind
 
 # Creatures differ in size as well as in letter, so kinds read apart at a glance.
 TOKEN_SCALE = {CreatureKind.WYRM: 1.0, CreatureKind.TROLL: 0.88, CreatureKind.SPRITE: 0.74}
-# Spaces at least this large show their number in the territory when empty.
-NUMBER_RADIUS = 18.0
+# A space's number is set at least this large (in the middle of an empty space) and, on the
+# tag of a space a token covers, at least TAG_SIZE.
+NUMBER_SIZE = 10.0
+TAG_SIZE = 8.5
+NUMBER_COLOUR = "#A9BDBD"
 # While a space is dragged, its new place is sent at most this often.
 DRAG_INTERVAL_MS = 40
 
@@ -63,6 +67,7 @@ class IsleCanvas:
         on_drop: Callable[[], None] | None = None,
         on_tap_sea: Callable[[Point], None] | None = None,
         words: Language | None = None,
+        tight: bool = False,
     ) -> None:
         self.board = board
         # The device's language: shipped names are drawn and read out in it.
@@ -79,8 +84,11 @@ class IsleCanvas:
         # The canvas's height for a width, read afresh whenever the canvas or the page changes
         # size: a height fixed once would keep the page's shape from when the screen was built.
         self.height_for = height_for
+        # Fitted tight (a phone turned sideways: the isle takes the screen's height, its
+        # labels go among the spaces); the screen sets it, then refits.
+        self.tight = tight
         height = height_for(width)
-        self.layout = Layout.fit(board, width, height, frame=self.frame)
+        self.layout = Layout.fit(board, width, height, frame=self.frame, tight=tight)
         self.on_board: dict[str, Creature] = {}
         self.marks: dict[str, Target] = {}
         self.flash: tuple[str, ...] = ()
@@ -144,7 +152,9 @@ class IsleCanvas:
         """Draw another version of the board (the editor's), keeping the canvas size."""
         self.board = board
         self.places, self.names = self._named(board)
-        self.layout = Layout.fit(board, self.layout.width, self.layout.height, frame=self.frame)
+        self.layout = Layout.fit(
+            board, self.layout.width, self.layout.height, frame=self.frame, tight=self.tight
+        )
         self._draw()
 
     def send_drawing(self) -> None:
@@ -152,9 +162,10 @@ class IsleCanvas:
         self.ground.update()
         self.canvas.update()
 
-    def refit(self) -> None:
-        """Size the canvas again for the page as it is now (turned, resized, reloaded)."""
-        self._fit(self.layout.width)
+    def refit(self, width: float | None = None) -> None:
+        """Size the canvas again for the page as it is now (turned, resized, reloaded), and
+        for `width` if the screen knows it before the canvas reports it."""
+        self._fit(width or self.layout.width)
 
     def _resized(self, event: cv.CanvasResizeEvent) -> None:
         # The width is the layout's to give; the height follows from it and the page.
@@ -162,10 +173,15 @@ class IsleCanvas:
 
     def _fit(self, width: float) -> None:
         height = self.height_for(width)
-        if abs(width - self.layout.width) < 1 and abs(height - self.layout.height) < 1:
+        layout = self.layout
+        if (
+            abs(width - layout.width) < 1
+            and abs(height - layout.height) < 1
+            and self.tight == layout.tight
+        ):
             return
         self.ground.height = self.canvas.height = height
-        self.layout = Layout.fit(self.board, width, height, frame=self.frame)
+        self.layout = Layout.fit(self.board, width, height, frame=self.frame, tight=self.tight)
         self._draw()
         self.stack.update()
 
@@ -236,7 +252,11 @@ class IsleCanvas:
         for t, territory in enumerate(self.board.territories):
             if territory.locations:
                 shapes.extend(
-                    _land([layout.points[name] for name in territory.locations], r, LAND[t % 8])
+                    _land(
+                        [layout.points[name] for name in territory.locations],
+                        layout.land,
+                        LAND[t % 8],
+                    )
                 )
         path_paint = ft.Paint(
             color=PATH, stroke_width=max(2.0, r * 0.18), style=ft.PaintingStyle.STROKE
@@ -255,16 +275,6 @@ class IsleCanvas:
         made = self._made
         key: tuple[object, ...]
         shapes: list[cv.Shape] = []
-        if r >= NUMBER_RADIUS:
-            # Where there is room, empty spaces show their number in the territory: the log
-            # and the guide call a space 'North Cliffs 4'.
-            numbers = self.board.location_numbers
-            for location, (x, y) in layout.points.items():
-                if location not in self.on_board and location not in self.marks:
-                    key = ("number", location)
-                    if key not in made:
-                        made[key] = [_text(str(numbers[location]), x, y, r * 0.7, "#8FA3A3")]
-                    shapes.extend(made[key])
         for location, piece in self.on_board.items():
             key = ("token", location, piece.player, piece.kind, piece.face_down, piece.active)
             if key not in made:
@@ -275,12 +285,27 @@ class IsleCanvas:
             if key not in made:
                 made[key] = _mark(target, *layout.points[location], r)
             shapes.extend(made[key])
+        # Over the marks' rings: each token's owner badge, and every space's number (the log
+        # and the guide call a space 'North Cliffs 4', on every screen and in every step).
+        for location, (x, y) in layout.points.items():
+            there = self.on_board.get(location)
+            marked = location in self.marks
+            key = ("number", location, there is None, marked)
+            if key not in made:
+                made[key] = self._number(location, x, y, occupied=there is not None, marked=marked)
+            shapes.extend(made[key])
+            if there is not None:
+                key = ("badge", location, there.player)
+                if key not in made:
+                    made[key] = self._badge(there.player, x, y)
+                shapes.extend(made[key])
         for location in self.flash:
             x, y = layout.points[location]
             shapes.append(cv.Circle(x, y, r + 6, paint=_stroke(FLASH_COLOUR, 4)))
         if self.gliding is not None:
             piece, (x, y) = self.gliding
             shapes.extend(self._token(piece, x, y))
+            shapes.extend(self._badge(piece.player, x, y))
         # Names go on top: placed clear of the spaces where there is room, they stay readable
         # where a crowded canvas makes one graze a token's ring.
         if ("labels",) not in made:
@@ -288,13 +313,45 @@ class IsleCanvas:
             size = label_size(layout)
             made[("labels",)] = [
                 _territory_label(
-                    label_text(territory, self.names.get(territory.id)), places[territory.id], size
+                    label_text(
+                        territory,
+                        self.names.get(territory.id),
+                        lines=label_lines(places[territory.id], size),
+                    ),
+                    places[territory.id],
+                    size,
                 )
                 for territory in self.board.territories
                 if territory.locations
             ]
         shapes.extend(made[("labels",)])
         return shapes
+
+    def _number(
+        self, location: str, x: float, y: float, *, occupied: bool, marked: bool
+    ) -> list[cv.Shape]:
+        """A space's number in its territory: in the middle of an empty space (gold where a
+        tap would summon there or move there), on a tag at the rim of one a token covers
+        (opposite its owner's badge); none for a territory of one space, which sentences
+        name without a number."""
+        territory = self.board.territory_of(location)
+        if len(territory.locations) < 2:
+            return []
+        number = str(self.board.location_numbers[location])
+        r = self.layout.radius
+        if not occupied:
+            size = max(NUMBER_SIZE, r * NUMBER_SHARE)
+            colour = ACCENT if marked else NUMBER_COLOUR
+            return [_text(number, x, y, size, colour, weight=ft.FontWeight.BOLD)]
+        size = max(TAG_SIZE, r * 0.45)
+        width, height = size * 0.7 * len(number) + 5, size + 3
+        tx, ty = x - r * 0.85, y + r * 0.7
+        box = (tx - width / 2, ty - height / 2)
+        return [
+            cv.Rect(*box, width, height, border_radius=3, paint=_fill("#101010")),
+            cv.Rect(*box, width, height, border_radius=3, paint=_stroke(NUMBER_COLOUR, 1)),
+            _text(number, tx, ty, size, "#F4ECD8", weight=ft.FontWeight.BOLD),
+        ]
 
     def _token(self, piece: Creature, x: float, y: float) -> list[cv.Shape]:
         colour = self.colours[piece.player]
@@ -316,20 +373,25 @@ class IsleCanvas:
                 weight=ft.FontWeight.BOLD,
             ),
         ]
-        # The owner's shape on a badge: two seats' tokens differ by more than their colour.
+        if piece.active:
+            shapes.append(cv.Circle(x, y, self.layout.radius + 4, paint=_stroke(ACCENT, 4)))
+        return shapes
+
+    def _badge(self, player: str, x: float, y: float) -> list[cv.Shape]:
+        """The owner's shape on a badge at the rim of their token's space: two seats' tokens
+        differ by more than their colour. Drawn over the marks: an attack's ring leaves it
+        in sight."""
+        colour = self.colours[player]
         # Never under 8.5 px: its shape (set at 1.4 times that) must read on a phone.
         badge = max(8.5, self.layout.radius * 0.45)
         # At the space's rim whatever the token's size: on a small Sprite it stays off the S.
         rim = self.layout.radius
         bx, by = x + rim * 0.85, y + rim * 0.7
-        shapes += [
+        return [
             cv.Circle(bx, by, badge, paint=_fill("#101010")),
             cv.Circle(bx, by, badge, paint=_stroke(colour.hex, 1.5)),
             _text(colour.mark, bx, by, badge * 1.4, "#F4ECD8"),
         ]
-        if piece.active:
-            shapes.append(cv.Circle(x, y, self.layout.radius + 4, paint=_stroke(ACCENT, 4)))
-        return shapes
 
 
 def _fill(colour: str) -> ft.Paint:
@@ -364,10 +426,9 @@ def _text(
     )
 
 
-def _land(points: list[Point], radius: float, colour: str) -> list[cv.Shape]:
-    """A territory's land: its spaces' hull, widened by a round-cornered stroke."""
+def _land(points: list[Point], pad: float, colour: str) -> list[cv.Shape]:
+    """A territory's land: its spaces' hull, widened by `pad` with a round-cornered stroke."""
     hull = convex_hull(points)
-    pad = radius * LAND_MARGIN
     if len(hull) == 1:
         (x, y) = hull[0]
         return [cv.Circle(x, y, pad, paint=_fill(colour))]
@@ -394,8 +455,10 @@ def _territory_label(text: str, box: Box, size: float) -> cv.Text:
         box[3],
         text,
         alignment=ft.Alignment.BOTTOM_CENTER,
+        text_align=ft.TextAlign.CENTER,
         style=ft.TextStyle(
             size=size,
+            height=(size + 2) / size,
             color="#F4ECD8",
             weight=ft.FontWeight.BOLD,
             font_family=FONT,
@@ -406,13 +469,9 @@ def _territory_label(text: str, box: Box, size: float) -> cv.Text:
 
 def _mark(target: Target, x: float, y: float, radius: float) -> list[cv.Shape]:
     """How a space a tap would use is marked: a coloured ring, and a cost for moves."""
-    if target.mark is Mark.SUMMON:
-        return [
-            cv.Circle(x, y, radius + 3, paint=_stroke(ACCENT, 3, [6, 4])),
-            _text("+", x, y, radius * 1.2, ACCENT, weight=ft.FontWeight.BOLD),
-        ]
-    if target.mark is Mark.ACTIVATE:
-        return [cv.Circle(x, y, radius + 4, paint=_stroke(ACCENT, 3, [6, 4]))]
+    if target.mark in (Mark.SUMMON, Mark.ACTIVATE):
+        # A gold dashed ring; the space keeps its number (no '+' over it) for the sentences.
+        return [cv.Circle(x, y, radius + 3, paint=_stroke(ACCENT, 3, [6, 4]))]
     if target.mark is Mark.MOVE:
         # A cost is a badge with an arrow ("→2": two actions), nothing like a space's plain
         # number, which sits in the middle of an empty space.

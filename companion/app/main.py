@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
+import logging
 import os
 import re
 import socket
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
+from companion.app.edge import guard_page
 from companion.app.guard import ASGIApp, OriginGuard, allowed_hosts, allowed_origins, url_name
 from companion.app.language_setting import STORED_LANGUAGE, device_language, locale_tag
 from companion.app.reconnect import ReconnectNotice
@@ -26,16 +30,26 @@ from companion.app.sharing.access import Role, Ticket
 from companion.app.sharing.links import CODE_PARAMETER, TableLinks
 from companion.app.sharing.policy import LOCKED, delete_refusal
 from companion.app.sharing.seats import WATCHER
-from companion.app.theme import FONTS, theme
+from companion.app.theme import FONT, FONTS, theme
+from companion.app.web_page import OfflinePage
+from companion.app.web_sessions import drop_unkept_sessions, keep_after_disconnect
 from companion.app.widgets import PADDING, SIZED, WIDE, notify
+from companion.app.wire import Link, WireGate, WireLimits, current_link
 from companion.language.message import Message, Value
 from companion.language.render import DEFAULT_LANGUAGE, LANGUAGES, Language, screen_language
 from companion.store.errors import GameNotFound, StoreError
 from companion.store.store import Store, open_store
 from models.setup import Mode
 
+log = logging.getLogger("companion.app")
 ASSETS = Path(__file__).resolve().parent.parent.parent / "assets"
 DEFAULT_PORT = 8550
+# How long a page that lost its connection keeps its session on the server for it to come
+# back to (Flet's default is an hour). A phone away longer starts a new session: let in by
+# the code it kept, back on its seat by its device id (docs/sharing.md).
+SESSION_TIMEOUT_S = 300
+# On SIGTERM, how long the server waits for its pages to close before it stops anyway.
+SHUTDOWN_S = 3
 # On tablets and desktops a single column of cards reads best at about this width.
 COLUMN_WIDTH = 760
 # Every screen but home, imported on first use: the server answers sooner, and the first
@@ -143,6 +157,9 @@ class App:
         self.words: Language = screen_language(DEFAULT_LANGUAGE)
         # Whether this device's user picked it on Home (then a change of locale leaves it be).
         self._language_chosen = False
+        # The websocket this page's events come on (companion/app/wire.py): what its wrong
+        # codes count against, and told when the device is let in. None outside a server.
+        self.link: Link | None = current_link()
 
     def say(self, message_id: str, /, **values: Value) -> str:
         """A message of the app's catalogs in this device's language."""
@@ -151,6 +168,10 @@ class App:
     def start(self) -> None:
         """Set up the page and show the screen its address names."""
         page = self.page
+        guard_page(page, lambda: self.say("app.web.failed"), self._failed)
+        if self.link is not None:
+            self.link.controls = page.session.index
+        self._tell_link()
         page.title = "Summoner's Isle Companion"
         page.fonts = FONTS
         page.theme = theme(ft.ThemeMode.LIGHT)
@@ -160,18 +181,18 @@ class App:
         page.on_view_pop = self._pop
         page.on_resize = self._resized
         page.on_locale_change = self._locale_changed
+        page.on_connect = self._connected
         # What this browser keeps: its language, and a shared table's code.
         self._prefs = ft.SharedPreferences()
         if self.table is not None:
             # The code this browser kept is read from it first: until then, nothing is shown.
-            page.on_connect = self._connected
             page.on_disconnect = self._disconnected
             page.views.append(join.opening())
             page.update()
             self._entering = True
-            page.run_task(self.enter)
+            self._spawn(self.enter)
             return
-        page.run_task(self._open)
+        self._spawn(self._open)
 
     async def _open(self) -> None:
         """Show the first screen in the device's language (not shared: no code to read)."""
@@ -225,6 +246,12 @@ class App:
     # --- a shared table -------------------------------------------------------------------
 
     @property
+    def client(self) -> str:
+        """What this device's wrong codes count against: the address its connection comes
+        from, never one the browser says (see companion/app/wire.py)."""
+        return self.link.client if self.link is not None else ""
+
+    @property
     def role(self) -> Role | None:
         """What this device's code lets it do; None when the table is not shared."""
         return self.ticket.role if self.ticket is not None else None
@@ -246,11 +273,37 @@ class App:
             if linked or stored:
                 self.refused = await self.admit(linked or stored, device)
             if linked:
-                await self.page.push_route(self.page.route)
+                # The browser's address bar shows the route without the code (if it answers).
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self.page.push_route(self.page.route), KEPT_TIMEOUT_S)
         finally:
             self._entering = False
+            self._tell_link()
         self.show()
         warm_up()
+
+    def _spawn(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Run `work` on the page's loop. A page without the code that leaves meanwhile has its
+        session dropped (web_sessions.py): then the work ends there, quietly."""
+
+        async def run() -> None:
+            try:
+                await work()
+            except Exception:
+                if self._alive():
+                    # As Flet does for an event's handler: the traceback to the server's
+                    # log, one sentence to the page (edge.py).
+                    log.exception("a page's background work failed")
+                    self.page.session.error("")
+
+        self.page.run_task(run)
+
+    def _alive(self) -> bool:
+        """Whether this page's session still exists on the server."""
+        try:
+            return self.page.session is not None
+        except RuntimeError:
+            return False
 
     async def kept(self, key: str, timeout: float = KEPT_TIMEOUT_S) -> str:
         """A value this browser keeps (see STORED_*); empty if it has none or cannot say."""
@@ -262,19 +315,26 @@ class App:
             return ""
         return str(value or "")
 
+    async def _keep(self, key: str, value: str) -> None:
+        """Have this browser keep a value (see STORED_*), if it can and answers in time."""
+        assert self._prefs is not None
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._prefs.set(key, value), KEPT_TIMEOUT_S)
+
     async def admit(self, code: str, device: str | None = None) -> str | None:
         """Try a code: None if this device is in (and keeps the code), else why not."""
         assert self.table is not None and self._prefs is not None
         access = self.table.access
         if device is None:
             device = await self.kept(STORED_DEVICE)
-        result = access.admit(self.page.client_ip or "", code, device, self.words)
+        result = access.admit(self.client, code, device, self.words)
         if isinstance(result, str):
             return result
         self.ticket = result
         self.refused = None
-        await self._prefs.set(STORED_CODE, access.code_for(result))
-        await self._prefs.set(STORED_DEVICE, result.device)
+        self._tell_link()
+        await self._keep(STORED_CODE, access.code_for(result))
+        await self._keep(STORED_DEVICE, result.device)
         access.connected(result, self.game_shown())
         self.page.pubsub.send_all_on_topic(SEATS, "")
         return None
@@ -327,16 +387,40 @@ class App:
         """A game as this device may record in it (a shared table checks its seat at each write)."""
         if self.table is None:
             return GameSession(self.store, game_id)
-        return GameSession(self.store, game_id, lambda: self.seat(game_id))
+        seats = self.table.access.seats
+        return GameSession(
+            self.store,
+            game_id,
+            lambda: self.seat(game_id),
+            # Players with a device of their own: another player's device does not pass them.
+            lambda: set(seats.taken(game_id)),
+        )
 
     def game_shown(self) -> str | None:
         """The id of the game this page shows, if any."""
         parts = [part for part in urlsplit(self.page.route or "/").path.split("/") if part]
         return parts[1] if len(parts) >= 2 and parts[0] == "game" else None
 
+    def _failed(self) -> None:
+        """This page's code failed: a device without the code is hung up on, so what it
+        sent cannot fill the server's log with one traceback after another."""
+        if self.link is not None and not self.link.admitted and self.link.hang_up is not None:
+            self.link.hang_up()
+
+    def _tell_link(self) -> None:
+        """Tell this page's connection and session whether its device is let in: one without
+        the code gets a stranger's limits (wire.py) and is forgotten when it leaves."""
+        if self.table is None or not self._alive():
+            return
+        admitted = self.table.access.valid(self.ticket)
+        if self.link is not None:
+            self.link.admitted = admitted
+        keep_after_disconnect(self.page, admitted)
+
     def _renewed(self, _topic: str, _generation: int) -> None:
         if self.table is not None and not self.table.access.valid(self.ticket):
             self.ticket = None
+            self._tell_link()
             self.refused = self.say("app.main.code_renewed")
             self.show()
 
@@ -359,6 +443,12 @@ class App:
                 self.show()
 
     def _connected(self, _: ft.Event[ft.Page]) -> None:
+        # The page came back on a new websocket (a reload, a phone waking): its link now.
+        link = current_link()
+        if link is not None:
+            self.link = link
+            link.controls = self.page.session.index
+            self._tell_link()
         if self.table is not None and self.ticket is not None:
             self.table.access.connected(self.ticket, self.game_shown())
             self.page.pubsub.send_others_on_topic(SEATS, "")
@@ -396,6 +486,19 @@ class App:
         """Tell the other devices following this game that it has reached `revision`."""
         self.page.pubsub.send_others_on_topic(f"game/{game_id}", revision)
 
+    def follow_draft(self, game_id: str, changed: Callable[[int], None]) -> None:
+        """Call `changed(version)` when another device changes the game's Energy and Reset
+        draft (issue 20: the draft is the table's); ends, like `follow`, with the screen."""
+
+        async def deliver(_topic: str, version: int) -> None:
+            changed(version)
+
+        self.page.pubsub.subscribe_topic(f"draft/{game_id}", deliver)
+
+    def announce_draft(self, game_id: str, version: int) -> None:
+        """Tell the other devices on this game's Energy and Reset that its draft changed."""
+        self.page.pubsub.send_others_on_topic(f"draft/{game_id}", version)
+
     def toggle_theme(self) -> None:
         """Switch between the dark and the light theme on this device."""
         dark = self.page.theme_mode is ft.ThemeMode.DARK
@@ -411,7 +514,7 @@ class App:
             # session): the code is tried first, then the page shows where the link points.
             if not self._entering:
                 self._entering = True
-                page.run_task(self.enter)
+                self._spawn(self.enter)
             return
         if self._entering:
             return
@@ -488,6 +591,7 @@ class App:
         access = self.table.access
         if not access.valid(self.ticket):
             self.ticket = None
+            self._tell_link()
             return join.build(self)
         assert self.ticket is not None
         game_id = parts[1] if len(parts) >= 2 and parts[0] == "game" else None
@@ -552,26 +656,47 @@ def run_packaged() -> None:
     ft.run(lambda page: App(page, store).start(), assets_dir=str(ASSETS))
 
 
-def web_app(store: Store, host: str, port: int, table: TableLinks | None = None) -> ASGIApp:
+def web_app(
+    store: Store,
+    host: str,
+    port: int,
+    table: TableLinks | None = None,
+    *,
+    trusted_proxies: Sequence[str] = (),
+    session_timeout_s: int = SESSION_TIMEOUT_S,
+    limits: WireLimits | None = None,
+) -> ASGIApp:
     """The app as an ASGI web app answering only its own pages (see companion/app/guard.py).
 
-    A shared table also answers under the names its links use, and its pages say when they
-    are reconnecting.
+    Its websockets are held to what its pages send (companion/app/wire.py), its pages ask
+    nothing of another host (companion/app/web_page.py), and a page that lost its
+    connection keeps its session for `session_timeout_s`. A shared table also answers under
+    the names its links use, and its pages say when they are reconnecting. Behind a reverse
+    proxy, the client's address is read from X-Forwarded-For, and only when the connection
+    comes from one of `trusted_proxies` (addresses or networks).
     """
-    flet_app: ASGIApp = ft.run(
+    from flet_web.fastapi import app as flet_web_app  # type: ignore[import-untyped]
+
+    drop_unkept_sessions()
+    app: ASGIApp = flet_web_app(
         lambda page: App(page, store, table).start(),
         assets_dir=str(ASSETS),
         no_cdn=True,
-        export_asgi_app=True,
+        session_timeout_seconds=session_timeout_s,
     )
+    app = OfflinePage(WireGate(app, limits, open_door=table is None), FONT, ASSETS / FONTS[FONT])
     names = None
     if table is not None:
         names = {urlsplit(table.base).hostname or "", urlsplit(table.host_base).hostname or ""}
         names = {url_name(name) for name in names if name}
-        flet_app = ReconnectNotice(flet_app)
-    return OriginGuard(
-        flet_app, allowed_hosts(host, port, names), allowed_origins(host, port, names)
-    )
+        app = ReconnectNotice(app)
+    app = OriginGuard(app, allowed_hosts(host, port, names), allowed_origins(host, port, names))
+    if trusted_proxies:
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        forwarded = ProxyHeadersMiddleware(cast(Any, app), trusted_hosts=list(trusted_proxies))
+        app = cast(ASGIApp, forwarded)
+    return app
 
 
 def serve(
@@ -580,6 +705,9 @@ def serve(
     db: str | None = None,
     web: bool = False,
     table: TableLinks | None = None,
+    *,
+    trusted_proxies: Sequence[str] = (),
+    session_timeout_s: int = SESSION_TIMEOUT_S,
 ) -> None:
     """Run the app: a desktop window where there is a display, else a web server.
 
@@ -596,11 +724,25 @@ def serve(
         # Flet's own web server cannot be given the guard, so the app is served here, the
         # way Flet serves it (the same websocket implementation), without access logs.
         uvicorn.run(
-            web_app(store, host, port, table),
+            web_app(
+                store,
+                host,
+                port,
+                table,
+                trusted_proxies=trusted_proxies,
+                session_timeout_s=session_timeout_s,
+            ),
             host=host,
             port=port,
             ws="websockets-sansio",
+            # The biggest frame a page sends (a game log file); the gate checks each again.
+            ws_max_size=WireLimits().admitted_bytes,
             log_level="warning",
+            # A forwarded address is believed only from the proxies named (web_app), never
+            # from uvicorn's default (any connection from 127.0.0.1).
+            proxy_headers=False,
+            # SIGTERM stops the server within a few seconds, whatever its pages are doing.
+            timeout_graceful_shutdown=SHUTDOWN_S,
         )
         return
     ft.run(

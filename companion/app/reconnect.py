@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 
-from companion.app.guard import ASGIApp, Message, Receive, Scope, Send
+from companion.app.guard import ASGIApp
 from companion.app.language_setting import STORED_LANGUAGE
+from companion.app.web_page import HeadScript
 from companion.language import Message as Words
 from companion.language.render import DEFAULT_LANGUAGE, LANGUAGES, render
 
@@ -78,45 +79,8 @@ SCRIPT = (
 )
 
 
-class ReconnectNotice:
+class ReconnectNotice(HeadScript):
     """ASGI middleware: put the reconnecting notice's script into every HTML page served."""
 
     def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Serve a request, adding the script to an HTML page's head."""
-        if scope["type"] != "http" or scope.get("method") != "GET":
-            await self.app(scope, receive, send)
-            return
-        start: Message | None = None
-        chunks: list[bytes] = []
-
-        async def patched(message: Message) -> None:
-            nonlocal start
-            if message["type"] == "http.response.start":
-                headers = message.get("headers", [])
-                html = any(
-                    name.lower() == b"content-type" and value.startswith(b"text/html")
-                    for name, value in headers
-                )
-                if html and message.get("status") == 200:
-                    start = message
-                    return
-            elif message["type"] == "http.response.body" and start is not None:
-                chunks.append(message.get("body", b""))
-                if message.get("more_body"):
-                    return
-                body = b"".join(chunks).replace(b"</head>", SCRIPT + b"</head>", 1)
-                headers = [
-                    (name, value)
-                    for name, value in start.get("headers", [])
-                    if name.lower() not in (b"content-length", b"etag")
-                ]
-                headers.append((b"content-length", str(len(body)).encode()))
-                await send({**start, "headers": headers})
-                await send({"type": "http.response.body", "body": body})
-                return
-            await send(message)
-
-        await self.app(scope, receive, patched)
+        super().__init__(app, SCRIPT)

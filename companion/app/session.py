@@ -6,21 +6,24 @@ logic under the screens is tested without a browser.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from companion.app.sharing import policy
 from companion.engine import GameState, IllegalCommand, Tally
 from companion.engine.queries import tally_after
-from companion.engine.replay import Narration, narrate
+from companion.engine.replay import Narration, narrate, replay
+from companion.engine.table_reset import ResetDraft, draft_from
 from companion.language import Message, by_semicolons
 from companion.language.render import DEFAULT_LANGUAGE, Language
-from companion.store.errors import GameMovedOn, GameNotFound, StoreError
+from companion.store.errors import DraftMovedOn, GameMovedOn, GameNotFound, StoreError
 from companion.store.store import LogEntry, SavedGame, Store, tap_size
-from models.commands import PLAYER_COMMANDS, Attack, Command, EnergyAndReset
+from models.commands import PLAYER_COMMANDS, Attack, Command, EnergyAndReset, Skip
 
 # How many of the others' attacks a player is told of when their turn comes round again.
 SINCE_LAST_MOST = 6
+# How many times a change to the draft is made again after other devices' changes.
+DRAFT_TRIES = 8
 
 
 @dataclass(frozen=True)
@@ -55,11 +58,17 @@ class GameSession:
     """
 
     def __init__(
-        self, store: Store, game_id: str, seat: Callable[[], str | None] | None = None
+        self,
+        store: Store,
+        game_id: str,
+        seat: Callable[[], str | None] | None = None,
+        seated: Callable[[], Collection[str]] | None = None,
     ) -> None:
         self.store = store
         self.saved: SavedGame = store.load(game_id)
         self._seat = seat or (lambda: None)
+        # The players who have a device of their own in this game (a shared table).
+        self._seated = seated or (lambda: ())
         # The log's sentences as messages, for one revision: the store keeps them in English.
         self._told: tuple[int, tuple[Narration, ...]] | None = None
 
@@ -110,15 +119,12 @@ class GameSession:
         has seen); if the game has moved on since, nothing is recorded and the refusal says so.
         """
         seat = self.seat
-        refused = policy.refusal(seat, commands)
+        refused = self.tap_refusal(commands, by)
         if refused:
             return saying(False, refused)
-        bots = {player.id for player in self.saved.setup.players if player.bot}
+        others = self.bots() | self.unseated()
         made = [made_by(command, by) for command in commands]
-        refused = policy.others_refusal(seat, made, bots, self.saved.game.labels)
-        if refused:
-            return saying(False, refused)
-        signed = [policy.signed(seat, command, bots) for command in made]
+        signed = [policy.signed(seat, command, others) for command in made]
         before = len(self.saved.log)
         start = self.state
         base = self.saved.revision if revision is None else revision
@@ -128,6 +134,48 @@ class GameSession:
         # Told again from the state they were played in: the store keeps English sentences.
         told = narrate(start, [entry.command for entry in self.saved.log[before:]])
         return saying(True, joined([t.sentence for t in told]))
+
+    def bots(self) -> set[str]:
+        """The players the computer plays."""
+        return {player.id for player in self.saved.setup.players if player.bot}
+
+    def seated(self) -> set[str]:
+        """The players with a device of their own in this game (a shared table)."""
+        return set(self._seated()) - self.bots()
+
+    def unseated(self) -> set[str]:
+        """The people with no device of their own: any phone at the table records for them."""
+        return set(self.saved.game.players) - self.bots() - self.seated()
+
+    def tap_refusal(self, commands: Sequence[Command], by: str | None = None) -> Message | None:
+        """Why this device may not record what a tap says, before the engine is asked: its
+        seat records nothing, or the tap is another player's, or it passes over a player who
+        has a device of their own (issue 20). None if it may."""
+        seat = self.seat
+        refused = policy.refusal(seat, commands)
+        if refused:
+            return refused
+        labels = self.saved.game.labels
+        made = [made_by(command, by) for command in commands]
+        seated = self.seated()
+        refused = policy.others_refusal(seat, made, self.bots(), labels, seated)
+        if refused or not any(isinstance(command, Skip) for command in made):
+            return refused
+        trial = self.state.clone()
+        for command in made:
+            if isinstance(command, Skip):
+                try:
+                    passed = trial.skipped(command)
+                except IllegalCommand:
+                    return None  # the engine says why when the tap is recorded
+                refused = policy.skip_refusal(seat, passed, seated, labels)
+                if refused:
+                    return refused
+            try:
+                trial.apply(command)
+            except IllegalCommand:
+                return None
+        return None
 
     def undo(self, revision: int | None = None) -> Outcome:
         """Take back the newest command, as of `revision` (default: the latest seen here)."""
@@ -171,6 +219,11 @@ class GameSession:
                 found.append(told.sentence)
         return tuple(reversed(found[:most]))
 
+    def narrations(self) -> tuple[Narration, ...]:
+        """The active log told again from the start (each entry's sentence, the Energy and
+        Reset it finished, whose decision it was), oldest first; once per revision."""
+        return self._narrations()
+
     def _narrations(self) -> tuple[Narration, ...]:
         """The active log told again from the start, once per revision."""
         revision = self.saved.revision
@@ -199,7 +252,8 @@ class GameSession:
         brought = self.saved.undone[: tap_size(self.saved.undone)]
         if not brought:
             return None
-        told = narrate(self.state, [entry.command for entry in brought])
+        # On a copy: narrate plays the commands on the state it is given.
+        told = narrate(self.state.clone(), [entry.command for entry in brought])
         return joined([t.sentence for t in told])
 
     def undo_text(self, words: Language) -> str | None:
@@ -219,7 +273,67 @@ class GameSession:
     def _undo_refusal(self, entries: Sequence[LogEntry]) -> Message | None:
         """Why this device's seat may not take back or bring back these records, if so."""
         commands = [entry.command for entry in entries]
-        return policy.undo_refusal(self.seat, commands, self.saved.game.labels)
+        seat = self.seat
+        labels, unseated = self.saved.game.labels, self.unseated()
+        if seat is None or not any(isinstance(command, Skip) for command in commands):
+            return policy.undo_refusal(seat, commands, labels, unseated=unseated)
+        log = self.saved.log
+        undoing = bool(log) and entries[-1] is log[-1]
+        if undoing:
+            before = replay(self.saved.game, [entry.command for entry in log[: -len(entries)]])
+        else:
+            before = self.state.clone()
+        skipped: set[str] = set()
+        for command in commands:
+            skipped.update(player for player, _, _ in before.skipped(command))
+            before.apply(command)
+        return policy.undo_refusal(seat, commands, labels, skipped, unseated)
+
+    # --- the Energy and Reset draft, the table's (issue 20) --------------------------------
+
+    def draft(self) -> tuple[ResetDraft, int]:
+        """The Energy and Reset draft as the table has entered it so far (on any device), held
+        against the record as it is now, and the version a change must be made from."""
+        stored = self.store.draft(self.id)
+        state = self.state
+        entries = stored.entries if stored.round == state.round else None
+        return draft_from(state, entries), stored.version
+
+    def change_draft(
+        self, change: Callable[[ResetDraft], Message | None]
+    ) -> tuple[Outcome, ResetDraft, int]:
+        """Make a change to the draft and store it: (what became of it, the draft, its
+        version). Another device's change made meanwhile is kept: this one is made again
+        from it (and refused if it no longer can be, e.g. that creature was placed there)."""
+        refused = policy.refusal(self.seat, [])
+        if refused:
+            draft, version = self.draft()
+            return saying(False, refused), draft, version
+        for _ in range(DRAFT_TRIES):
+            draft, version = self.draft()
+            refused = change(draft)
+            if refused is not None:
+                return saying(False, refused), draft, version
+            try:
+                stored = self.store.save_draft(self.id, self.state.round, draft.entries(), version)
+            except DraftMovedOn:
+                continue
+            except StoreError as error:
+                return saying(False, error.message), draft, version
+            return Outcome(True, ""), draft, stored.version
+        draft, version = self.draft()
+        return saying(False, Message("game.reset.busy")), draft, version
+
+    def start_draft_over(self) -> Outcome:
+        """Throw away what the table entered at this Energy and Reset: it starts over."""
+        refused = policy.refusal(self.seat, [])
+        if refused:
+            return saying(False, refused)
+        try:
+            self.store.clear_draft(self.id)
+        except StoreError as error:
+            return saying(False, error.message)
+        return Outcome(True, "")
 
     def _write(self, write: Callable[[], SavedGame]) -> Outcome | None:
         """Run one store write; an Outcome saying why if it failed, None if it was saved."""

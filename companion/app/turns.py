@@ -23,13 +23,14 @@ import zlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Protocol
 
+from companion.app.board_device import TIMINGS, Pace, Timing
 from companion.app.session import GameSession, Outcome, saying
 from companion.bots import Bot, make_bot
 from companion.engine import GameState
 from companion.engine.queries import turn_key, undo_depth
 from companion.language import Message
 from companion.language.render import Language
-from companion.store.store import LogEntry
+from companion.store.store import LogEntry, tap_size
 from models.commands import Command, EndActivation, Pass
 from models.setup import GameSetup
 
@@ -37,9 +38,11 @@ from models.setup import GameSetup
 # much of that one computer turn may take in all: past it the turn's commands are played
 # without a pause (the board and the log show them). A pass or the end of an activation
 # changes nothing to watch. With a level's thinking budget per turn this keeps a person's
-# waits short (issue 11; measured by `python -m companion bench --waits`).
-SHOW_EACH = 0.3
-SHOW_PER_TURN = 0.6
+# waits short (issue 11; measured by `python -m companion bench --waits`). These are the
+# normal pace's; a device may pick another (`board_device.Pace`, issue 24).
+NORMAL = TIMINGS[Pace.NORMAL]
+SHOW_EACH = NORMAL.each
+SHOW_PER_TURN = NORMAL.per_turn
 # The device driving a game's computers says it is still there this often; silent for
 # LEASE_S (its tab closed, its phone asleep or gone), another device showing the game takes
 # the computers over: a person waits a few seconds at most, and two devices never both
@@ -151,11 +154,12 @@ def seat_bots(session: GameSession) -> dict[str, Bot]:
     }
 
 
-def pause_for(command: Command, shown: float = 0.0) -> float:
-    """How long a computer's command is pointed out, after `shown` seconds of its turn's."""
+def pause_for(command: Command, shown: float = 0.0, timing: Timing = NORMAL) -> float:
+    """How long a computer's command is pointed out, after `shown` seconds of its turn's,
+    at a pace's `timing`."""
     if isinstance(command, Pass | EndActivation):
         return 0.0
-    return max(0.0, min(SHOW_EACH, SHOW_PER_TURN - shown))
+    return max(0.0, min(timing.each, timing.per_turn - shown))
 
 
 class Turns:
@@ -186,6 +190,11 @@ class Turns:
         self.device = device or secrets.token_hex(6)
         # The log entry (its seq) whose Energy and Reset this device has gone on from.
         self.went_on: int | None = None
+        # An Energy and Reset a redo brought back (its entry's seq): shown again, as when it
+        # was first played, until someone goes on.
+        self.reread: int | None = None
+        # How fast the computers' commands go by on this device.
+        self.timing: Timing = NORMAL
         # Times drawing a computer's command, which comes out of the pause that shows it.
         self.clock = clock
 
@@ -209,8 +218,13 @@ class Turns:
 
     def reset_waiting(self) -> LogEntry | None:
         """The newest log entry, if it finished an Energy and Reset this device has not yet
-        gone on from: the tally is shown, and play waits."""
+        gone on from, or the one a redo here brought back: the tally is shown, and play
+        waits."""
         log = self.session.saved.log
+        if self.reread is not None:
+            brought = next((entry for entry in log if entry.seq == self.reread), None)
+            if brought is not None and brought.reset is not None:
+                return brought
         if log and log[-1].reset is not None and log[-1].seq != self.went_on:
             return log[-1]
         return None
@@ -218,8 +232,10 @@ class Turns:
     def go_on(self) -> None:
         """Someone here has seen the Energy and Reset: play goes on, driven from this device."""
         entry = self.reset_waiting()
-        if entry is not None:
+        log = self.session.saved.log
+        if entry is not None and entry is log[-1]:
             self.went_on = entry.seq
+        self.reread = None
         if self.bots:
             self.leases.claim(self.session.id, self.device)
 
@@ -258,6 +274,7 @@ class Turns:
 
     def recorded_here(self) -> None:
         """This device wrote to the game: the others follow it, and it plays the computers."""
+        self.reread = None
         if self.bots:
             self.leases.claim(self.session.id, self.device)
         self.announce(self.session.saved.revision)
@@ -308,13 +325,45 @@ class Turns:
             self.recorded_here()
         return outcome
 
+    def redo_entries(self) -> tuple[LogEntry, ...]:
+        """What Redo brings back now: the newest undone tap and, against computers, every
+        computer command after it up to a person's decision: what Undo took back."""
+        undone = self.session.saved.undone
+        count = tap_size(undone)
+        if not count or not self.bots:
+            return undone[:count]
+        trial = self.session.state.clone()
+        for entry in undone[:count]:
+            trial.apply(entry.command)
+        while count < len(undone) and not trial.is_terminal and trial.current_player in self.bots:
+            size = tap_size(undone[count:])
+            for entry in undone[count : count + size]:
+                trial.apply(entry.command)
+            count += size
+        return undone[:count]
+
+    def redo_text(self, words: Language) -> str | None:
+        """What Redo brings back now, said as Undo says what it takes back."""
+        brought = self.redo_entries()
+        if not brought:
+            return None
+        entry = self.session.redo_text(words)
+        after = len(brought) - tap_size(brought)
+        if not after or entry is None:
+            return entry
+        return words.render(Message("game.undo_and_computers", entry=entry, count=after))
+
     def redo(self) -> Outcome:
-        """Bring back the newest undone command, and the computers' commands after it."""
+        """Bring back the newest undone command, and the computers' commands after it; an
+        Energy and Reset among them is shown again before play goes on."""
+        brought = {entry.seq for entry in self.redo_entries()}
         outcome = self.session.redo()
         while outcome.ok and self.bot_to_move() is not None and self.session.saved.redo_label:
             outcome = self.session.redo()
         if outcome.ok:
             self.recorded_here()
+            resets = [e.seq for e in self.session.saved.log if e.seq in brought and e.reset]
+            self.reread = resets[-1] if resets else None
         return outcome
 
     # --- computer seats -------------------------------------------------------------------
@@ -385,7 +434,7 @@ class Turns:
                     continue  # someone undid meanwhile: decide again from the new position
                 turn = turn_key(state)
                 shown = shown + pause if turn == shown_turn else 0.0
-                shown_turn, pause = turn, pause_for(command, shown)
+                shown_turn, pause = turn, pause_for(command, shown, self.timing)
                 if pause:
                     self.showing = (player, command)
                     drawing = self.clock()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -13,6 +12,7 @@ from pydantic import ValidationError
 from companion.language import Message
 from models.board import Board
 from models.problems import as_message, problem
+from models.strict_json import loads
 
 # Package data: installed with the package, found through importlib.resources wherever it is.
 BOARDS_DIR: Traversable = resources.files("companion") / "data" / "boards"
@@ -56,13 +56,16 @@ def shipped_board(board_id: str) -> Board:
             Message("problem.board.unknown", id=repr(board_id), known=", ".join(known))
         )
     data = (BOARDS_DIR / f"{board_id}.json").read_text(encoding="utf-8")
-    return parse_board(json.loads(data))
+    return parse_board(loads(data, f"{board_id}.json"))
 
 
-def parse_board(data: Any) -> Board:
-    """Validate an inline board definition, with one clear message when it is wrong."""
+def parse_board(data: Any, context: dict[str, Any] | None = None) -> Board:
+    """Validate an inline board definition, with one clear message when it is wrong.
+
+    `context` models.text.STORED reads a board the user saved: its text is shown safely.
+    """
     try:
-        return Board.model_validate(data)
+        return Board.model_validate(data, context=context)
     except ValidationError as error:
         raise BoardError(Message("problem.board.invalid", problem=problem(error, data))) from None
 

@@ -19,7 +19,7 @@ from companion.language import Message
 from models.board import Board, Territory
 from models.problems import InvalidValue, problem
 from models.strict_json import JSONInputError, loads, read_bounded
-from models.text import check_typed_text
+from models.text import STORED, check_typed_text
 
 DATA_ENV = "SUMMONERS_ISLE_DATA"
 APP_NAME = "summoners-isle"
@@ -84,7 +84,8 @@ def _saved() -> list[tuple[Path, Board]]:
         try:
             with path.open("rb") as stream:
                 data = loads(read_bounded(stream, path.name), path.name)
-            found.append((path, parse_board(data)))
+            # Saved by this app, maybe by a version that checked text less: shown safely.
+            found.append((path, parse_board(data, STORED)))
         except (OSError, JSONInputError, BoardError):
             continue  # a damaged or hostile file is skipped, never fatal
     return found

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import multiprocessing
 import os
 import signal
 import time
@@ -16,6 +17,7 @@ import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from typing import Any
@@ -32,6 +34,8 @@ from models.seeded_dice import SeededDice
 from models.setup import GameSetup, Mode
 
 SEAT_IDS = ("p1", "p2", "p3", "p4")
+# How long a broken pool waits for the Ctrl-C that broke it (see _run).
+BROKEN_POOL_GRACE_S = 0.5
 # A decision longer than this many times its bot's budget is late (issue 5 allows 20% over).
 LATE = 1.2
 # Bounds on what one run may ask for: a million games is days of play already, more
@@ -351,9 +355,11 @@ def _run(tables: Iterator[_Table], workers: int) -> Iterator[tuple[_Table, _Outc
         for table in tables:
             yield table, _play_table(table)
         return
-    # Workers forked while the parent ignores Ctrl-C ignore it too until their initializer
-    # runs: a Ctrl-C while they start cannot interrupt them halfway into a traceback.
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # While the workers start, a Ctrl-C is held, not acted on: one that interrupted the pool
+    # halfway would end in a traceback. Workers forked meanwhile hold it too until their
+    # initializer runs. A Ctrl-C held is acted on once they have started (never lost).
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: held.append(signum))
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_in_worker)
     finished_all = False
     try:
@@ -362,6 +368,8 @@ def _run(tables: Iterator[_Table], workers: int) -> Iterator[tuple[_Table, _Outc
         for table in islice(tables, workers * IN_FLIGHT_PER_WORKER):
             pending[pool.submit(_play_table, table)] = table
         signal.signal(signal.SIGINT, previous)
+        if held:
+            raise KeyboardInterrupt
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
@@ -369,10 +377,21 @@ def _run(tables: Iterator[_Table], workers: int) -> Iterator[tuple[_Table, _Outc
                 following = next(tables, None)
                 if following is not None:
                     pending[pool.submit(_play_table, following)] = following
-                yield table, future.result()
+                try:
+                    outcome = future.result()
+                except BrokenProcessPool:
+                    # Workers a Ctrl-C stopped can break the pool a moment before the same
+                    # Ctrl-C reaches this process: it is given that moment to arrive.
+                    time.sleep(BROKEN_POOL_GRACE_S)
+                    raise
+                yield table, outcome
         finished_all = True
     finally:
         signal.signal(signal.SIGINT, previous)
+        if not finished_all:
+            # A worker that had not started when Ctrl-C came is still playing: stop it too.
+            for worker in multiprocessing.active_children():
+                worker.terminate()
         pool.shutdown(wait=finished_all, cancel_futures=True)
 
 

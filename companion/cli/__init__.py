@@ -7,6 +7,7 @@ status 2 and one line on stderr naming the problem, never a traceback.
 from __future__ import annotations
 
 import errno
+import ipaddress
 import math
 import os
 import socket
@@ -20,7 +21,15 @@ from pydantic import ValidationError
 from companion.boards import BoardError, resolve_board
 from companion.cli.analyse import analyse
 from companion.cli.game import game_app
-from companion.cli.io import OneLineErrors, UserError, echo, fail, print_json, read_json
+from companion.cli.io import (
+    OneLineErrors,
+    UserError,
+    echo,
+    fail,
+    print_json,
+    read_json,
+    unicode_argument,
+)
 from companion.cli.language import Lang
 from companion.engine import Game, SetupError, reset_phase
 from companion.engine.isle import compile_isle
@@ -61,6 +70,7 @@ MIN_PORT, MAX_PORT = 1, 65535
 MAX_BENCH_SECONDS = 600
 MAX_WAIT_GAMES = 100
 MAX_CALIBRATION_GAMES = 1000
+MAX_SESSION_TIMEOUT_S = 86_400
 
 
 @app.command()
@@ -165,6 +175,7 @@ def simulate(
             "--bot",
             help="Bots by seat, comma-separated and cycled: random, greedy, mcts, "
             "mcts:easy|normal|hard.",
+            callback=unicode_argument,
         ),
     ] = "random",
     budget_ms: Annotated[
@@ -173,7 +184,9 @@ def simulate(
     workers: Annotated[
         int | None, typer.Option(help="Games played at once in processes (default: cores).")
     ] = None,
-    board: Annotated[str | None, typer.Option(help="A shipped board id.")] = None,
+    board: Annotated[
+        str | None, typer.Option(help="A shipped board id.", callback=unicode_argument)
+    ] = None,
     clock: Annotated[
         Clock,
         typer.Option(
@@ -328,7 +341,8 @@ def app_command(
         str | None,
         typer.Option(
             help="Address to serve on (default 127.0.0.1; with --share, every address, "
-            "linked by this machine's address on the network)."
+            "linked by this machine's address on the network).",
+            callback=unicode_argument,
         ),
     ] = None,
     port: Annotated[int, typer.Option(min=MIN_PORT, max=MAX_PORT, help="Port to serve on.")] = 8550,
@@ -341,11 +355,28 @@ def app_command(
             "and a QR code (docs/sharing.md). Serves on the web.",
         ),
     ] = False,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="A reverse proxy's address or network (repeatable): the client's address is "
+            "read from its X-Forwarded-For, never from anyone else's (docs/security.md).",
+        ),
+    ] = None,
+    session_timeout: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=MAX_SESSION_TIMEOUT_S,
+            help="Seconds a page that lost its connection keeps its session on the server.",
+        ),
+    ] = 300,
 ) -> None:
     """Start the companion app (a window where there is a display, else http://HOST:PORT)."""
     bind = host or ("0.0.0.0" if share else "127.0.0.1")
     try:
         check_port(bind, port)
+        proxies = [proxy_network(proxy) for proxy in trusted_proxy or []]
     except UserError as error:
         fail(str(error))
     from companion.app.main import serve
@@ -362,7 +393,15 @@ def app_command(
             )
         typer.echo(f"Summoner's Isle Companion: http://{bind}:{port}", err=True)
     try:
-        serve(host=bind, port=port, db=db, web=web, table=table)
+        serve(
+            host=bind,
+            port=port,
+            db=db,
+            web=web,
+            table=table,
+            trusted_proxies=proxies,
+            session_timeout_s=session_timeout,
+        )
     except StoreError as error:
         fail(str(error))
 
@@ -386,6 +425,16 @@ def share_table(bind: str, port: int) -> TableLinks:
     )
     sys.stdout.flush()
     return table
+
+
+def proxy_network(text: str) -> str:
+    """A trusted proxy as given: an address or a network, never a wildcard (UserError)."""
+    try:
+        return str(ipaddress.ip_network(text.strip(), strict=False))
+    except ValueError:
+        raise UserError(
+            f"--trusted-proxy {text!r} is not an address or a network (e.g. 127.0.0.1, 10.0.0.0/8)"
+        ) from None
 
 
 def check_port(host: str, port: int) -> None:

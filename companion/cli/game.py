@@ -28,6 +28,7 @@ from companion.cli.io import (
     parse_json,
     print_json,
     read_text,
+    unicode_argument,
 )
 from companion.cli.language import Lang
 from companion.engine import GameState, IllegalCommand, Phase
@@ -71,6 +72,8 @@ game_app = typer.Typer(
 
 # Exit statuses: bad input, and a write that lost a race with another device.
 EXIT_MOVED_ON = 3
+# Anyone's write permission: a file with none of these bits is read-only.
+_WRITABLE = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 
 Db = Annotated[
     str | None,
@@ -83,7 +86,9 @@ Db = Annotated[
     ),
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-GameId = Annotated[str, typer.Argument(metavar="ID", help="The game's id.")]
+GameId = Annotated[
+    str, typer.Argument(metavar="ID", help="The game's id.", callback=unicode_argument)
+]
 ROUNDS_HELP = (
     f"{STANDARD_ROUNDS}, or {EXTENDED_ROUNDS} for "
     f"{EXTENDED_ROUNDS_MIN_PLAYERS}-{MAX_PLAYERS} players who agree."
@@ -205,15 +210,28 @@ def board_for(players: int) -> str:
 def new(
     players: Annotated[
         str,
-        typer.Option(help="Comma-separated player ids, each optionally id:Name, in seat order."),
+        typer.Option(
+            help="Comma-separated player ids, each optionally id:Name, in seat order.",
+            callback=unicode_argument,
+        ),
     ],
     board: Annotated[
-        str | None, typer.Option(help="A shipped board id (default: one made for the players).")
+        str | None,
+        typer.Option(
+            help="A shipped board id (default: one made for the players).",
+            callback=unicode_argument,
+        ),
     ] = None,
     rounds: Annotated[int, typer.Option(help=ROUNDS_HELP)] = STANDARD_ROUNDS,
-    mode: Annotated[str, typer.Option(help="table or digital.")] = "table",
+    mode: Annotated[
+        str, typer.Option(help="table or digital.", callback=unicode_argument)
+    ] = "table",
     turn_order: Annotated[
-        str | None, typer.Option(help="Round 1's order as comma-separated ids (default: seats).")
+        str | None,
+        typer.Option(
+            help="Round 1's order as comma-separated ids (default: seats).",
+            callback=unicode_argument,
+        ),
     ] = None,
     as_json: AsJson = False,
     db: Db = None,
@@ -267,7 +285,12 @@ def legal(
 def do_command(
     game_id: GameId,
     command: Annotated[
-        str, typer.Argument(metavar="COMMAND_JSON", help="One command as JSON, or - for stdin.")
+        str,
+        typer.Argument(
+            metavar="COMMAND_JSON",
+            help="One command as JSON, or - for stdin.",
+            callback=unicode_argument,
+        ),
     ],
     revision: Revision = None,
     as_json: AsJson = False,
@@ -534,8 +557,10 @@ def write_whole(path: Path, text: str) -> None:
     """Write a file so it is either complete or untouched: a temporary file, then a rename.
 
     A symbolic link is written through (the file it points to is replaced, the link stays);
-    an existing file keeps its permissions; anything but a regular file or a new path (a
-    folder, a FIFO, a device) is refused.
+    an existing file keeps its permissions; a read-only file is left as it is (the rename
+    needs only the folder's permission, so it is checked here); anything but a regular file
+    or a new path (a folder, a FIFO, a device) is refused. Whatever stops the writing, no
+    temporary file is left behind.
     """
     path = Path(os.path.realpath(path.expanduser()))
     temporary: str | None = None
@@ -548,6 +573,9 @@ def write_whole(path: Path, text: str) -> None:
             if not stat.S_ISREG(existing.st_mode):
                 raise UserError(f"cannot write {path}: it is not a regular file")
             mode = stat.S_IMODE(existing.st_mode)
+            # Root may write anything: the permission bits still say what the owner meant.
+            if not mode & _WRITABLE or not os.access(path, os.W_OK):
+                raise UserError(str(Message("input.output.read_only", path=str(path))))
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -555,10 +583,12 @@ def write_whole(path: Path, text: str) -> None:
             os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
         os.replace(temporary, path)
+        temporary = None
     except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror or error}") from None
+    finally:
         if temporary is not None:
             Path(temporary).unlink(missing_ok=True)
-        raise UserError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def _new_file_mode() -> int:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
 from typing import Any, NoReturn
 
@@ -13,11 +15,15 @@ from pydantic import ValidationError
 from typer._click import exceptions as click_errors
 from typer.core import TyperGroup
 
+from companion.language import Message
 from models.problems import problem
 from models.strict_json import JSONInputError, loads, read_bounded
-from models.text import json_printable, printable
+from models.text import json_printable, printable, text_problem
 
 EXIT_BAD_INPUT = 2
+EXIT_NOT_WRITTEN = 1
+# What writing to a full disk (or past a quota or a size limit, or to a failing device) says.
+_OUTPUT_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
 class UserError(Exception):
@@ -31,6 +37,15 @@ def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
     raise typer.Exit(status)
 
 
+def output_failed(error: OSError) -> NoReturn:
+    """Standard output could not be written: say so in one line on stderr, status 1."""
+    # Whatever is still buffered goes nowhere, so no later flush fails again.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    said = Message("input.output.failed", why=error.strerror or str(error))
+    typer.echo(f"error: {said}", err=True)
+    sys.exit(EXIT_NOT_WRITTEN)
+
+
 class OneLineErrors(TyperGroup):
     """A command group whose usage errors are one line, like every other error of the CLI."""
 
@@ -40,7 +55,18 @@ class OneLineErrors(TyperGroup):
         if not standalone_mode:
             return super().main(*args, **kwargs)
         try:
-            status = super().main(*args, **kwargs)
+            try:
+                status = super().main(*args, **kwargs)
+            finally:
+                # What is still buffered is written now, while a failure can be said in one
+                # line (at the interpreter's exit it would be a message of its own).
+                sys.stdout.flush()
+        except OSError as error:
+            # Standard output on a full disk (`> /dev/full`); a closed pipe ends quietly, as
+            # Typer has it (status 1).
+            if error.errno not in _OUTPUT_FULL:
+                raise
+            output_failed(error)
         except click_errors.NoArgsIsHelpError as error:
             error.show()
             sys.exit(error.exit_code)
@@ -59,6 +85,16 @@ class OneLineErrors(TyperGroup):
             typer.echo("interrupted", err=True)
             sys.exit(130)
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def unicode_argument(value: str | None) -> str | None:
+    """A text argument (not a file's path) as given, if it is valid Unicode: a terminal whose
+    bytes are not UTF-8 gives lone surrogates, which no game, file or screen can hold."""
+    said = None if value is None else text_problem(value, Message("input.what.argument"))
+    if said is not None and said.id == "input.text.surrogate":
+        # Before any --lang is read: English.
+        raise typer.BadParameter(str(said))
+    return value
 
 
 def echo(text: str) -> None:

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 def settle(state: GameState) -> None:
     """Advance turns, steps and phases until someone has a decision to make."""
     seats = len(state.turn_order)
-    has_business = state.game.rules.has_business
+    rules = state.game.rules
+    has_business = rules.has_business
+    asked_before = rules.asked_before
     while state.phase is Phase.SUMMONING or state.phase is Phase.ACTIONS:
         if state.turn >= seats:
             state.turn = 0
@@ -39,6 +41,9 @@ def settle(state: GameState) -> None:
             continue
         if has_business(state):
             return
+        if asked_before is not None and asked_before(state):
+            # A version 2 log holds this player's explicit pass: it will be taken as said.
+            state.waived.append(state.turn_order[state.turn])
         state.turn += 1
 
 
@@ -46,6 +51,46 @@ def can_summon(state: GameState, seat: int) -> bool:
     """Whether a player has the step's creature in reserve and the energy to pay for it."""
     step = state.step
     return state.reserve[seat][step] > 0 and state.energy[seat] >= COSTS[step]
+
+
+def table_full(state: GameState) -> bool:
+    """At the table: every location of the isle holds a creature by the record.
+
+    The record knows how many creatures stand on the board (the last Energy and Reset's,
+    less this round's removals, plus this round's summons), not where: a summon needs one
+    location left (the rulebook: onto a vacant location).
+    """
+    return sum(map(sum, state.on_board)) >= state.game.isle.size
+
+
+def table_can_act(state: GameState, seat: int, used: int = 0) -> bool:
+    """At the table: whether a player's creatures of the step's kind could still record
+    anything (a removal they could have made, or a Wyrm swap); `used` is how many removals
+    they have recorded in this step already."""
+    step = state.step
+    if state.on_board[seat][step] == 0:
+        return False
+    if can_swap_at_table(state, seat):
+        return True
+    for victim, counts in enumerate(state.on_board):
+        if victim == seat:
+            continue
+        for kind in range(KINDS):
+            if counts[kind] and removal_blocker(state, seat, kind, used) is None:
+                return True
+    return False
+
+
+def can_swap_at_table(state: GameState, seat: int) -> bool:
+    """At the table: a Wyrm swap is possible (the Wyrms step, a Wyrm and another creature
+    of the player's on the board, and the energy to pay)."""
+    on_board = state.on_board[seat]
+    return bool(
+        state.step == WYRM
+        and on_board[WYRM]
+        and sum(on_board) - on_board[WYRM]
+        and state.energy[seat] >= WYRM_SWAP_COST
+    )
 
 
 def blocker(state: GameState, seat: int) -> Message | None:
@@ -73,12 +118,16 @@ def blocker(state: GameState, seat: int) -> Message | None:
     return state.game.rules.passed_over(state, seat)
 
 
-def removal_blocker(state: GameState, seat: int, kind: int) -> Message | None:
+def removal_blocker(
+    state: GameState, seat: int, kind: int, used: int | None = None
+) -> Message | None:
     """Why the creatures acting now could not have removed a creature of `kind`, or None.
 
     Ruling 7 at the table: the step's kind is the attacker's. No roll lets a Sprite beat a
     Wyrm's defence, and each attack costs an action, so a player's creatures of a kind
     remove at most as many creatures in their step as they have actions between them.
+    `used` counts the removals already recorded in this step (default: the acting
+    player's).
     """
     attacker, defender = KIND_ORDER[state.step], KIND_ORDER[kind]
     if chances(state.step, kind).success is None:
@@ -93,7 +142,7 @@ def removal_blocker(state: GameState, seat: int, kind: int) -> Message | None:
         )
     count = state.on_board[seat][state.step]
     most = count * ACTIONS[state.step]
-    if state.step_removals >= most:
+    if (state.step_removals if used is None else used) >= most:
         return Message(
             "refuse.removals_used",
             player=state.game.labels[state.game.players[seat]],
@@ -132,6 +181,17 @@ _PHASE_RANK = {
     Phase.ENERGY_AND_RESET: 2,
     Phase.GAME_OVER: 3,
 }
+
+
+def done_if_nothing_left(state: GameState, seat: int) -> None:
+    """At the table, after a removal or a swap: a player whose creatures could record
+    nothing more is passed over at once (one pass rule in every step, issue 20).
+
+    A version 2 log asked them to pass instead, so their pass there is taken as said.
+    """
+    if state.phase is Phase.ACTIONS and not table_can_act(state, seat, state.step_removals):
+        state.waived.append(seat)
+        next_turn(state)
 
 
 def next_turn(state: GameState) -> None:

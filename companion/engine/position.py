@@ -153,6 +153,7 @@ def parse_position(game: Game, text: str) -> GameState:
     (state.step_removals,) = _numbers(field["removals"], "removals", 1)
     state.winner, state.summoner = _parse_result(field["result"], seats)
     state.last_tally = None
+    state.waived = []
     _check_counts(state)
     return state
 

@@ -22,14 +22,16 @@ Summon(kind=<CreatureKind.WYRM: 'wyrm'>, location='rh1', by=None)
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
-from companion.engine.constants import COSTS, SPRITE, Phase, Token
+from companion.engine.constants import COSTS, KINDS, SPRITE, Phase, Token
 from companion.engine.dice import attack_odds
 from companion.engine.errors import IllegalCommand
+from companion.engine.flow import blocker, position
 from companion.engine.names import kind_term, location_term
 from companion.engine.reset_phase import Tally
 from companion.language import Message
@@ -174,6 +176,20 @@ def turn_order(state: GameState) -> tuple[str, ...]:
     """This round's turn order, as player ids."""
     players = state.game.players
     return tuple(players[seat] for seat in state.turn_order)
+
+
+def standings(state: GameState) -> tuple[str, ...]:
+    """The players from first to last: the winner first once there is one, then most energy
+    first, a tie going to whoever was later in this round's order (rulings 11-13)."""
+    order = turn_order(state)
+    later = {player: i for i, player in enumerate(order)}
+    winner = state.winner_id
+    return tuple(
+        sorted(
+            order,
+            key=lambda player: (player != winner, -state.energy_of(player), -later[player]),
+        )
+    )
 
 
 def holdings(state: GameState, player: str) -> Holdings:
@@ -323,6 +339,55 @@ def undo_depth(commands: Sequence[Command], computers: Collection[str]) -> int:
         if made_by(command) not in computers:
             return depth
     return 0
+
+
+def passed_over_by(state: GameState, command: Command) -> tuple[tuple[str, Message], ...]:
+    """The turns the engine passes over by itself once `command` is played, in order: each
+    as (player id, why, `GameState.blocker_message`'s sentence). These are the turns between
+    this decision and the next one: in this round, and in the next one's first steps when
+    the command ends this one. IllegalCommand if the command is refused.
+
+    A screen says them before play goes on (issue 24): otherwise a step closed for want of
+    anyone able to act, or a player skipped for want of energy, happens unseen.
+    """
+    if state.phase not in (Phase.SUMMONING, Phase.ACTIONS, Phase.ENERGY_AND_RESET):
+        return ()
+    # Played on a copy whose Energy and Reset waits: its board is the round's as it ended.
+    held = state.clone()
+    held.game = copy.copy(state.game)
+    held.game.rules = replace(state.game.rules, enter_reset=_reset_waits)
+    held.apply(command)
+    passed: list[tuple[str, Message]] = []
+    if held.round == state.round:
+        passed += _passed_between(held, position(state), position(held))
+    after = state.clone()
+    after.apply(command)
+    if after.round != state.round and after.phase in (Phase.SUMMONING, Phase.ACTIONS):
+        passed += _passed_between(after, (-1, 0, 0), position(after))
+    return tuple(passed)
+
+
+def _reset_waits(state: GameState) -> None:
+    """Energy and Reset begun and left as it is (for `passed_over_by`)."""
+
+
+def _passed_between(
+    state: GameState, start: tuple[int, int, int], end: tuple[int, int, int]
+) -> list[tuple[str, Message]]:
+    """Every turn of `state`'s round strictly between two places of the round, with why its
+    player has nothing to decide there (the turns settling passed over)."""
+    passed: list[tuple[str, Message]] = []
+    for rank, phase in enumerate((Phase.SUMMONING, Phase.ACTIONS)):
+        for step in range(KINDS):
+            for turn, seat in enumerate(state.turn_order):
+                if not start < (rank, step, turn) < end:
+                    continue
+                probe = state.clone()
+                probe.phase, probe.step, probe.turn, probe.active = phase, step, turn, None
+                reason = blocker(probe, seat)
+                if reason is not None:
+                    passed.append((state.game.players[seat], reason))
+    return passed
 
 
 def turn_key(state: GameState) -> tuple[object, ...]:

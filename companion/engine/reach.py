@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.constants import Phase
+from companion.engine.constants import KIND_INDEX, Phase
+from companion.engine.errors import IllegalCommand
+from companion.engine.flow import blocker, position
+from companion.language import Message
 from models.commands import Command, Skip
 from models.rules import CreatureKind
 
@@ -34,6 +37,30 @@ def reach(state: GameState, command: Command, kind: CreatureKind | None = None) 
     if kind is not None and by is not None and not (here and state.current_player == by):
         records.append(Skip("summoning" if phase is Phase.SUMMONING else "actions", kind, by))
     trial = state.clone()
-    for record in (*records, command):
-        trial.apply(record)
+    try:
+        for record in (*records, command):
+            trial.apply(record)
+    except IllegalCommand:
+        reason = None if by is None or kind is None else passed_over_at(state, phase, kind, by)
+        if reason is not None:
+            raise IllegalCommand(reason) from None
+        raise
     return [*records, command]
+
+
+def passed_over_at(
+    state: GameState, phase: Phase, kind: CreatureKind, player: str
+) -> Message | None:
+    """Why this step or a later one of this round passes a player over (issue 20: a tap for
+    them is refused with the reason, not with whose turn it is); None if it does not, or the
+    step is over."""
+    seat = state.game.seat.get(player)
+    if seat is None or phase not in (Phase.SUMMONING, Phase.ACTIONS):
+        return None
+    at = state.clone()
+    at.phase, at.step, at.turn = phase, KIND_INDEX[kind], state.turn_order.index(seat)
+    if position(at)[:2] < position(state)[:2]:
+        return None
+    if position(at) != position(state):
+        at.step_removals = 0
+    return blocker(at, seat)

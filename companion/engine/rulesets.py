@@ -11,23 +11,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.engine.commands import MODULES, Declaration, Legal, Moment, Step, in_actions
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import (
+    blocker,
     can_summon,
     finish_round,
     occupants_by_id,
+    position,
     run_reset,
     show_passes,
+    skip_target,
+    table_can_act,
+    table_full,
 )
 from companion.engine.names import kinds_term
 from companion.engine.reset_phase import Pass as TallyPass
 from companion.engine.reset_phase import domination_opportunities
 from companion.language import Message, quoted
-from models.commands import Command
+from models.commands import Command, Pass, Skip
 from models.rules import KIND_ORDER, CreatureKind
 from models.setup import Mode
 
@@ -43,7 +48,7 @@ class RuleSet:
     """One way to play the game: its commands and the flow that is its own."""
 
     mode: Mode
-    declarations: dict[type, Declaration]
+    declarations: dict[type[Any], Declaration[Any]]
     # The other rule set's commands, each with the sentence that refuses it here.
     refusals: dict[type, Message]
     # Each moment's legal-command generators in listing order, then the commands always
@@ -60,6 +65,9 @@ class RuleSet:
     enter_reset: Callable[[GameState], None]
     # Creatures move along paths, so the board must have them.
     needs_paths: bool
+    # Whether a version 2 log asked the player the engine now passes over (their explicit
+    # pass is then in the log, and is taken as said); None where nothing changed.
+    asked_before: Callable[[GameState], bool] | None = None
 
     def apply(self, state: GameState, command: Command) -> None:
         """Apply one command in place, or raise IllegalCommand saying why not."""
@@ -72,9 +80,22 @@ class RuleSet:
         # Read without an isinstance test: this runs for every decision of every playout, and
         # only players' commands have a `by` (records for the whole table name nobody).
         by = getattr(command, "by", None)
+        if self.asked_before is None:
+            if by is not None:
+                _check_by(state, by)
+            declaration.apply(state, command)
+            return
+        if state.waived and _said_before(state, command):
+            return
         if by is not None:
             _check_by(state, by)
-        declaration.apply(state, command)
+        waived = state.waived
+        state.waived = []
+        try:
+            declaration.apply(state, command)
+        except IllegalCommand:
+            state.waived = waived
+            raise
 
     def legal_commands(self, state: GameState) -> list[Command]:
         """Every command the rules allow now, in a stable order."""
@@ -132,12 +153,19 @@ def command_fields(command: Command) -> str:
 
 
 def _check_by(state: GameState, by: str) -> None:
-    """Refuse a player's command made for someone whose decision it is not."""
+    """Refuse a player's command made for someone whose decision it is not.
+
+    A player the step passes over is told why (issue 20: 'Red cannot summon Trolls:
+    2 energy', never only 'it is Blue's turn').
+    """
     seat = state.game.seat.get(by)
     if seat is None:
         raise IllegalCommand(Message("refuse.no_player", player=quoted(by)))
     current = state.current_seat
     if current is not None and current != seat:
+        reason = blocker(state, seat)
+        if reason is not None:
+            raise IllegalCommand(reason)
         labels, players = state.game.labels, state.game.players
         raise IllegalCommand(
             Message(
@@ -146,10 +174,49 @@ def _check_by(state: GameState, by: str) -> None:
         )
 
 
+def _said_before(state: GameState, command: Command) -> bool:
+    """Take as said a version 2 log's pass (or skip) for a player the engine passed over.
+
+    Before issue 20 the table asked every player with a creature of the step's kind on the
+    board, even one with nothing to record, and logs hold their explicit passes; the engine
+    now passes them over by itself. Such a pass (by that player, or by nobody in a version 1
+    log) changes nothing; nor does a skip to a point already reached because of them.
+    """
+    if type(command) is Pass:
+        by = command.by
+        seat = state.waived[0] if by is None else state.game.seat.get(by)
+        if seat in state.waived:
+            # Once per step it was passed over in: the first of them.
+            waived = state.waived[:]
+            waived.remove(seat)
+            state.waived = waived
+            return True
+        return False
+    if type(command) is Skip:
+        try:
+            target = skip_target(state, command)
+        except IllegalCommand:
+            return False
+        if position(state) >= target:
+            state.waived = []
+            return True
+    return False
+
+
 # --- the flow of each mode --------------------------------------------------------------------
 
 
 def _table_business(state: GameState) -> bool:
+    """One rule in every step (issue 20): a player is asked only if they could record
+    something; anyone else is passed over, and the turn card says why."""
+    seat = state.turn_order[state.turn]
+    if state.phase is Phase.SUMMONING:
+        return can_summon(state, seat) and not table_full(state)
+    return table_can_act(state, seat, state.step_removals)
+
+
+def _table_asked_before(state: GameState) -> bool:
+    """Whether the engine of log version 2 asked the player whose turn it is (see above)."""
     seat = state.turn_order[state.turn]
     if state.phase is Phase.SUMMONING:
         return can_summon(state, seat)
@@ -164,7 +231,18 @@ def _digital_business(state: GameState) -> bool:
 
 
 def _table_passed_over(state: GameState, seat: int) -> Message | None:
-    return None
+    name = state.game.labels[state.game.players[seat]]
+    if state.phase is Phase.SUMMONING:
+        if not table_full(state):
+            return None
+        return Message("blocker.isle_full", player=name, count=state.game.isle.size)
+    used = state.step_removals if seat == state.turn_order[state.turn] else 0
+    if table_can_act(state, seat, used):
+        return None
+    kinds = kinds_term(KIND_ORDER[state.step])
+    if used:
+        return Message("blocker.removals_done", player=name, kinds=kinds)
+    return Message("blocker.nothing_to_remove", player=name, kinds=kinds)
 
 
 def _digital_passed_over(state: GameState, seat: int) -> Message | None:
@@ -210,9 +288,10 @@ def _rule_set(
     passed_over: Callable[[GameState, int], Message | None],
     enter_reset: Callable[[GameState], None],
     needs_paths: bool,
+    asked_before: Callable[[GameState], bool] | None = None,
 ) -> RuleSet:
     """Gather a mode's declarations from every command module; refuse the other mode's."""
-    mine: list[Declaration] = []
+    mine: list[Declaration[Any]] = []
     refusals: dict[type, Message] = {}
     for module in MODULES:
         own, other = (
@@ -253,6 +332,7 @@ def _rule_set(
         passed_over=passed_over,
         enter_reset=enter_reset,
         needs_paths=needs_paths,
+        asked_before=asked_before,
     )
 
 
@@ -263,6 +343,7 @@ TABLE_PLAY = _rule_set(
     passed_over=_table_passed_over,
     enter_reset=_table_reset,
     needs_paths=False,
+    asked_before=_table_asked_before,
 )
 DIGITAL_PLAY = _rule_set(
     Mode.DIGITAL,

@@ -1,4 +1,4 @@
-"""The state as plain JSON-ready data, for the CLI, the store's snapshots and the app."""
+"""The state as plain JSON-ready data, for the CLI (`--json`) and the tests."""
 
 from __future__ import annotations
 

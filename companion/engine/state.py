@@ -7,6 +7,7 @@ thousands of positions a second; pydantic stays at the boundaries.
 from __future__ import annotations
 
 from companion.engine import queries
+from companion.engine.commands.skip import passed_over
 from companion.engine.constants import KINDS, OWNED, Phase, Token
 from companion.engine.dice import attack_strike, sprite_support
 from companion.engine.errors import SetupError
@@ -20,7 +21,7 @@ from companion.engine.rulesets import RULE_SETS, RuleSet
 from companion.engine.versions import sign
 from companion.language import Message, quoted
 from models.board import Board
-from models.commands import Activate, Attack, Command, Move, Summon, Swap
+from models.commands import Activate, Attack, Command, Move, Skip, Summon, Swap
 from models.rules import KIND_ORDER, STARTING_ENERGY, CreatureKind
 from models.setup import GameSetup, Mode
 
@@ -121,6 +122,7 @@ class GameState:
         "summoner",
         "turn",
         "turn_order",
+        "waived",
         "winner",
     )
 
@@ -152,6 +154,9 @@ class GameState:
     # phase began. `energy` then shows the passes run so far (issue 11); None otherwise.
     reset_from: tuple[int, ...] | None
     last_tally: Tally | None
+    # Table games: the seats the engine passed over since the last command whom a version 2
+    # log still holds an explicit pass for (rulesets._said_before); never in position text.
+    waived: list[int]
 
     @classmethod
     def initial(cls, game: Game) -> GameState:
@@ -180,6 +185,7 @@ class GameState:
         state.summoner = False
         state.last_tally = None
         state.reset_from = None
+        state.waived = []
         settle(state)
         return state
 
@@ -208,6 +214,7 @@ class GameState:
         other.summoner = self.summoner
         other.last_tally = self.last_tally
         other.reset_from = self.reset_from
+        other.waived = self.waived[:]
         return other
 
     # --- queries -----------------------------------------------------------------------
@@ -276,6 +283,14 @@ class GameState:
         """The records one table tap makes: a skip to the command's player, then the command."""
         return reach(self, command, kind)
 
+    def skipped(self, command: Command) -> list[tuple[str, Phase, CreatureKind]]:
+        """Whose turns a table Skip would pass, in order: (player, phase, step's kind) each."""
+        if not isinstance(command, Skip):
+            return []
+        return [
+            (player, phase, KIND_ORDER[step]) for player, phase, step in passed_over(self, command)
+        ]
+
     def blocker(self, player: str) -> str | None:
         """Why a player has nothing to decide in the current step (in English), or None."""
         reason = self.blocker_message(player)
@@ -338,6 +353,10 @@ class GameState:
     def order(self) -> tuple[str, ...]:
         """This round's turn order, as player ids."""
         return queries.turn_order(self)
+
+    def standings(self) -> tuple[str, ...]:
+        """The players from first to last, the winner first (the engine's tie-break)."""
+        return queries.standings(self)
 
     def holdings(self, player: str) -> queries.Holdings:
         """A player's energy, creatures per kind (reserve, board, coming back) and costs."""

@@ -38,6 +38,7 @@ from companion.engine.reset_phase import Occupant, domination_opportunities
 from companion.language import Message, by_commas
 from models.board import Territory
 from models.commands import Declined, EnergyAndReset, Placement, Removed
+from models.reset_draft import DraftEntries, DraftPlacement
 from models.rules import KIND_ORDER, CreatureKind
 
 if TYPE_CHECKING:
@@ -176,6 +177,24 @@ class ResetDraft:
         rank = self._rank(current)
         return next((c for c in groups if self._rank(c) > rank), groups[0])
 
+    def entries(self) -> DraftEntries:
+        """What the table has entered, as the store keeps it (models/reset_draft.py)."""
+        return DraftEntries(
+            placed=tuple(
+                DraftPlacement(territory, creature.player, creature.kind)
+                for territory, creatures in self.placed.items()
+                for creature in creatures
+            ),
+            gone=tuple(
+                Removed(creature.player, creature.kind)
+                for creature, count in self.gone_groups()
+                for _ in range(count)
+            ),
+            declined=tuple(
+                Declined(player, territory) for player, territory in sorted(self.declined)
+            ),
+        )
+
     def command(self) -> EnergyAndReset:
         """The record of what is entered (version 2: the engine refuses it while any is left)."""
         return self._record(trial=False)
@@ -213,6 +232,10 @@ class ResetDraft:
             if (player, territory) in self.declined
         )
         return EnergyAndReset(tuple(placements), declined, removed)
+
+    def placed_of(self, creature: Creature) -> list[str]:
+        """The territories where the table put creatures like `creature`, one per creature."""
+        return [t for t, creatures in self.placed.items() for c in creatures if c == creature]
 
     def _put(self, territory_id: str, creature: Creature) -> None:
         here = self.placed[territory_id]
@@ -263,6 +286,64 @@ def reset_draft(state: GameState) -> ResetDraft:
             draft.to_place[creature] = now - stays.total()
             if summoned and draft.to_place[creature]:
                 draft.note_messages[creature] = Message("draft.summoned", count=summoned)
+    return draft
+
+
+def draft_from(state: GameState, entries: DraftEntries | None) -> ResetDraft:
+    """The draft the table has entered so far, held against the record as it is now.
+
+    None (nothing entered yet) gives the record's own starting draft (`reset_draft`). Else
+    every creature on the board by the record is where the table put it, marked gone, or
+    still to place. The record can change under a draft (a late summon, a late removal, an
+    undo): a creature summoned since is one more to place; one fewer than entered drops a
+    'gone' mark first, then one from its territory when all of that group stood in one, and
+    otherwise asks where each of that group is again, never guessing which one went. Groups
+    still to place keep what the record says of them ('last seen: ...').
+    """
+    start = reset_draft(state)
+    if entries is None:
+        return start
+    game = state.game
+    isle = game.isle
+    order = tuple(game.players[seat] for seat in state.turn_order)
+    draft = ResetDraft(isle, order, game.labels, {t.id: [] for t in isle.board.territories})
+    placed: dict[Creature, list[str]] = {}
+    for entry in entries.placed:
+        if entry.territory in draft.placed:
+            placed.setdefault(Creature(entry.player, CreatureKind(entry.kind)), []).append(
+                entry.territory
+            )
+    gone = Counter(Creature(entry.player, CreatureKind(entry.kind)) for entry in entries.gone)
+    for seat in state.turn_order:
+        for k, kind in enumerate(KIND_ORDER):
+            creature = Creature(game.players[seat], kind)
+            now = state.on_board[seat][k]
+            where = placed.get(creature, [])
+            marked = gone[creature]
+            extra = len(where) + marked - now
+            if extra > 0:
+                dropped = min(extra, marked)
+                marked -= dropped
+                extra -= dropped
+            if extra > 0:
+                if len(set(where)) == 1:
+                    where = where[extra:]
+                else:
+                    draft.note_messages[creature] = Message("draft.again", count=extra)
+                    where = []
+            for territory in where:
+                if draft.free(territory):
+                    draft._put(territory, creature)
+            draft.gone[creature] = marked
+            draft.to_place[creature] = now - marked - len(draft.placed_of(creature))
+            if draft.to_place[creature] and creature in start.note_messages:
+                # What the record says of them (last seen, summoned this round) still holds.
+                draft.note_messages.setdefault(creature, start.note_messages[creature])
+    draft.declined = {
+        (entry.player, entry.territory)
+        for entry in entries.declined
+        if entry.player in game.seat and entry.territory in draft.placed
+    }
     return draft
 
 

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from companion.engine.constants import KIND_INDEX
-from models.commands import PLAYER_COMMANDS, Command, EnergyAndReset, Removed
+from models.commands import PLAYER_COMMANDS, Command, EnergyAndReset, Pass, Removed
 from models.rules import KIND_ORDER
 
 if TYPE_CHECKING:
@@ -32,6 +32,9 @@ def upgrade(state: GameState, command: Command) -> Command:
     """The command as a version 2 log writes it, meaning what it meant in version 1."""
     if isinstance(command, EnergyAndReset) and command.removed is None:
         return command._replace(removed=_left_out(state, command))
+    if isinstance(command, Pass) and command.by is None and state.waived:
+        # The pass of a player the engine now passes over by itself (rulesets._said_before).
+        return command._replace(by=state.game.players[state.waived[0]])
     return sign(state, command)
 
 

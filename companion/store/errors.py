@@ -60,3 +60,13 @@ class NothingToRedo(StoreError):
 
 class LogError(StoreError):
     """A game log (import) or a stored log (replay) that the rules refuse."""
+
+
+class DraftMovedOn(StoreError):
+    """A change to a game's Energy and Reset draft was made from an older version of it:
+    another device changed it first."""
+
+    def __init__(self, game_id: str, expected: int) -> None:
+        super().__init__(f"the Energy and Reset draft of game {game_id} is past version {expected}")
+        self.game_id = game_id
+        self.expected = expected

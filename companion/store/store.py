@@ -15,12 +15,13 @@ two devices writing to one game at once cannot both win, and nothing is lost.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Self
 
@@ -36,6 +37,7 @@ from companion.engine.versions import upgrade
 from companion.language import Message
 from companion.store.database import Database, first_line, open_database
 from companion.store.errors import (
+    DraftMovedOn,
     GameMovedOn,
     GameNotFound,
     LogError,
@@ -44,20 +46,29 @@ from companion.store.errors import (
     StoreError,
 )
 from companion.store.history import History, energy_by_round, summarise
-from models.commands import Command, CommandFormatError, Skip, command_from_json, command_to_json
-from models.game_log import GameLog
-from models.records import CommandRecord, GameRecord, GameStatus, Mark, utc_now
+from models.commands import (
+    Command,
+    CommandFormatError,
+    EnergyAndReset,
+    command_from_json,
+    command_to_json,
+)
+from models.game_log import GameLog, inferred_taps
+from models.records import CommandRecord, DraftRecord, GameRecord, GameStatus, Mark, utc_now
+from models.reset_draft import DraftEntries, DraftPlacement, entries_from_json, entries_to_json
 from models.seeded_dice import SeededDice
 from models.setup import STORED, GameSetup, PlayerSetup
 
 # Games whose latest state is kept in memory, so an append needs no replay.
 CACHED_GAMES = 8
 ID_BYTES = 6
+SECRET_BYTES = 32
 
 # The writes, built once: building a statement costs more CPU than running it on SQLite.
 # The tables by name: SQLModel sets `__table__` on its table models but does not declare it.
 _games = GameRecord.metadata.tables["games"]
 _commands = CommandRecord.metadata.tables["commands"]
+_drafts = DraftRecord.metadata.tables["reset_drafts"]
 _INSERT_GAME = insert(_games)
 _INSERT_COMMAND = insert(_commands)
 _BUMP_REVISION = (
@@ -90,15 +101,27 @@ def new_game_id() -> str:
     return secrets.token_hex(ID_BYTES)
 
 
-def dice_for(game_id: str, seq: int) -> SeededDice:
-    """The dice for command `seq` of a game: the same game and number always roll the same."""
-    digest = hashlib.sha256(f"{game_id}:{seq}".encode()).digest()
+def new_secret() -> str:
+    """A fresh secret for a game's dice: 32 random bytes in hex."""
+    return secrets.token_hex(SECRET_BYTES)
+
+
+def dice_for(secret: str, index: int) -> SeededDice:
+    """The dice for the command at `index` of a game's active line (issue 25).
+
+    Seeded by the game's secret, which the store keeps and never shows, so nobody can
+    foresee a roll from what the app shows (a game's id is in its address). Keyed by the
+    place in the active line, not by the record's number: an attack undone and tried again
+    from the same position rolls the same dice, so undo cannot fish for a better roll.
+    """
+    digest = hmac.new(secret.encode(), f"roll:{index}".encode(), hashlib.sha256).digest()
     return SeededDice(int.from_bytes(digest[:8], "big"))
 
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One recorded command: its number in the game, the command with its dice, its sentence."""
+    """One recorded command: its number in the game, the command with its dice, its sentence,
+    and the tap it belongs to."""
 
     seq: int
     command: Command
@@ -107,6 +130,9 @@ class LogEntry:
     # The Energy and Reset this command finished, in words (`Tally.log_line`): derived when
     # the log is replayed, never stored, so the log's format stays as it was.
     reset: str | None = None
+    # The tap that recorded it (issue 21): the seq of that tap's first record. Undo and redo
+    # take back and bring back a whole tap; export and import keep where taps begin.
+    tap: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +153,8 @@ class SavedGame:
     undone: tuple[LogEntry, ...]
     # The highest seq recorded for this game, abandoned rows included.
     last_seq: int
+    # Where its dice come from (dice_for): kept in the store, never shown or exported.
+    secret: str = field(default="", repr=False, compare=False)
 
     @property
     def status(self) -> GameStatus:
@@ -156,22 +184,29 @@ def apply_noting_reset(state: GameState, command: Command) -> str | None:
 
 def tap_size(entries: Sequence[LogEntry]) -> int:
     """How many of `entries` one undo takes back (newest first) or one redo brings back
-    (oldest undone first): a command, with the skip recorded just before it in one write.
+    (oldest undone first): the records of the first one's tap.
 
     One tap at the table can record a skip to a later player and that player's command
-    ("Bob: Troll" while it is Alice's turn); undoing the tap takes back both. The entries of
-    one write share their time; a skip recorded on its own is a step of its own.
+    ("Bob: Troll" while it is Alice's turn); undoing the tap takes back both. Each record
+    names its tap in the log: no clock decides it.
     """
-    if len(entries) < 2:
-        return len(entries)
-    older, newer = sorted(entries[:2], key=lambda entry: entry.seq)
-    one_tap = (
-        isinstance(older.command, Skip)
-        and not isinstance(newer.command, Skip)
-        and newer.seq == older.seq + 1
-        and newer.created == older.created
-    )
-    return 2 if one_tap else 1
+    if not entries:
+        return 0
+    tap = entries[0].tap
+    size = 1
+    while size < len(entries) and entries[size].tap == tap:
+        size += 1
+    return size
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDraft:
+    """A game's Energy and Reset draft as stored: what the table entered (None: nothing yet),
+    for which round, and the version a change must name."""
+
+    version: int = 0
+    round: int = 0
+    entries: DraftEntries | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,7 +279,8 @@ class Store:
         now = utc_now()
         row = _game_row(new_game_id(), setup, state, now, revision=0)
         self._save(lambda connection: connection.execute(_INSERT_GAME, row))
-        return self._remember(SavedGame(row["id"], 0, now, now, setup, game, state, (), (), 0))
+        saved = SavedGame(row["id"], 0, now, now, setup, game, state, (), (), 0, row["secret"])
+        return self._remember(saved)
 
     def load(self, game_id: str) -> SavedGame:
         """The game as it is now, its state rebuilt from its log (or taken from memory)."""
@@ -266,6 +302,7 @@ class Store:
         """Remove a game and its whole log for good, in one transaction; GameNotFound if none."""
 
         def write(connection: Connection) -> None:
+            connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
             connection.execute(delete(_commands).where(_commands.c.game_id == game_id))
             if connection.execute(delete(_games).where(_games.c.id == game_id)).rowcount != 1:
                 raise GameNotFound(game_id)
@@ -295,11 +332,14 @@ class Store:
         state = saved.state.clone()
         now = utc_now()
         entries = []
-        for seq, command in enumerate(commands, start=saved.last_seq + 1):
-            filled = with_rolls(state, command, dice_for(game_id, seq))
+        tap = saved.last_seq + 1
+        for index, command in enumerate(commands):
+            seq = tap + index
+            dice = dice_for(saved.secret or game_id, len(saved.log) + index)
+            filled = with_rolls(state, command, dice)
             description = state.describe(filled)
             reset = apply_noting_reset(state, filled)
-            entries.append(LogEntry(seq, filled, description, now, reset))
+            entries.append(LogEntry(seq, filled, description, now, reset, tap))
         if not entries:
             raise StoreError("nothing to record")
         rows = [_command_row(game_id, entry) for entry in entries]
@@ -309,6 +349,9 @@ class Store:
                 # A new command ends the redo branch: the undone rows stay, never redoable.
                 connection.execute(_ABANDON_UNDONE, {"of_game": game_id})
             connection.execute(_INSERT_COMMAND, rows)
+            if any(isinstance(entry.command, EnergyAndReset) for entry in entries):
+                # Applied: the draft it was entered in has served.
+                connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
 
         self._change(saved, state, now, change)
         return self._remember(
@@ -332,7 +375,17 @@ class Store:
         taken, log = saved.log[cut:], saved.log[:cut]
         state = _replay(saved.game, game_id, log)
         now = utc_now()
-        self._change(saved, state, now, _mark(game_id, [e.seq for e in taken], Mark.UNDONE.value))
+        mark = _mark(game_id, [e.seq for e in taken], Mark.UNDONE.value)
+        applied = [e.command for e in taken if isinstance(e.command, EnergyAndReset)]
+
+        def change(connection: Connection) -> None:
+            mark(connection)
+            if applied:
+                # Undoing an applied Energy and Reset brings back what the table had entered.
+                entries = _entries_of(state, applied[-1])
+                _write_draft(connection, game_id, state.round, entries, now)
+
+        self._change(saved, state, now, change)
         return self._remember(
             replace(
                 saved,
@@ -356,7 +409,14 @@ class Store:
             for entry in saved.undone[:count]
         )
         now = utc_now()
-        self._change(saved, state, now, _mark(game_id, [e.seq for e in brought], None))
+        mark = _mark(game_id, [e.seq for e in brought], None)
+
+        def change(connection: Connection) -> None:
+            mark(connection)
+            if any(isinstance(entry.command, EnergyAndReset) for entry in brought):
+                connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
+
+        self._change(saved, state, now, change)
         return self._remember(
             replace(
                 saved,
@@ -367,6 +427,67 @@ class Store:
                 undone=saved.undone[count:],
             )
         )
+
+    # --- the Energy and Reset draft (issue 20) ----------------------------------------------
+
+    def draft(self, game_id: str) -> StoredDraft:
+        """A table game's Energy and Reset draft as stored (version 0: nothing entered yet)."""
+        query = select(DraftRecord).where(DraftRecord.game_id == game_id)
+        with self._failures("read from"), Session(self._reader) as session:
+            record = session.exec(query).first()
+        if record is None:
+            return StoredDraft()
+        try:
+            entries = entries_from_json(record.entries)
+        except ValueError:
+            # A draft this app cannot read is only a draft: the table enters it again.
+            entries = None
+        return StoredDraft(record.version, record.round, entries)
+
+    def save_draft(
+        self, game_id: str, round_: int, entries: DraftEntries, version: int
+    ) -> StoredDraft:
+        """Store what the table entered, made from draft `version`; DraftMovedOn if another
+        device changed it since (then make the change again from the newer one)."""
+        now = utc_now()
+        row = {
+            "game_id": game_id,
+            "round": round_,
+            "version": version + 1,
+            "entries": entries_to_json(entries),
+            "updated": now,
+        }
+
+        def write(connection: Connection) -> None:
+            if version == 0:
+                if connection.execute(
+                    select(_drafts.c.version).where(_drafts.c.game_id == game_id)
+                ).first():
+                    raise DraftMovedOn(game_id, version)
+                connection.execute(insert(_drafts), row)
+                return
+            result = connection.execute(
+                update(_drafts)
+                .where(_drafts.c.game_id == game_id, _drafts.c.version == version)
+                .values(row)
+            )
+            if result.rowcount != 1:
+                raise DraftMovedOn(game_id, version)
+
+        try:
+            self._save(write)
+        except StoreError as error:
+            if isinstance(error, DraftMovedOn):
+                raise
+            # Two first entries at once: the second one's insert meets the first one's row.
+            if self.draft(game_id).version > version:
+                raise DraftMovedOn(game_id, version) from None
+            raise
+        return StoredDraft(version + 1, round_, entries)
+
+    def clear_draft(self, game_id: str) -> None:
+        """Throw the draft away: the table starts its Energy and Reset over."""
+        self._save(lambda c: c.execute(delete(_drafts).where(_drafts.c.game_id == game_id)))
 
     # --- export, import, history ------------------------------------------------------
 
@@ -379,7 +500,13 @@ class Store:
         for entry in saved.log:
             commands.append(upgrade(state, entry.command))
             state.apply(entry.command)
-        return GameLog.of(saved.setup, commands)
+        sizes: list[int] = []
+        for index, entry in enumerate(saved.log):
+            if index and entry.tap == saved.log[index - 1].tap:
+                sizes[-1] += 1
+            else:
+                sizes.append(1)
+        return GameLog.of(saved.setup, commands, taps=sizes)
 
     def import_log(self, log: GameLog) -> SavedGame:
         """Save a game log as a new game, checking every command; missing dice are rolled."""
@@ -389,21 +516,25 @@ class Store:
         except CommandFormatError as error:
             raise LogError(error.message) from None
         game_id = new_game_id()
+        secret = new_secret()
         state = game.new_initial_state()
         now = utc_now()
         entries = []
+        sizes = log.taps if log.taps is not None else inferred_taps(commands)
+        taps = [start + 1 for start, size in zip(_starts(sizes), sizes, strict=True)]
+        tap_of = [tap for tap, size in zip(taps, sizes, strict=True) for _ in range(size)]
         for index, command in enumerate(commands):
             seq = index + 1
-            filled = upgrade(state, with_rolls(state, command, dice_for(game_id, seq)))
+            filled = upgrade(state, with_rolls(state, command, dice_for(secret, index)))
             description = state.describe(filled)
             try:
                 reset = apply_noting_reset(state, filled)
             except IllegalCommand as error:
                 said = Message("problem.log.command", index=str(index), problem=error.message)
                 raise LogError(said) from None
-            entries.append(LogEntry(seq, filled, description, now, reset))
+            entries.append(LogEntry(seq, filled, description, now, reset, tap_of[index]))
         setup = log.setup
-        game_row = _game_row(game_id, setup, state, now, revision=len(entries))
+        game_row = _game_row(game_id, setup, state, now, revision=len(entries), secret=secret)
         rows = [_command_row(game_id, entry) for entry in entries]
 
         def write(connection: Connection) -> None:
@@ -413,7 +544,9 @@ class Store:
 
         self._save(write)
         count = len(entries)
-        saved = SavedGame(game_id, count, now, now, setup, game, state, tuple(entries), (), count)
+        saved = SavedGame(
+            game_id, count, now, now, setup, game, state, tuple(entries), (), count, secret
+        )
         return self._remember(saved)
 
     def energy_by_round(self, game_id: str) -> dict[str, list[int]]:
@@ -444,6 +577,7 @@ class Store:
                     CommandRecord.description,
                     CommandRecord.created,
                     CommandRecord.mark,
+                    CommandRecord.tap,
                 )
                 .where(CommandRecord.game_id == game_id)
                 .order_by(col(CommandRecord.seq))
@@ -453,11 +587,12 @@ class Store:
         state = game.new_initial_state()
         log: list[LogEntry] = []
         undone: list[LogEntry] = []
-        for seq, data, description, created, mark in rows:
+        for seq, data, description, created, mark, tap in rows:
             if mark == Mark.ABANDONED:
                 continue
             try:
-                entry = LogEntry(seq, command_from_json(data), description, created)
+                command = command_from_json(data, STORED)
+                entry = LogEntry(seq, command, description, created, tap=tap or seq)
                 if mark == Mark.UNDONE:
                     undone.append(entry)
                     continue
@@ -478,6 +613,7 @@ class Store:
             tuple(log),
             tuple(undone),
             rows[-1][0] if rows else 0,
+            record.secret or "",
         )
         with self._lock:
             self._cache[game_id] = saved
@@ -572,6 +708,44 @@ def _replay(game: Game, game_id: str, log: tuple[LogEntry, ...]) -> GameState:
         raise LogError(f"game {game_id} cannot be replayed: {error}") from None
 
 
+def _starts(sizes: Sequence[int]) -> list[int]:
+    """Where each tap of a log begins, counting records from 0."""
+    starts, at = [], 0
+    for size in sizes:
+        starts.append(at)
+        at += size
+    return starts
+
+
+def _entries_of(state: GameState, record: EnergyAndReset) -> DraftEntries:
+    """What the table had entered for an applied Energy and Reset, as a draft again."""
+    isle = state.game.isle
+    placed = tuple(
+        DraftPlacement(
+            isle.territory_ids[isle.territory_of[isle.index[p.location]]], p.player, p.kind
+        )
+        for p in record.placements
+    )
+    return DraftEntries(placed, tuple(record.removed or ()), tuple(record.declined))
+
+
+def _write_draft(
+    connection: Connection, game_id: str, round_: int, entries: DraftEntries, now: datetime
+) -> None:
+    """Put a draft in place of the game's, with a version above any it had."""
+    old = connection.execute(select(_drafts.c.version).where(_drafts.c.game_id == game_id))
+    version = (old.scalar() or 0) + 1
+    connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
+    row = {
+        "game_id": game_id,
+        "round": round_,
+        "version": version,
+        "entries": entries_to_json(entries),
+        "updated": now,
+    }
+    connection.execute(insert(_drafts), row)
+
+
 def _mark(game_id: str, seqs: Sequence[int], mark: str | None) -> Callable[[Connection], Any]:
     def change(connection: Connection) -> None:
         connection.execute(
@@ -582,10 +756,16 @@ def _mark(game_id: str, seqs: Sequence[int], mark: str | None) -> Callable[[Conn
 
 
 def _game_row(
-    game_id: str, setup: GameSetup, state: GameState, now: datetime, revision: int
+    game_id: str,
+    setup: GameSetup,
+    state: GameState,
+    now: datetime,
+    revision: int,
+    secret: str | None = None,
 ) -> dict[str, Any]:
     return {
         "id": game_id,
+        "secret": secret or new_secret(),
         "created": now,
         "updated": now,
         # A shipped board is named; an inline one lives in the setup, under its own id.
@@ -610,6 +790,7 @@ def _command_row(game_id: str, entry: LogEntry) -> dict[str, Any]:
         "description": entry.description,
         "created": entry.created,
         "mark": None,
+        "tap": entry.tap,
     }
 
 

@@ -11,8 +11,11 @@ from playwright.sync_api import Browser, Locator, Page
 
 from companion.app.board_geometry import Layout
 from companion.app.screens.board_cards import BOTTOM_BAR
+from companion.app.tap_guard import GUARD_S
 
 PHONE = {"width": 360, "height": 740}
+# Added to the app's tap guard between two taps of a test, as a person's pace.
+PACE_MARGIN_S = 0.25
 TABLET = {"width": 1280, "height": 800}
 APP_BAR = 56
 # The seats the browser tests play, by player id: name and colour as New game sets them.
@@ -51,6 +54,7 @@ class Screen:
         self.artifacts = artifacts
         self.tap_ms: list[float] = []
         self.round_trip_ms: list[float] = []
+        self.last_tap = 0.0
         page.add_init_script(_TAP_CLOCK)
 
     def open(self, url: str, ready: str, timeout: float = 60) -> float:
@@ -67,8 +71,35 @@ class Screen:
         return time.perf_counter() - started
 
     def wait_for(self, text: str, timeout: float = 20) -> None:
-        """Wait until some visible text or label contains `text`."""
+        """Wait until some visible text or label contains `text`.
+
+        What shows may have come from another device's record: the screen just changed, and a
+        person's next tap comes after reading it (the app refuses a tap sooner, issue 20).
+        """
         self.page.wait_for_function(HAS_TEXT, arg=text, timeout=timeout * 1000)
+        self.last_tap = max(self.last_tap, time.monotonic())
+
+    def pace(self) -> None:
+        """Wait as a person would before the next tap: past the app's tap guard, plus a margin.
+
+        A tap sooner after this device's last one is a double tap's second half, and one
+        sooner after another device redrew the screen may be aimed at what was there; the app
+        drops both (issue 20). The margin covers the taps' uneven way to the server.
+        """
+        time.sleep(max(0.0, self.last_tap + GUARD_S + PACE_MARGIN_S - time.monotonic()))
+        self.last_tap = time.monotonic()
+
+    def click(self, target: Locator) -> None:
+        """Click a control at a person's pace (see `pace`), without waiting for an outcome."""
+        self.wait_until_shown(target)
+        self.pace()
+        target.click()
+
+    def wait_until_shown(self, target: Locator) -> None:
+        """Wait for a control; one that had to be waited for is a change a person reads first."""
+        if not target.is_visible():
+            target.wait_for(timeout=20000)
+            self.last_tap = max(self.last_tap, time.monotonic())
 
     def button(self, name: str, exact: bool = True):
         """A button by its accessible name."""
@@ -96,8 +127,9 @@ class Screen:
         `round_trip_ms`. Playwright's checks (scrolled into view, not moving) happen first,
         untimed: a person's finger does not wait for them.
         """
-        target.wait_for(timeout=20000)
+        self.wait_until_shown(target)
         target.click(trial=True)
+        self.pace()
         self.page.evaluate("window.__tappedAt = null")
         started = time.perf_counter()
         target.click(force=True)

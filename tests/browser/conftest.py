@@ -2,10 +2,14 @@
 
 Flutter draws on a canvas: tests turn on its semantics tree and find controls by role
 and label. Screenshots of every screen go to tests/artifacts/ for a reviewer.
+
+The app runs offline: a browser test during which a page asked a host other than this
+machine (the app server) fails, whatever it tested (`OwnHostsOnly`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -16,6 +20,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -45,6 +50,62 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.timeout(BROWSER_TEST_TIMEOUT_S))
 
 
+# The app server's host: a page may ask nothing of any other (nor of a CDN).
+OWN_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+class OwnHostsOnly:
+    """The browser, with every page it opens watched for requests to another host."""
+
+    def __init__(self, browser) -> None:
+        self.browser = browser
+        self.foreign: list[str] = []
+
+    def __getattr__(self, name: str):
+        return getattr(self.browser, name)
+
+    def new_context(self, **options):
+        """A browser context (a phone of its own), watched."""
+        context = self.browser.new_context(**options)
+        context.on("request", self._requested)
+        return context
+
+    def new_page(self, **options):
+        """A page in a context of its own, watched."""
+        page = self.browser.new_page(**options)
+        page.context.on("request", self._requested)
+        return page
+
+    def _requested(self, request) -> None:
+        url = urlsplit(request.url)
+        if url.scheme not in ("data", "blob") and url.hostname not in OWN_HOSTS:
+            self.foreign.append(request.url)
+
+    def settle(self) -> None:
+        """Take in the requests Playwright has not reported yet (it reports them while it is
+        called): every open page is asked for nothing, once."""
+        for context in self.browser.contexts:
+            for page in context.pages:
+                # A page closing meanwhile has nothing more to tell.
+                with contextlib.suppress(Exception):
+                    page.wait_for_timeout(1)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """Fail a browser test during which a page asked another host than the app server."""
+    watched = getattr(item, "funcargs", {}).get("browser")
+    if isinstance(watched, OwnHostsOnly):
+        watched.foreign.clear()
+    result = yield
+    if isinstance(watched, OwnHostsOnly):
+        watched.settle()
+        if watched.foreign:
+            asked = sorted(set(watched.foreign))
+            raise AssertionError(f"a page asked a host other than the app server: {asked[:5]}")
+    return result
+
+
 def free_port() -> int:
     """A TCP port nobody listens on now."""
     with socket.socket() as probe:
@@ -72,6 +133,15 @@ class AppServer:
         """The SQLite file the server writes."""
         return str(self.data / "games.sqlite3")
 
+    @property
+    def log(self) -> Path:
+        """Where the server's standard error goes."""
+        return self.data / "server.log"
+
+    def said(self) -> str:
+        """Everything the server wrote to its standard error so far."""
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
     def start(self) -> None:
         """Start the server and wait until it answers."""
         env = dict(os.environ, SUMMONERS_ISLE_DATA=str(self.data))
@@ -90,7 +160,8 @@ class AppServer:
             ],
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            # A file, not a pipe nobody reads (which would stall the server once full).
+            stderr=self.log.open("w"),
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -153,7 +224,7 @@ def browser():
                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
             ],
         )
-        yield chromium
+        yield OwnHostsOnly(chromium)
         chromium.close()
 
 

@@ -81,7 +81,7 @@ def go_on_from_reset(ui, saved) -> bool:
     for line in tally.players:
         ui.wait_for(line.explain(labels[line.player]))
     ui.wait_for(tally.winner_note if tally.game_over else "Next round's order: ")
-    button.first.click()
+    ui.click(button.first)
     time.sleep(1)
     return True
 
@@ -146,9 +146,9 @@ def test_a_whole_game_against_a_greedy_bot_by_touch(server, browser, artifacts):
     # New game: the digital board, Bjorn played by the quick computer opponent.
     click_until(ui, ui.button("Digital board"), "any seat can be the computer")
     click_until(ui, page.locator("[flt-semantics-identifier=played-by-2]"), "Computer: hard")
-    ui.button("Computer: quick").click()
+    ui.click(ui.button("Computer: quick"))
     ui.shot("phone-20-new-digital-game", tall=1100)
-    ui.button("Start game").click()
+    ui.click(ui.button("Start game"))
     ui.wait_for("Summon Wyrms: tap a marked space")
     saved = saved_game(server)
     game_id, board = saved.id, saved.game.board
@@ -295,7 +295,7 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     odds = attack_odds(CreatureKind.WYRM, CreatureKind.SPRITE, 1)
     ui.wait_for(f"Chance: {odds.numerator} in {odds.denominator} · {float(odds):.0%}")
     ui.shot("phone-28-attack-odds", tall=740)
-    ui.button("Roll").click()
+    ui.click(ui.button("Roll"))
     ui.wait_for("Continue")
     rolled = saved_game(server, saved.id).log[-1]
     assert isinstance(rolled.command, Attack) and rolled.command.defence_roll is not None
@@ -303,7 +303,7 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     ui.wait_for(rolled.description)
     ui.wait_for(die_face(rolled.command.attack_roll))
     ui.shot("phone-29-attack-dice", tall=740)
-    ui.button("Continue").click()
+    ui.click(ui.button("Continue"))
     after = saved_game(server, saved.id)
     if after.state.active is not None and any(
         isinstance(c, Attack) for c in after.state.legal_commands()
@@ -314,13 +314,13 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
             arg=expected_label(after.state),
         )
         tap_location(ui.page, board, attack.target)
-        ui.button("Enter my dice").click()
+        ui.click(ui.button("Enter my dice"))
         # Nothing to attack with until every die has a face: no tap spent on a refusal.
         assert ui.button("Attack with these dice").is_disabled()
         # Each face's name is its label and its die glyph, e.g. "Your die: 1 ⚀".
-        ui.button("Your die: 1", exact=False).click()
-        ui.button("The Sprite's die: 6", exact=False).click()
-        ui.button("Attack with these dice").click()
+        ui.click(ui.button("Your die: 1", exact=False))
+        ui.click(ui.button("The Sprite's die: 6", exact=False))
+        ui.click(ui.button("Attack with these dice"))
         ui.wait_for("the attack fails")
         typed = saved_game(server, saved.id).log[-1].command
         assert (typed.attack_roll, typed.defence_roll) == (1, 6)
@@ -337,7 +337,7 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     ui.wait_for(f"Ragna: 1 → {decline.player('red').after}")
     ui.wait_for(decline.player("red").explain("Ragna"))
     ui.shot("phone-30-domination-choice", tall=1100)
-    ui.button("Decline").click()
+    ui.click(ui.button("Decline"))
     ui.wait_for("Energy and Reset of round 1")
     final = saved_game(server, saved.id)
     assert final.log[-1].command == Dominate("skalds-strand", False, by="red")
@@ -367,7 +367,7 @@ def test_board_editor_adds_joins_drags_and_saves_a_layout(server, browser, artif
 
     click_until(ui, ui.button("Add"), "Tap beside the spaces")
     scroll_to(page, page.locator("[flt-semantics-identifier=editor-territory]")).click()
-    ui.button("Skald's Strand · bonus 1 · 2 spaces").click()
+    ui.click(ui.button("Skald's Strand · bonus 1 · 2 spaces"))
     box, layout = canvas()
     # Open sea to the right of ss1, at the isle's eastern edge.
     x, y = layout.points["ss1"]

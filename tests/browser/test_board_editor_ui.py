@@ -44,7 +44,7 @@ def test_board_editor_undoes_redoes_saves_and_deletes_a_board(server, browser, a
     # Add: a space in Skald's Strand, in the open sea east of ss1.
     click_until(ui, ui.button("Add"), "Tap beside the spaces")
     scroll_to(page, page.locator("[flt-semantics-identifier=editor-territory]")).click()
-    ui.button("Skald's Strand · bonus 1 · 2 spaces").click()
+    ui.click(ui.button("Skald's Strand · bonus 1 · 2 spaces"))
     box, layout = settled_canvas(page, duel.sketch())
     x, y = layout.points["ss1"]
     x += 3 * layout.radius
@@ -83,18 +83,18 @@ def test_board_editor_undoes_redoes_saves_and_deletes_a_board(server, browser, a
     ui.open(f"{server.url}/board-editor", READY)
     # Gathering Isle shows only in the open list of boards to start from.
     click_until(ui, page.locator("[flt-semantics-identifier=editor-start]"), "Gathering Isle")
-    ui.button("My Duel Isle").click()
+    ui.click(ui.button("My Duel Isle"))
     ui.wait_for(JOINED)
     delete = scroll_to(page, ui.button("Delete this board"))
 
     # Cancel keeps the board; Delete removes its file.
     click_until(ui, delete, "Delete My Duel Isle?")
-    ui.button("Cancel").click()
+    ui.click(ui.button("Cancel"))
     ui.button("Cancel").wait_for(state="detached")
     assert saved.exists()
     click_until(ui, scroll_to(page, ui.button("Delete this board")), "Delete My Duel Isle?")
     ui.shot("phone-33-board-editor-delete", tall=PHONE["height"])
-    ui.button("Delete").click()
+    ui.click(ui.button("Delete"))
     ui.wait_for("Deleted My Duel Isle. Starting again from Duel Isle")
     ui.wait_for(READY)
     assert not saved.exists() and list((server.data / "boards").glob("*.json")) == []

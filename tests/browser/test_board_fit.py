@@ -228,9 +228,9 @@ def test_screenshots_of_the_board_at_four_sizes_in_both_themes(server, browser, 
     ui.open(f"{server.url}/", "Resume")
     for theme in ("dark", "light"):
         if theme == "light":
-            ui.page.get_by_label("Light or dark theme").click()
+            ui.click(ui.page.get_by_label("Light or dark theme"))
             time.sleep(1)
-        ui.page.get_by_label(re.compile("^Resume")).first.click()
+        ui.click(ui.page.get_by_label(re.compile("^Resume")).first)
         ui.wait_for(ACTIVE)
         for size, viewport in SIZES.items():
             resize(ui, viewport)
@@ -241,5 +241,5 @@ def test_screenshots_of_the_board_at_four_sizes_in_both_themes(server, browser, 
             assert wait_fitting(ui.page)
             ui.page.screenshot(path=str(artifacts / f"board-fit-{theme}-{size}.png"))
         resize(ui, PORTRAIT)
-        ui.page.get_by_label("Home").first.click()
+        ui.click(ui.page.get_by_label("Home").first)
         ui.wait_for("Resume")

@@ -42,7 +42,7 @@ def test_bonuses_on_true_totals_then_the_energy_and_reset_shown_and_logged(
     assert phone.energy_label() == "Energy track: Ragna 7 and Bjorn 10"
     take = state.domination_preview(True)
     phone.wait_for(f"Ragna: 1 → {take.player('red').after}")
-    phone.button("Take +1").click()
+    phone.click(phone.button("Take +1"))
 
     # Bjorn decides on the totals as they stand: Ragna's bonus taken, his Sprites counted.
     phone.wait_for("You hold every space of Troll Fen")
@@ -52,7 +52,7 @@ def test_bonuses_on_true_totals_then_the_energy_and_reset_shown_and_logged(
     decline = deciding.domination_preview(False)
     phone.wait_for(f"Bjorn: 2 → {decline.player('blue').after}")
     phone.wait_for(f"Bjorn: 2 → {deciding.domination_preview(True).player('blue').after}")
-    phone.button("Decline").click()
+    phone.click(phone.button("Decline"))
 
     # The Energy and Reset takes the step guide's place; play waits for Continue.
     phone.wait_for("Energy and Reset of round 1")

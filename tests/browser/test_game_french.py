@@ -59,7 +59,7 @@ def test_a_digital_game_in_french(server, browser, artifacts):
     tap_location(ui.page, board, "rh2")
     ui.wait_for("Chances")
     ui.shot("fr-phone-attack-odds", tall=740)
-    ui.button("Lancer").click()
+    ui.click(ui.button("Lancer"))
     ui.wait_for("Les dés")
     ui.shot("fr-phone-attack-dice", tall=740)
 
@@ -72,7 +72,7 @@ def test_a_digital_game_in_french(server, browser, artifacts):
     ui.open(f"{server.url}/game/{reset}", "Vous occupez toutes les cases")
     ui.wait_for("Prendre +")
     ui.shot("fr-phone-domination", tall=1300)
-    ui.button("Refuser").click()
+    ui.click(ui.button("Refuser"))
     ui.wait_for("Énergie et Réinitialisation, manche 1")
     ui.wait_for("Continuer vers la manche 2")
     ui.shot("fr-phone-reset-card", tall=740)
@@ -132,7 +132,7 @@ def test_a_table_game_in_french(server, browser, artifacts):
 
     acting = imported(server, TABLE, ROUND_1)
     ui.open(f"{server.url}/game/{acting}", "Invocation")
-    ui.button("Plus personne n'invoque", exact=False).click()
+    ui.click(ui.button("Plus personne n'invoque", exact=False))
     ui.wait_for("agissent sur le plateau")
     ui.shot("fr-phone-table-actions", tall=740)
 
@@ -154,7 +154,7 @@ def test_a_table_game_in_french(server, browser, artifacts):
         ],
     )
     ui.open(f"{server.url}/game/{asking}/reset", "Où est le Troll de Ragna maintenant")
-    ui.wait_for("encore à placer")
+    ui.wait_for("1 à placer")
     ui.shot("fr-phone-table-reset-asking", tall=740)
     tablet.open(f"{server.url}/game/{at_reset}/reset", "Appliquer")
     settle(tablet)

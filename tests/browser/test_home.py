@@ -59,7 +59,7 @@ def type_into(ui: Screen, field: str, text: str) -> None:
     # land on the field beside it: click until the field asked for has the focus.
     focused = "document.activeElement?.getAttribute('aria-label')"
     for _ in range(5):
-        ui.page.get_by_role("textbox", name=field, exact=True).click()
+        ui.click(ui.page.get_by_role("textbox", name=field, exact=True))
         time.sleep(0.3)
         if ui.page.evaluate(focused) == field:
             break
@@ -97,7 +97,7 @@ def test_new_game_refuses_alike_names_as_they_are_typed(server, browser, artifac
     # text nor its labels: this is the order list), and the counter counts it.
     ui.wait_for("2.\nR■\nragna")
     ui.wait_for("18 characters remaining")
-    ui.button("Start game").click()
+    ui.click(ui.button("Start game"))
     time.sleep(1.5)
     assert games(server) == []
     assert shows(ui, "Start game")
@@ -142,7 +142,7 @@ def test_home_resumes_deletes_exports_and_imports(server, browser, artifacts):
     # Export from the game log: a real download of the game log file.
     ui.open(f"{server.url}/game/{trio}/log", "Export")
     with page.expect_download() as download:
-        ui.button("Export").click()
+        ui.click(ui.button("Export"))
     assert download.value.suggested_filename == f"summoners-isle-game-{trio}.json"
     exported = download.value.path().read_bytes()
     with open_store(server.db) as store:
@@ -152,7 +152,7 @@ def test_home_resumes_deletes_exports_and_imports(server, browser, artifacts):
     # Import on Home: the file the browser picks becomes a new game, opened at once.
     ui.open(server.url, "Import a game")
     with page.expect_file_chooser() as chooser:
-        ui.button("Import a game").click()
+        ui.click(ui.button("Import a game"))
     chooser.value.set_files(
         files=[{"name": "trio.json", "mimeType": "application/json", "buffer": exported}]
     )
@@ -166,7 +166,7 @@ def test_home_resumes_deletes_exports_and_imports(server, browser, artifacts):
     # A file that is not a game log: one sentence, nothing saved.
     ui.open(server.url, "Import a game")
     with page.expect_file_chooser() as chooser:
-        ui.button("Import a game").click()
+        ui.click(ui.button("Import a game"))
     chooser.value.set_files(
         files=[{"name": "notes.json", "mimeType": "application/json", "buffer": b'{"a": 1}'}]
     )
@@ -193,7 +193,7 @@ def test_every_screen_at_every_size_in_both_themes(server, browser, artifacts):
     ui.open(server.url, "Import a game")
     for theme in ("dark", "light"):
         if theme == "light":
-            ui.page.get_by_label("Light or dark theme").click()
+            ui.click(ui.page.get_by_label("Light or dark theme"))
             time.sleep(1)
         ui.wait_for("Round 1/6 · Bjorn's turn")
         shots(ui, f"home-{theme}")

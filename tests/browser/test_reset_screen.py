@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from browser_ui import PHONE, TABLET, Screen, box_in_view, click_until, seats
+from browser_ui import HAS_TEXT, PHONE, TABLET, Screen, box_in_view, click_until, seats
 
 from companion.engine.table_reset import reset_draft
 from companion.store.store import open_store
@@ -112,7 +112,7 @@ def expected_tally(saved, draft, *, left: int) -> str:
 
 def laid_out(ui, wide: bool) -> None:
     """Wait for the screen's layout at the viewport's width: the tally explained beside the
-    cards when wide, folded under them on a phone (the app builds it anew across 800 px)."""
+    cards when wide, one tap away (Why?) on a phone (the app builds it anew across 800 px)."""
     ui.page.wait_for_function(
         """([text, wide]) => (document.body.innerText.includes(text) ||
              [...document.querySelectorAll('[aria-label]')]
@@ -142,6 +142,10 @@ def test_a_removed_creature_is_not_pre_filled_and_what_is_placed_is_recorded(
     draft.place(draft.next_to_place(None), "troll-mire")
     assert tally_label(ui) == expected_tally(before, draft, left=0)
     ui.shot("reset-removed-placed", tall=844)
+    # The tally explained is one tap from the pinned numbers (issue 20), then closed again.
+    ui.tap("Why?", " starts on ")
+    ui.page.keyboard.press("Escape")
+    ui.page.wait_for_function(f"t => !({HAS_TEXT})(t)", arg=" starts on ", timeout=10000)
     ui.tap("Apply", "Round 3/6")
 
     saved = load(server, game_id)
@@ -175,11 +179,13 @@ def test_an_unplaced_creature_is_refused_by_name_until_marked_not_on_the_board(
     ui = open_reset(browser, artifacts, server, game_id, "Where is Sigrid's Sprite now?")
     ui.wait_for("1 summoned this round")
 
-    # Apply with it unplaced: the engine names it, and nothing is stored.
-    ui.tap(
-        "Apply",
-        "Sigrid's Sprite is on the board by the record: place it or mark it removed.",
-    )
+    # Apply says how many are still to place and cannot be taken for ready (issue 20): a tap
+    # on it stores nothing.
+    waiting = ui.button("1 to place").first
+    waiting.wait_for(timeout=20000)
+    assert waiting.get_attribute("aria-disabled") == "true"
+    waiting.click(force=True)
+    time.sleep(1)
     assert len(load(server, game_id).log) == len(before.log)
 
     ui.tap("Not on the board (removed)", "Every creature is accounted for")
@@ -206,7 +212,7 @@ def test_the_screen_fits_phones_and_tablets_in_both_themes(server, browser, arti
     ui = open_reset(browser, artifacts, server, game_id, "Where is Bjorn's Sprite now?")
     ui.tap("Put Bjorn's Sprite in Troll Mire", "Where is Sigrid's Sprite now?")
     # Declining Sigrid's bonus for Skald's Stair is one tap on its switch.
-    ui.page.get_by_label("Sigrid takes Skald's Stair (+1)").first.click()
+    ui.click(ui.page.get_by_label("Sigrid takes Skald's Stair (+1)").first)
     ui.wait_for("declines")
     draft = reset_draft(before.state)
     draft.place(draft.next_to_place(None), "troll-mire")
@@ -224,13 +230,13 @@ def test_the_screen_fits_phones_and_tablets_in_both_themes(server, browser, arti
             # The theme is the device's: switched at home, then back to the same screen, which
             # keeps what was entered.
             ui.page.set_viewport_size(PHONE_TALL)
-            ui.page.get_by_label("Back to the table").first.click()
+            ui.click(ui.page.get_by_label("Back to the table").first)
             ui.wait_for("Every creature has acted")
             # A click while the table slides in can be lost: click until Home shows.
             click_until(ui, ui.page.get_by_label("Home").first, "New game")
-            ui.page.get_by_label("Light or dark theme").first.click()
+            ui.click(ui.page.get_by_label("Light or dark theme").first)
             # Resume opens Energy and Reset itself: the game waits for it.
-            ui.page.get_by_role("button", name="Ragna").first.click()
+            ui.click(ui.page.get_by_role("button", name="Ragna").first)
             ui.wait_for("Where is Sigrid's Sprite now?")
         for name, viewport in sizes.items():
             ui.page.set_viewport_size(viewport)
@@ -238,10 +244,17 @@ def test_the_screen_fits_phones_and_tablets_in_both_themes(server, browser, arti
             # What was entered is kept, through a rebuild across the two-column width too.
             ui.wait_for("Where is Sigrid's Sprite now?")
             assert tally_label(ui) == entered
-            apply = box_in_view(ui, ui.page.get_by_role("button", name="Apply", exact=True).first)
+            apply = box_in_view(ui, ui.button("1 to place").first)
             tally = box_in_view(ui, ui.page.locator("[flt-semantics-identifier=reset-tally]").first)
             assert apply is not None, f"Apply is out of view at {name} ({theme})"
             assert tally is not None, f"the tally is out of view at {name} ({theme})"
             assert apply["height"] >= 48
             time.sleep(1)
             ui.page.screenshot(path=str(artifacts / f"reset-{name}-{theme}.png"))
+            if viewport is PHONE:
+                # Issue 20: on a small phone the territories get half the screen or more.
+                prompt = ui.page.locator("[flt-semantics-identifier=reset-prompt]").first
+                top = prompt.bounding_box()
+                assert top is not None
+                room = tally["y"] - 8 - (top["y"] + top["height"])
+                assert room >= viewport["height"] / 2, f"territories get {room} px ({theme})"

@@ -143,7 +143,7 @@ def test_a_table_round_costs_at_most_four_taps_beyond_its_events(server, browser
     ui.press("Actions over", "Where is Cara's Troll now?")
 
     # Energy and Reset: the tally and Apply are on screen from the start, and stay there.
-    apply = ui.button("Apply")
+    apply = ui.page.locator("[flt-semantics-identifier=reset-apply]").first
     tally = ui.page.locator("[flt-semantics-identifier=reset-tally]").first
     assert box_in_view(ui, apply) is not None, "Apply is not on the first screen"
     assert box_in_view(ui, tally) is not None, "the tally is not on the first screen"
@@ -153,7 +153,7 @@ def test_a_table_round_costs_at_most_four_taps_beyond_its_events(server, browser
     ui.shot("round-04-placed")
     ui.events += 1
     ui.taps += 1
-    ui.page.get_by_label("Alice takes Skald's Stair (+1)").click()
+    ui.click(ui.page.get_by_label("Alice takes Skald's Stair (+1)"))
     ui.wait_for("declines")
     assert box_in_view(ui, apply) is not None, "Apply scrolled out of view"
     ui.shot("round-05-declined")

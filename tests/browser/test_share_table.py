@@ -225,15 +225,23 @@ def test_players_record_their_own_turns_and_are_refused_anothers(shared, browser
     ragna = joined(browser, artifacts, server)
     ragna.goto(game, "Who is this device?")
     ragna.ui.shot("share-seat-picker", tall=740)
-    ragna.ui.tap("Ragna", "This device records for Ragna's turns")
+    ragna.ui.tap("Ragna", "This device records Ragna's turns")
     bjorn = joined(browser, artifacts, server)
     bjorn.goto(game, "Ragna: taken by Device 1")
     assert bjorn.ui.button("Ragna: taken by Device 1").is_disabled()
-    bjorn.ui.tap("Bjorn", "This device records for Bjorn's turns")
+    bjorn.ui.tap("Bjorn", "This device records Bjorn's turns")
 
     ragna.ui.tap("Ragna: done with Wyrms", "Bjorn: done with Wyrms")
-    # Bjorn decides now; Ragna's phone shows his button too, but it records Ragna's turns only.
-    ragna.ui.tap("Bjorn: done with Wyrms", "This device records Ragna's turns only")
+    # Bjorn decides now; Ragna's phone shows his controls (and the squares that would pass
+    # him over) as not its own, and says why (issue 20).
+    ragna.ui.wait_for("Bjorn is not done summoning Wyrms yet: Bjorn's device records that")
+    theirs = ragna.ui.button("Bjorn: done with Wyrms").first
+    assert theirs.get_attribute("aria-disabled") == "true"
+    # Even a tap forced on it (or a forged event) records nothing.
+    theirs.click(force=True)
+    time.sleep(1)
+    with open_store(server.db) as store:
+        assert len(store.load(game_id).log) == 1
     ragna.ui.shot("share-refused-anothers-turn", tall=740)
     bjorn.ui.tap("Bjorn: done with Wyrms", "Ragna: done with Trolls")
     with open_store(server.db) as store:
@@ -257,7 +265,7 @@ def test_the_watcher_follows_live_and_cannot_record(shared, browser, artifacts):
     server, game_id = shared
     watcher = Device(browser, artifacts)
     watcher.open(server.links["Watch"], "Watch Ragna and Bjorn's game")
-    watcher.page.get_by_role("button", name="Watch Ragna and Bjorn's game").click()
+    watcher.ui.click(watcher.page.get_by_role("button", name="Watch Ragna and Bjorn's game"))
     watcher.ui.wait_for("Nothing recorded yet.")
     watcher.ui.shot("share-watch-phone", tall=740)
 
@@ -322,12 +330,12 @@ def test_a_reload_a_dropped_connection_and_a_new_page_keep_the_seat(shared, brow
     device = Device(browser, artifacts)
     line = Droppable(device.page)
     device.open(server.links["Join"], "Resume")
-    device.take_seat(game, "Bjorn", "This device records for Bjorn's turns")
+    device.take_seat(game, "Bjorn", "This device records Bjorn's turns")
 
     device.page.reload(wait_until="domcontentloaded")
     device.page.wait_for_selector(READY, state="attached", timeout=60000)
     device.page.evaluate(f"document.querySelector('{READY}').click()")
-    device.ui.wait_for("This device records for Bjorn's turns", timeout=30)
+    device.ui.wait_for("This device records Bjorn's turns", timeout=30)
     assert CODE_SCREEN not in device.text()
 
     line.drop()
@@ -338,23 +346,25 @@ def test_a_reload_a_dropped_connection_and_a_new_page_keep_the_seat(shared, brow
     device.page.wait_for_function(
         "() => !document.body.innerText.includes('Reconnecting')", timeout=60000
     )
-    device.ui.wait_for("This device records for Bjorn's turns")
+    device.ui.wait_for("This device records Bjorn's turns")
     # Back on line, the phone follows the game live and records in its seat.
     other = joined(browser, artifacts, server)
-    other.take_seat(game, "Ragna", "This device records for Ragna's turns")
+    other.take_seat(game, "Ragna", "This device records Ragna's turns")
     other.ui.tap("Ragna: done with Wyrms", "Bjorn: done with Wyrms")
+    # Bjorn's phone shows Ragna's record before Bjorn taps (a tap sooner is refused, issue 20).
+    device.ui.wait_for("Ragna is done summoning Wyrms")
     device.ui.tap("Bjorn: done with Wyrms", "Ragna: done with Trolls")
 
     # A phone that slept past its session opens a fresh page: same game, same seat, no code.
     later = device.context.new_page()
-    Screen(later, artifacts).open(game, "This device records for Bjorn's turns")
+    Screen(later, artifacts).open(game, "This device records Bjorn's turns")
 
 
 def test_a_new_code_sends_every_device_back_to_the_code_screen(shared, browser, artifacts):
     server, game_id = shared
     game = f"{server.base}/game/{game_id}"
     player = joined(browser, artifacts, server)
-    player.take_seat(game, "Ragna", "This device records for Ragna's turns")
+    player.take_seat(game, "Ragna", "This device records Ragna's turns")
     watcher = Device(browser, artifacts)
     watcher.open(server.links["Watch"], "Watch Ragna and Bjorn's game")
     host = Device(browser, artifacts)
@@ -401,3 +411,41 @@ def test_a_new_code_sends_every_device_back_to_the_code_screen(shared, browser, 
     ).json_value()
     # In again, the seats were given up: the game asks who this device is.
     player.type_code(new, "Who is this device?")
+
+
+def test_a_seated_phone_passes_over_no_other_seated_player_and_a_player_undoes_a_skip_of_them(
+    shared, browser, artifacts
+):
+    """Issue 20: Ann's phone tapping her own square while Bob decided recorded "Bob is done";
+    now a player's device never passes over another player who has a device, and a player
+    may take back a tap that passed them over."""
+    server, game_id = shared
+    game = f"{server.base}/game/{game_id}"
+    ragna = joined(browser, artifacts, server)
+    ragna.take_seat(game, "Ragna", "This device records Ragna's turns")
+    # Bjorn has no device yet: Ragna's Troll passes over his Wyrms step, as at a real table.
+    ragna.ui.tap("Ragna: summon a Troll (3 left)", "Ragna summons a Troll")
+
+    bjorn = joined(browser, artifacts, server)
+    bjorn.take_seat(game, "Bjorn", "This device records Bjorn's turns")
+    bjorn.ui.wait_for("Ragna summons a Troll")
+    # That tap said he was done with Wyrms: his phone takes it back, Ragna's Troll with it.
+    bjorn.ui.tap("Undo", "Nothing recorded yet")
+    with open_store(server.db) as store:
+        assert store.load(game_id).log == ()
+
+    # Both seated now: neither phone can pass the other over; each says why.
+    ragna.ui.wait_for("Nothing recorded yet")
+    ragna.ui.wait_for("Bjorn is not done summoning Wyrms yet")
+    bjorn.ui.wait_for("This device records Bjorn's turns only")
+    for phone, square in (
+        (ragna, "Ragna: a Troll (3 left), locked here: Bjorn is not done summoning Wyrms yet"),
+        (bjorn, "Bjorn: a Wyrm (1 left), locked here: Ragna is not done summoning Wyrms yet"),
+    ):
+        locked = phone.ui.button(square, exact=False).first
+        assert locked.get_attribute("aria-disabled") == "true"
+        locked.click(force=True)
+    time.sleep(1)
+    with open_store(server.db) as store:
+        assert store.load(game_id).log == ()
+    bjorn.ui.shot("share-not-this-phones", tall=740)

@@ -76,7 +76,7 @@ def test_a_round_at_the_table(server, browser, artifacts):
     ui.tap("Put Bjorn's Sprite in Skald's Strand", "Every creature is accounted for")
     ui.shot("phone-06-reset")
     # Declining the bonus: Bjorn 0 +5 (band 0-9) +1 uncontested Sprite = 6, not 7.
-    page.get_by_label("Bjorn takes Skald's Strand (+1)").click()
+    ui.click(page.get_by_label("Bjorn takes Skald's Strand (+1)"))
     ui.wait_for("declines")
     ui.wait_for("0 → 6")
     # Ragna 1 +5 = 6; tied on 6, Bjorn was later this round so goes first (ruling 12).

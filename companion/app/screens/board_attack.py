@@ -14,7 +14,6 @@ from babel.numbers import format_percent
 
 from companion.app.game_words import say
 from companion.app.screens.board_motion import DIE_FACES, die_face, tumble
-from companion.app.sizes import TAP
 from companion.app.theme import ACCENT, ACCENT_TEXT
 from companion.app.widgets import notify
 from companion.engine.names import kind_term
@@ -32,6 +31,8 @@ PANEL_WIDTH = 420
 DIALOG_INSET = 40
 PHONE_INSET = 12
 CONTENT_PADDING = 20
+# A die face to tap, entering real dice: larger than a tap target, to read at a glance.
+FACE = 56
 
 
 class AttackPanel:
@@ -141,6 +142,14 @@ class AttackPanel:
         ]
         if self.view.defence_roll:
             rows.append(self.face_row(say(words, "game.attack.sprite_die"), "defence"))
+        # What these dice make, before the attack is recorded with them (issue 24).
+        self.total = ft.Semantics(
+            identifier="dice-total",
+            content=ft.Text(
+                say(words, "game.attack.faces_first"), size=16, weight=ft.FontWeight.BOLD
+            ),
+        )
+        rows.append(self.total)
         self.body.controls = rows
         # Enabled once every die has a face: no tap is spent on a refusal.
         self.with_faces = ft.FilledButton(
@@ -174,20 +183,47 @@ class AttackPanel:
         def pick(face: int) -> None:
             self.faces[key] = face
             for number, button in enumerate(buttons, start=1):
-                button.bgcolor = ACCENT if number == face else ft.Colors.SURFACE_CONTAINER_HIGHEST
-            self.with_faces.disabled = not self.faces_complete()
+                chosen = number == face
+                button.bgcolor = ACCENT if chosen else ft.Colors.SURFACE_CONTAINER_HIGHEST
+                button.border = ft.Border.all(2, "#101010" if chosen else ft.Colors.OUTLINE)
+                assert isinstance(button.content, ft.Column), "a face's pips over its number"
+                for text in button.content.controls:
+                    assert isinstance(text, ft.Text), "a face is drawn in text"
+                    text.color = "#101010" if chosen else ft.Colors.ON_SURFACE
+            complete = self.faces_complete()
+            self.with_faces.disabled = not complete
+            assert isinstance(self.total.content, ft.Text), "the total is a line of text"
+            self.total.content.value = (
+                self.dice_total() if complete else say(self.words, "game.attack.faces_first")
+            )
             self.screen.app.page.update()
 
+        # Large faces, the pips over the number, in high contrast (issue 24: they were small
+        # and low in contrast).
         for face in range(1, DIE_SIDES + 1):
             buttons.append(
                 ft.Container(
-                    width=TAP,
-                    height=TAP,
-                    border_radius=8,
+                    width=FACE,
+                    height=FACE,
+                    border_radius=10,
                     alignment=ft.Alignment.CENTER,
                     bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                    border=ft.Border.all(2, ft.Colors.OUTLINE),
                     on_click=lambda _, f=face: pick(f),
-                    content=ft.Text(f"{DIE_FACES[face - 1]}", size=30),
+                    content=ft.Column(
+                        [
+                            ft.Text(DIE_FACES[face - 1], size=30, color=ft.Colors.ON_SURFACE),
+                            ft.Text(
+                                str(face),
+                                size=14,
+                                weight=ft.FontWeight.BOLD,
+                                color=ft.Colors.ON_SURFACE,
+                            ),
+                        ],
+                        spacing=-6,
+                        tight=True,
+                        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                    ),
                 )
             )
         faces_row: list[ft.Control] = [
@@ -203,6 +239,13 @@ class AttackPanel:
             [ft.Text(title, size=14), ft.Row(faces_row, wrap=True, spacing=4, run_spacing=4)],
             spacing=4,
         )
+
+    def dice_total(self) -> str:
+        """The attack with the faces tapped, as the engine would record it: each roll and its
+        bonus, the total against the defence, and what follows."""
+        faces = self.faces
+        attack = self.attack._replace(attack_roll=faces["attack"], defence_roll=faces["defence"])
+        return self.words.render(self.screen.session.state.sentence(attack))
 
     def play(self, attack: Attack) -> None:
         """Record the attack (the store rolls missing dice), then show the dice as they fell."""

@@ -9,10 +9,14 @@ an Energy and Reset waiting to be read).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import flet as ft
 
+from companion.app.board_device import PACE_NAMES, Pace
+from companion.app.board_frame import BOTTOM_BAR
 from companion.app.board_guide import phase_name, step_guide, territory_of
+from companion.app.board_summary import Replay, Story
 from companion.app.game_panels import tally_lines
 from companion.app.game_words import order_of, say
 from companion.app.session import GameSession
@@ -21,13 +25,12 @@ from companion.app.turns import UNATTENDED_RESET_S, Turns, bot_seats
 from companion.app.widgets import big_button, player_chip, section
 from companion.engine import Phase, Tally
 from companion.engine.names import kinds_term
-from companion.language import Value
+from companion.language import Message, Value
 from companion.language.render import Language
 from models.commands import Command, Dominate, EndActivation, Pass
 from models.rules import KIND_ORDER
 
-# The height of the bar of buttons pinned to the bottom of the screen.
-BOTTOM_BAR = 72
+__all__ = ["BOTTOM_BAR", "BoardCards", "bar_padding", "reset_title"]
 # The widest the bar's buttons grow: on a tablet a button the whole screen wide reads as a
 # banner, not as something to tap.
 BAR_MOST = 720
@@ -59,6 +62,11 @@ class BoardCards:
         self.record = record
         self.go = go
         self.bot_names = bot_seats(session.saved.setup)
+        # Set by the screen: Replay started and skipped, a dialog shown and closed.
+        self.on_replay: Callable[[], None] = lambda: None
+        self.on_skip: Callable[[], None] = lambda: None
+        self.show_dialog: Callable[[Any], None] = lambda _: None
+        self.page_pop: Callable[[], object] = lambda: None
         self.end_button = big_button(
             say(words, "game.board.end_activation"), lambda _: record(EndActivation())
         )
@@ -70,15 +78,23 @@ class BoardCards:
         )
         for button in (self.end_button, self.done_button, self.continue_button):
             fit_bar(button)
-        self.bar = ft.BottomAppBar(
-            height=BOTTOM_BAR,
-            padding=bar_padding(0),
-            content=ft.Row(
-                [self.end_button, self.done_button, self.continue_button],
-                spacing=8,
-                alignment=ft.MainAxisAlignment.CENTER,
-            ),
+        self.buttons = ft.Row(
+            [self.end_button, self.done_button, self.continue_button],
+            spacing=8,
+            alignment=ft.MainAxisAlignment.CENTER,
         )
+        self.bar = ft.BottomAppBar(height=BOTTOM_BAR, padding=bar_padding(0), content=self.buttons)
+        # On a phone on its side the buttons stand under the turn card, beside the isle.
+        self.slot = ft.Container(height=BOTTOM_BAR - 20, visible=False)
+
+    def dock(self, sideways: bool) -> None:
+        """Put the buttons in the bar at the screen's bottom, or (sideways) beside the isle."""
+        if sideways:
+            self.bar.content = None
+            self.slot.content = self.buttons
+        else:
+            self.slot.content = None
+            self.bar.content = self.buttons
 
     def fit_width(self, width: float) -> bool:
         """Keep the bar's buttons within BAR_MOST on a page `width` wide; whether that changed."""
@@ -87,8 +103,15 @@ class BoardCards:
         self.bar.padding = padding
         return changed
 
-    def turn_card(self) -> ft.Control:
-        """The step guide: whose turn, phase and step, what to do, and the domination choice."""
+    def turn_card(
+        self,
+        story: Story | None = None,
+        last: tuple[Message, tuple[Message, ...]] | None = None,
+        replay: Replay | None = None,
+    ) -> ft.Control:
+        """The step guide: whose turn, phase and step, what to do, and the domination choice;
+        on a person's turn first the `story` since they last decided (or the `replay` of it
+        under way); last, the `last` record with the players it passed over."""
         state = self.session.state
         words = self.words
         turn = state.decision()
@@ -106,36 +129,159 @@ class BoardCards:
             if self.turns.bot_to_move() is not None:
                 parts.append(self.bot_part(turn.player))
             else:
-                parts.extend(self.since_last(turn.player))
+                if replay is not None and replay.running:
+                    parts.append(self.replay_part(replay))
+                elif story is not None and story.lines:
+                    parts.append(self.story_part(story))
                 parts.append(ft.Text(step_guide(state, words), size=15))
                 if turn.territory is not None:
                     parts.append(self.domination_part(turn.territory, turn.bonuses_left))
-        log = self.session.saved.log
-        if log:
-            last = self.session.entry_text(words, len(log) - 1)
-            parts.append(
-                ft.Text(
-                    say(words, "game.board.last", what=last),
-                    size=13,
-                    color=ft.Colors.ON_SURFACE_VARIANT,
-                )
+        if last is not None:
+            said, passes = last
+            quiet = ft.Colors.ON_SURFACE_VARIANT
+            parts.append(ft.Text(say(words, "game.board.last", what=said), size=13, color=quiet))
+            parts.extend(
+                ft.Text(words.render(note), size=13, color=quiet, italic=True) for note in passes
             )
         return ft.Semantics(
             identifier="turn-card",
             content=ft.Card(content=ft.Container(padding=12, content=ft.Column(parts, spacing=8))),
         )
 
-    def since_last(self, player: str) -> list[ft.Control]:
-        """The others' attacks since this player last decided: pieces that vanished while
-        they looked away (computers play fast) are explained before they decide again."""
-        attacks = self.session.since_last(player)
-        if not attacks:
-            return []
+    def story_part(self, story: Story) -> ft.Control:
+        """Everything since this player last decided, grouped by player: its first lines,
+        "and N more" opening the rest, and Replay (computers play fast: what changed while
+        the player looked away is told where they look, not only in the log)."""
         words = self.words
-        heading = say(words, "game.board.since_last", player=self.session.label(player))
-        lines: list[ft.Control] = [ft.Text(heading, size=14, weight=ft.FontWeight.BOLD)]
-        lines.extend(ft.Text(f"• {words.render(said)}", size=14) for said in attacks)
-        return [ft.Column(lines, spacing=2)]
+        heading = say(words, "game.board.since_last", player=self.session.label(story.player))
+        # Replay where there are records to play again (not only players passed over).
+        replay = ft.OutlinedButton(
+            say(words, "game.summary.replay"),
+            icon=ft.Icons.REPLAY,
+            on_click=lambda _: self.on_replay(),
+            visible=bool(story.steps),
+        )
+        head = ft.Row(
+            [ft.Text(heading, size=14, weight=ft.FontWeight.BOLD, expand=True), replay],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        )
+        lines: list[ft.Control] = [head]
+        for group, shown in story.shown():
+            lines.extend(
+                self.group_lines(group.player, group.counts, [line.said for line in shown])
+            )
+        hidden = story.hidden()
+        if hidden:
+            lines.append(
+                ft.TextButton(
+                    say(words, "game.summary.more", count=hidden),
+                    icon=ft.Icons.EXPAND_MORE,
+                    on_click=lambda _: self.open_story(story),
+                )
+            )
+        return ft.Semantics(identifier="story", content=ft.Column(lines, spacing=4))
+
+    def group_lines(
+        self, player: str | None, counts: Value | None, said: list[Message]
+    ) -> list[ft.Control]:
+        """One player's part of the story: their counter, name and counts, then each line."""
+        words = self.words
+        if player is None:
+            name = say(words, "game.phase.energy_and_reset")
+            head: list[ft.Control] = [ft.Icon(ft.Icons.BALANCE, size=20)]
+        else:
+            name = self.session.label(player)
+            head = [player_chip(name, self.session.colour(player), size=22)]
+        title = [ft.TextSpan(name, ft.TextStyle(weight=ft.FontWeight.BOLD))]
+        if counts is not None:
+            title.append(
+                ft.TextSpan(
+                    f" · {words.value(counts)}", ft.TextStyle(color=ft.Colors.ON_SURFACE_VARIANT)
+                )
+            )
+        lines: list[ft.Control] = [
+            ft.Row([*head, ft.Text(spans=title, size=14, expand=True)], spacing=6)
+        ]
+        lines.extend(ft.Text(f"• {words.render(line)}", size=14) for line in said)
+        return lines
+
+    def open_story(self, story: Story) -> None:
+        """The whole story in a dialog, every line of every player."""
+        words = self.words
+        body: list[ft.Control] = []
+        for group in story.groups:
+            body.extend(
+                self.group_lines(group.player, group.counts, [line.said for line in group.lines])
+            )
+        heading = say(words, "game.board.since_last", player=self.session.label(story.player))
+        dialog = ft.AlertDialog(
+            title=ft.Text(heading, size=18),
+            content=ft.Semantics(
+                identifier="story-all",
+                content=ft.Column(body, spacing=4, scroll=ft.ScrollMode.AUTO, tight=True),
+            ),
+            actions=[
+                ft.TextButton(say(words, "game.summary.close"), on_click=lambda _: self.page_pop())
+            ],
+            scrollable=True,
+        )
+        self.show_dialog(dialog)
+
+    def replay_part(self, replay: Replay) -> ft.Control:
+        """The record being replayed on the isle, and Skip."""
+        words = self.words
+        index = replay.index or 0
+        step = replay.steps[index]
+        said = say(
+            words,
+            "game.summary.replaying",
+            index=index + 1,
+            count=len(replay.steps),
+            what=step.said,
+        )
+        return ft.Semantics(
+            identifier="replay",
+            label=said,
+            content=ft.Container(
+                padding=8,
+                border_radius=8,
+                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                content=ft.Row(
+                    [
+                        ft.Icon(ft.Icons.REPLAY, color=ACCENT_TEXT),
+                        ft.Text(said, size=14, expand=True),
+                        ft.TextButton(
+                            say(words, "game.summary.skip"),
+                            icon=ft.Icons.SKIP_NEXT,
+                            on_click=lambda _: self.on_skip(),
+                        ),
+                    ],
+                    spacing=8,
+                ),
+            ),
+        )
+
+    def pace_card(self, pace: Pace, on_change: Callable[[Pace], None]) -> ft.Control:
+        """The computers' pace on this device: quick, normal or slow."""
+        words = self.words
+
+        def changed(event: ft.Event[ft.SegmentedButton]) -> None:
+            selected = event.control.selected
+            if selected:
+                on_change(Pace(selected[0]))
+
+        return section(
+            say(words, "game.pace.title"),
+            ft.SegmentedButton(
+                segments=[
+                    ft.Segment(value=choice.value, label=ft.Text(say(words, PACE_NAMES[choice])))
+                    for choice in Pace
+                ],
+                selected=[pace.value],
+                on_change=changed,
+            ),
+            ft.Text(say(words, "game.pace.hint"), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+        )
 
     def whose_turn(self, player: str) -> ft.Control:
         """The current player's counter and name, large, over the phase and step."""
@@ -215,12 +361,12 @@ class BoardCards:
             round_ = (state.last_tally.round if state.last_tally else None) or state.round
             words = self.words
             self.continue_button.content = bar_text(self.go_on_label())
-            self.continue_button.tooltip = say(words, "game.board.reset_read", round=round_)
-            bar.visible = True
+            self.continue_button.tooltip = say(words, "game.board.go_on_tip", round=round_)
+            bar.visible = self.slot.visible = True
             return bar
         turn = state.decision()
         if turn is None or not self.turns.human_to_move() or turn.kind is None:
-            bar.visible = False
+            bar.visible = self.slot.visible = False
             return bar
         # Compared by type: commands without fields are all equal to the empty tuple.
         self.end_button.visible = any(type(c) is EndActivation for c in turn.commands)
@@ -229,7 +375,7 @@ class BoardCards:
             "game.board.done_summoning" if turn.phase is Phase.SUMMONING else "game.board.done_with"
         )
         self.done_button.content = bar_text(say(self.words, done, kinds=kinds_term(turn.kind)))
-        bar.visible = True
+        bar.visible = self.slot.visible = True
         return bar
 
     def domination_part(self, territory_id: str, bonuses_left: int) -> ft.Control:
@@ -315,6 +461,9 @@ class BoardCards:
             order = say(words, "game.tally.next_order", order=self.order(tally))
             lines.append(ft.Text(order, size=16, weight=ft.FontWeight.BOLD))
             lines.extend(ft.Text(words.render(note), size=14) for note in tally.order_messages)
+            ringed = self.ringed_note()
+            if ringed:
+                lines.append(ft.Text(ringed, size=13, color=ft.Colors.ON_SURFACE_VARIANT))
         # The hint names the button as it reads: 'Continue to round 3', 'See the result'.
         button = self.go_on_label()
         if self.turns.unattended:
@@ -326,6 +475,20 @@ class BoardCards:
         return ft.Semantics(
             identifier="reset-card",
             content=ft.Card(content=ft.Container(padding=12, content=ft.Column(lines, spacing=8))),
+        )
+
+    def ringed_note(self) -> str | None:
+        """While an Energy and Reset is read, the players' card already rings the next
+        round's first player: who that is and why, or None when the game is over."""
+        state = self.session.state
+        player = state.current_player
+        if player is None or state.is_terminal:
+            return None
+        return say(
+            self.words,
+            "game.board.ringed_next",
+            player=self.session.label(player),
+            round=state.round,
         )
 
     def go_on_label(self) -> str:

@@ -218,17 +218,21 @@ class BoardEditor:
                     say(words, "game.editor.replace_text", board=saved.name, both=both.name),
                     size=15,
                 ),
+                # The safe choice is the filled one (issue 24): replacing a board loses it,
+                # so that button is outlined in the error colour, never the default.
                 actions=[
                     ft.TextButton(
                         say(words, "game.attack.cancel"), on_click=lambda _: page.pop_dialog()
                     ),
-                    ft.TextButton(
+                    ft.FilledButton(
                         say(words, "game.editor.keep_both"),
+                        icon=ft.Icons.SAVE,
                         on_click=lambda _: save_as(both, replace=False),
                     ),
-                    ft.FilledButton(
+                    ft.OutlinedButton(
                         say(words, "game.editor.replace"),
-                        icon=ft.Icons.SAVE,
+                        icon=ft.Icons.WARNING_AMBER,
+                        style=ft.ButtonStyle(color=ft.Colors.ERROR),
                         on_click=lambda _: save_as(board, True),
                     ),
                 ],

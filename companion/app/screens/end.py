@@ -8,7 +8,8 @@ import flet as ft
 
 from companion.app.session import GameSession
 from companion.app.theme import ACCENT, colour_of
-from companion.app.widgets import big_button, player_chip, screen, section
+from companion.app.widgets import big_button, notify, player_chip, screen, section
+from companion.engine import Phase
 from companion.language import Message
 from companion.language.render import Language
 from companion.store.retold import in_language
@@ -55,7 +56,17 @@ def build(app: App, game_id: str) -> ft.View:
         saved = app.store.new_game(session.saved.setup)
         app.go(f"/game/{saved.id}")
 
-    standings = sorted(state.game.players, key=lambda p: -state.energy_of(p))
+    standings = state.standings()
+
+    def undo(_: ft.Event[Any]) -> None:
+        outcome = session.undo()
+        if not outcome.ok:
+            notify(app.page, outcome.text(app.words), error=True)
+            return
+        reset = session.state.phase is Phase.ENERGY_AND_RESET and not session.state.game.digital
+        app.go(f"/game/{game_id}" + ("/reset" if reset else ""), outcome.text(app.words))
+
+    undo_label = session.undo_text(app.words)
     view.controls = [
         ft.Semantics(
             identifier="winner",
@@ -96,6 +107,21 @@ def build(app: App, game_id: str) -> ft.View:
         ),
         section(app.say("app.end.by_round"), energy_chart(session, app.words)),
         big_button(app.say("app.end.play_again"), play_again, icon=ft.Icons.REPLAY),
+        # A win recorded by mistake (a late removal, say) is taken back from here too.
+        *(
+            []
+            if undo_label is None
+            else [
+                big_button(
+                    app.say("app.end.undo"),
+                    undo,
+                    icon=ft.Icons.UNDO,
+                    primary=False,
+                    tooltip=app.say("game.bar.undo", what=undo_label),
+                ),
+                ft.Text(undo_label, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
+            ]
+        ),
     ]
     return view
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ import flet as ft
 from babel.dates import format_date
 from pydantic import ValidationError
 
+from companion.app.board_device import went_on_key
 from companion.app.language_setting import ENGLISH, LANGUAGE_NAMES
 from companion.app.sharing.access import Role
 from companion.app.sizes import TAP
@@ -27,6 +27,7 @@ from companion.store.errors import StoreError
 from models.game_log import GameLog
 from models.problems import problem, reason
 from models.setup import Mode
+from models.strict_json import JSONInputError, loads_bytes
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -57,6 +58,19 @@ class Standing:
     turn: str
     # Where Resume opens: the table, or straight on to Energy and Reset when it waits for it.
     route: str
+    # A digital game whose newest record ended a round: that record's seq, and the round as
+    # the game's screen shows it until someone there goes on (the Energy and Reset card's).
+    reset_seq: int | None = None
+    reset_round: str | None = None
+
+    def on_device(self, went_on: object, words: Language = ENGLISH) -> tuple[str, str]:
+        """(round, turn) as this device's game screen shows them: a digital game's Energy
+        and Reset this device has not gone on from (`went_on`, the seq it went on from) is
+        still being read there, in its round (issue 24: Home said 'Round 4/6 · Sigrid's
+        turn' beside round 3's Energy and Reset card)."""
+        if self.reset_seq is None or self.reset_round is None or went_on == self.reset_seq:
+            return self.round, self.turn
+        return self.reset_round, words.render(Message("app.home.reset_to_read"))
 
 
 # Each game's standing at the revision it was read, per database: Home lists every unfinished
@@ -79,6 +93,9 @@ def standing(store: Store, summary: GameSummary, words: Language = ENGLISH) -> S
         if player
         else Message("app.home.energy_and_reset")
     )
+    tally = saved.state.last_tally
+    shown = tally.round if tally is not None else None
+    read = saved.setup.mode is Mode.DIGITAL and bool(saved.log) and saved.log[-1].reset is not None
     found = Standing(
         board=words.value(board_term(saved.game.board, short=True), "nu"),
         round=words.render(
@@ -87,6 +104,12 @@ def standing(store: Store, summary: GameSummary, words: Language = ENGLISH) -> S
         # Only Energy and Reset is nobody's turn in a game still being played.
         turn=words.render(turn),
         route=f"/game/{summary.id}" + ("" if player else "/reset"),
+        reset_seq=saved.log[-1].seq if read and shown is not None else None,
+        reset_round=words.render(
+            Message("app.home.round", round=shown, final=saved.setup.final_round)
+        )
+        if read and shown is not None
+        else None,
     )
     with _standings_lock:
         _standings[key] = (saved.revision, found)
@@ -101,18 +124,18 @@ def players_of(labels: Sequence[str], words: Language = ENGLISH) -> str:
 def import_log_file(
     store: Store, data: bytes | None, words: Language = ENGLISH
 ) -> tuple[SavedGame | None, str]:
-    """Save a game log file's bytes as a new game: the game and a note, or None and why not."""
+    """Save a game log file's bytes as a new game: the game and a note, or None and why not.
+
+    The file is read as every input is (models/strict_json.py): a key given twice, a number
+    longer than any field's, nesting deeper than any format's are refused in one sentence.
+    """
     parsed = None
     try:
-        parsed = json.loads((data or b"").decode("utf-8"))
+        parsed = loads_bytes(data or b"", Message("input.what.file"))
         log = GameLog.model_validate(parsed)
         saved = store.import_log(log)
-    except UnicodeDecodeError:
-        return None, words.render(Message("app.import.not_text"))
-    except json.JSONDecodeError as error:
-        return None, words.render(
-            Message("app.import.bad_json", line=error.lineno, column=error.colno)
-        )
+    except JSONInputError as error:
+        return None, words.render(_json_problem(error.message))
     except ValidationError as error:
         return None, words.render(
             Message("app.import.refused", problem=_log_problem(error, parsed))
@@ -124,6 +147,18 @@ def import_log_file(
     if saved.state.is_terminal:
         return saved, words.render(Message("app.import.finished", players=players))
     return saved, words.render(Message("app.import.done", players=players))
+
+
+def _json_problem(said: Message) -> Message:
+    """Why a file's JSON is refused, as Import says it."""
+    fields = said.fields
+    if said.id == "input.json.not_utf8":
+        return Message("app.import.not_text")
+    if said.id == "input.json.malformed":
+        return Message("app.import.bad_json", line=fields["line"], column=fields["column"])
+    # A value inside the file: the file need not be named, Import is about it.
+    inner = fields["problem"] if said.id == "input.json.in" else said
+    return Message("app.import.refused", problem=inner)
 
 
 def _log_problem(error: ValidationError, data: object) -> Message:
@@ -149,6 +184,7 @@ def _log_problem(error: ValidationError, data: object) -> Message:
 def _resume_card(app: App, summary: GameSummary) -> ft.Control:
     words = app.words
     where = standing(app.store, summary, words)
+    round_, turn = where.on_device(app.page.session.store.get(went_on_key(summary.id)), words)
     players = tuple(summary.labels)
     shown = players_of(players, words)
     digital = [app.say("app.home.digital")] if summary.mode == Mode.DIGITAL else []
@@ -168,7 +204,7 @@ def _resume_card(app: App, summary: GameSummary) -> ft.Control:
                     ft.Column(
                         [
                             ft.Text(shown, size=17, weight=ft.FontWeight.BOLD),
-                            ft.Text(f"{where.round} · {where.turn}", size=15),
+                            ft.Text(f"{round_} · {turn}", size=15),
                             ft.Text(place, size=13),
                         ],
                         spacing=2,

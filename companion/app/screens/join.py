@@ -59,7 +59,7 @@ def build(app: App) -> ft.View:
         """While wrong tries keep this address out: Join disabled, the seconds counting down."""
         assert app.table is not None
         limiter = app.table.access.limiter
-        client = app.page.client_ip or ""
+        client = app.client
         wait = limiter.wait_s(client)
         if wait <= 0:
             return

@@ -34,6 +34,7 @@ from models.setup import (
     name_problem,
     same_name,
 )
+from models.text import looks_alike
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -92,11 +93,10 @@ def played_by(bot: str | None, words: Language) -> str:
     return words.render(Message(message))
 
 
-# What models.setup.name_problem says (English, to follow "Player 2's name"), by message.
-_NAME_PROBLEMS = {
-    "is blank": "app.new.name_blank",
-    "has a control character (a tab or a line break, say) in it": "app.new.name_control",
-}
+# What models.setup.name_problem finds, by its kind, as the app says it; the last two name
+# the character at fault.
+_NAME_PROBLEMS = {"blank": "app.new.name_blank", "control": "app.new.name_control"}
+_NAME_CHARACTERS = {"bidi": "input.new.name_bidi", "surrogate": "input.new.name_surrogate"}
 
 
 def name_problems(names: list[str], words: Language = ENGLISH) -> list[str | None]:
@@ -105,20 +105,23 @@ def name_problems(names: list[str], words: Language = ENGLISH) -> list[str | Non
     for seat, name in enumerate(names):
         problem = name_problem(name)
         if problem is not None:
-            message = _NAME_PROBLEMS.get(problem)
-            if message is not None:
-                problems.append(words.render(Message(message, seat=seat + 1)))
-            else:  # too long: the only other problem a name has
-                problems.append(
-                    words.render(Message("app.new.name_long", seat=seat + 1, most=NAME_MAX_LENGTH))
-                )
+            if problem.kind == "long":
+                said = Message("app.new.name_long", seat=seat + 1, most=NAME_MAX_LENGTH)
+            elif problem.kind in _NAME_CHARACTERS:
+                said = Message(_NAME_CHARACTERS[problem.kind], seat=seat + 1, code=problem.code)
+            else:
+                said = Message(_NAME_PROBLEMS[problem.kind], seat=seat + 1)
+            problems.append(words.render(said))
             continue
-        earlier = next((other for other in names[:seat] if same_name(other, name)), None)
-        problems.append(
-            None
-            if earlier is None
-            else words.render(Message("app.new.name_taken", seat=seat + 1, other=earlier.strip()))
-        )
+        # Only names without a problem of their own: one is told once what is wrong with it.
+        before = [other for other in names[:seat] if name_problem(other) is None]
+        earlier = next((other for other in before if same_name(other, name)), None)
+        alike = next((other for other in before if looks_alike(other, name)), None)
+        if earlier is not None:
+            said = Message("app.new.name_taken", seat=seat + 1, other=earlier.strip())
+        elif alike is not None:
+            said = Message("input.new.name_alike", seat=seat + 1, other=alike.strip())
+        problems.append(None if earlier is None and alike is None else words.render(said))
     return problems
 
 
@@ -267,6 +270,8 @@ def build(app: App, draft: Draft | None = None, view: ft.View | None = None) -> 
                 label=app.say("app.new.player", seat=seat + 1),
                 max_length=NAME_MAX_LENGTH,
                 expand=True,
+                # A refusal names the player it clashes with: wrapped, never cut.
+                error_max_lines=3,
                 on_change=lambda e, s=seat: set_name(s, e.control.value),
             )
         )
@@ -433,7 +438,8 @@ def _chosen_board(draft: Draft, boards: list[Board], words: Language) -> Board:
 def _typed_name(draft: Draft, seat: int) -> str:
     """A seat's name as typed, trimmed; empty while it shows nothing."""
     name = draft.names[seat]
-    return "" if name_problem(name) == "is blank" else name.strip()
+    problem = name_problem(name)
+    return "" if problem is not None and problem.kind == "blank" else name.strip()
 
 
 def _shown_name(draft: Draft, seat: int, words: Language = ENGLISH) -> str:

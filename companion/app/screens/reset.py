@@ -1,11 +1,13 @@
 """Energy and Reset at the table: where each new or moved creature stands, then Apply.
 
-The screen starts from the engine's draft (`companion/engine/table_reset.py`): the board
-last seen, minus what the record says was removed, and the creatures still to place. It
-asks about one of them at a time ("Where is Bob's Sprite now?"): a tap on a territory puts
-it there and the question moves on by itself, a tap on a creature takes it off again (how
-a move is entered), "Not on the board" marks it gone. The players' energy after the reset
-and the next order stay in the bar at the bottom, beside Apply.
+The screen shows the table's draft (issue 20): what every device at the table has entered so
+far, kept in the store, held against the record by the engine (`companion/engine/
+table_reset.py`). It asks about one creature at a time ("Where is Bob's Sprite now?"): a tap
+on a territory puts it there and the question moves on by itself, a tap on a creature takes it
+off again (how a move is entered), "Not on the board" marks it gone. Every change is stored
+before it shows, and every other device on the game shows it at once. The players' energy
+after the reset and the next order stay in the bar at the bottom, beside Apply; a summon or a
+removal the table forgot to enter is recorded here, late.
 """
 
 from __future__ import annotations
@@ -15,28 +17,25 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.game_panels import tally_lines
 from companion.app.game_words import order_of, say
+from companion.app.screens.reset_bar import TallyBar, explanation
+from companion.app.screens.reset_cards import Prompt, TerritoryCard
+from companion.app.screens.reset_late import LateRecords
 from companion.app.session import GameSession
-from companion.app.sizes import TAP
-from companion.app.theme import ACCENT_TEXT, CREATURE_MARK, colour_of
+from companion.app.tap_guard import TapGuard, Verdict
 from companion.app.turns import Turns
-from companion.app.widgets import WIDE, big_button, notify, player_chip
+from companion.app.widgets import WIDE, big_button, notify
 from companion.engine import Phase, Tally
-from companion.engine.names import kinds_term, territory_term
-from companion.engine.table_reset import Creature, ResetDraft, reset_draft
+from companion.engine.names import kinds_term
+from companion.engine.table_reset import Creature, ResetDraft
 from companion.language import Message, Value
 
 if TYPE_CHECKING:
     from companion.app.main import App
 
-SLOT = TAP  # a creature or an empty place on a territory card: one tap target
-GAP = 4
-TIMES = "\N{MULTIPLICATION SIGN}"
 # Wider than this, the question and the tally sit beside the territories.
 TWO_COLUMNS = 800
-SELECTED_BORDER = ft.Border.all(3, ACCENT_TEXT)
-PLAIN_BORDER = ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)
+GAP = 4
 
 
 def build(app: App, game_id: str) -> ft.View:
@@ -53,7 +52,7 @@ def build(app: App, game_id: str) -> ft.View:
 
 
 class ResetScreen:
-    """The draft being entered, the territory cards, the question, and the tally bar."""
+    """The table's draft, the territory cards, the question, and the tally bar."""
 
     def __init__(self, app: App, session: GameSession, view: ft.View) -> None:
         self.app = app
@@ -63,6 +62,11 @@ class ResetScreen:
         self.words = words = app.words
         # Records go through the turn controller the table screen shares.
         self.turns = Turns(session, lambda revision: app.announce(session.id, revision))
+        self.guard = TapGuard()
+        # Says when another device's change moved this device's question to another
+        # creature: a territory tapped in that moment was meant for the one asked before.
+        self.asked_anew = TapGuard()
+        self.late = LateRecords(self)
         self.view.appbar = ft.AppBar(
             # Two lines where the language's name for it is long (French, on a phone).
             title=ft.Text(say(words, "game.phase.energy_and_reset"), max_lines=2, size=18),
@@ -71,20 +75,15 @@ class ResetScreen:
                 tooltip=say(words, "game.reset.back"),
                 on_click=lambda _: self.app.go(f"/game/{self.session.id}"),
             ),
+            actions=[self.late.menu()],
         )
         # Set by render before anything shows them (the tally by refresh).
         self.draft: ResetDraft
+        self.version = 0
         self.selected: Creature | None = None
         self.tally: Tally | Message
-        # Applied on another phone: this screen's board is for a round that is over.
-        app.follow(
-            session.id,
-            lambda _revision: app.go(f"/game/{session.id}", say(words, "game.reset.elsewhere")),
-        )
-
-    @property
-    def _draft_key(self) -> str:
-        return f"reset-draft/{self.session.id}"
+        app.follow(session.id, self.recorded_elsewhere)
+        app.follow_draft(session.id, self.entered_elsewhere)
 
     def render(self) -> None:
         """Show the screen for the game's state: the draft to enter, or why there is none."""
@@ -98,15 +97,8 @@ class ResetScreen:
                 ),
             ]
             return
-        # What was entered survives leaving the screen (or the phone turning, which builds it
-        # anew) as long as nothing was recorded meanwhile.
-        store = self.app.page.session.store
-        kept = store.get(self._draft_key)
-        if kept is not None and kept[0] == self.session.saved.revision:
-            _, self.draft, self.selected = kept
-        else:
-            self.draft = reset_draft(state)
-            self.selected = self.draft.next_to_place(None)
+        self.draft, self.version = self.session.draft()
+        self.selected = self.draft.next_to_place(None)
         self.lay_out()
         self.refresh()
 
@@ -119,29 +111,31 @@ class ResetScreen:
         self.cards = {t.id: TerritoryCard(self, t.id) for t in draft.territories}
         self.bar = TallyBar(self, wide)
         self.explained = ft.Column(spacing=8)
-        self.more = ft.ExpansionTile(
-            # Beside the cards there is room to read it; on a phone it waits below them.
-            expanded=wide,
-            title=ft.Text(
-                say(self.words, "game.reset.explained"), size=15, weight=ft.FontWeight.BOLD
-            ),
-            controls=[
-                ft.Container(
-                    padding=ft.Padding.only(left=12, right=12, bottom=12), content=self.explained
-                )
-            ],
-        )
         self.view.data = WIDE
         self.view.bottom_appbar = self.bar.control
         if wide:
-            # Territories beside the question: a phone on its side keeps both in view.
+            # Territories beside the question and the tally's explanation: all in view.
+            side = ft.Card(
+                content=ft.Container(
+                    padding=12,
+                    content=ft.Column(
+                        [
+                            ft.Text(
+                                say(self.words, "game.reset.explained"),
+                                size=15,
+                                weight=ft.FontWeight.BOLD,
+                            ),
+                            self.explained,
+                        ],
+                        spacing=8,
+                    ),
+                )
+            )
             self.view.controls = [
                 ft.Row(
                     [
                         ft.Column(
-                            [self.prompt.control, ft.Card(content=self.more)],
-                            width=340,
-                            scroll=ft.ScrollMode.AUTO,
+                            [self.prompt.control, side], width=340, scroll=ft.ScrollMode.AUTO
                         ),
                         ft.Column([self.grid(wide=True)], expand=True, scroll=ft.ScrollMode.AUTO),
                     ],
@@ -151,10 +145,11 @@ class ResetScreen:
                 )
             ]
         else:
+            # On a phone the territories take the room; the explanation is the bar's Why.
             self.view.controls = [
                 self.prompt.control,
                 ft.Column(
-                    [self.grid(wide=False), ft.Card(content=self.more)],
+                    [self.grid(wide=False)],
                     expand=True,
                     scroll=ft.ScrollMode.AUTO,
                     spacing=8,
@@ -177,74 +172,172 @@ class ResetScreen:
             breakpoints=breakpoints,
         )
 
-    # --- taps ------------------------------------------------------------------------------
+    # --- taps: each a change of the table's draft, stored before it shows -----------------
+
+    def edit(
+        self,
+        change: Callable[[ResetDraft], Message | None],
+        then: Creature | None,
+        *,
+        moves: bool = True,
+    ) -> None:
+        """Make a change to the draft for a tap; `then` is the creature to ask about next
+        (None: whichever comes next).
+
+        `moves` is False for a target another device's change cannot move or re-aim (a
+        territory: what it puts there is this device's own question), so two phones placing
+        at the same moment both place.
+        """
+        verdict = self.guard.tap(current=moves)
+        if verdict is Verdict.DOUBLE:
+            return
+        if verdict is Verdict.CHANGED:
+            notify(self.app.page, say(self.words, "game.tap.changed"), error=True)
+            return
+        outcome, self.draft, self.version = self.session.change_draft(change)
+        if outcome.ok:
+            self.app.announce_draft(self.session.id, self.version)
+            self.selected = then if then is not None else self.draft.next_to_place(self.selected)
+        else:
+            notify(self.app.page, outcome.text(self.words), error=True)
+        self.show_draft()
+        self.guard.settled()
 
     def place(self, territory_id: str) -> None:
         """Put the creature asked about in a territory, and ask about the next one."""
-        draft = self.draft
-        if self.selected is None:
+        creature = self.selected
+        if creature is None:
             notify(self.app.page, say(self.words, "game.reset.all_placed_tap"))
             return
-        refusal = draft.put(self.selected, territory_id)
-        if refusal is not None:
-            notify(self.app.page, self.words.render(refusal), error=True)
+        if self.asked_anew.tap() is Verdict.CHANGED:
+            # Another device placed the creature this one was asked about a moment ago: the
+            # tap was meant for that one, and is not put on the next.
+            said = say(self.words, "game.reset.asked_anew", creature=self.draft.naming(creature))
+            notify(self.app.page, said, error=True)
             return
-        self.selected = draft.next_to_place(self.selected)
-        self.changed()
+        self.edit(lambda draft: draft.put(creature, territory_id), None, moves=False)
 
     def take_back(self, creature: Creature, territory_id: str) -> None:
         """Take a creature off a territory: it is the one asked about now (a move's first tap)."""
-        self.draft.take_back(creature, territory_id)
-        self.selected = creature
-        self.changed()
+
+        def change(draft: ResetDraft) -> Message | None:
+            if creature not in draft.placed[territory_id]:
+                return Message("draft.not_there", creature=draft.naming(creature))
+            draft.take_back(creature, territory_id)
+            return None
+
+        self.edit(change, creature)
 
     def select(self, creature: Creature) -> None:
-        """Ask about another group of creatures still to place."""
+        """Ask about another group of creatures still to place (this device only)."""
         self.selected = creature
-        self.changed()
+        self.show_draft()
 
     def mark_gone(self, _: ft.Event[Any]) -> None:
         """The creature asked about is not on the board: it went without a recorded removal."""
-        if self.selected is None:
+        creature = self.selected
+        if creature is None:
             return
-        self.draft.mark_gone(self.selected)
-        self.selected = self.draft.next_to_place(self.selected)
-        self.changed()
+
+        def change(draft: ResetDraft) -> Message | None:
+            if not draft.to_place.get(creature):
+                return Message("draft.not_waiting", creature=draft.naming(creature))
+            draft.mark_gone(creature)
+            return None
+
+        self.edit(change, None)
 
     def restore(self, creature: Creature) -> None:
         """A creature marked gone is on the board after all: ask where."""
-        self.draft.restore(creature)
-        self.selected = creature
-        self.changed()
+
+        def change(draft: ResetDraft) -> Message | None:
+            if not draft.gone.get(creature):
+                return Message("draft.not_gone", creature=draft.naming(creature))
+            draft.restore(creature)
+            return None
+
+        self.edit(change, creature)
 
     def decline(self, player: str, territory_id: str, take: bool) -> None:
         """Take or decline a domination bonus (ruling 10: each is optional)."""
-        self.draft.decline(player, territory_id, not take)
-        self.changed()
 
-    def changed(self) -> None:
-        """Keep what is entered for this revision, then show it."""
-        self.app.page.session.store.set(
-            self._draft_key, (self.session.saved.revision, self.draft, self.selected)
-        )
-        self.app.page.update(*self.refresh())
+        def change(draft: ResetDraft) -> Message | None:
+            draft.decline(player, territory_id, not take)
+            return None
+
+        self.edit(change, self.selected)
+
+    def start_over(self) -> None:
+        """Throw away what the table entered: the draft starts again from the record."""
+        outcome = self.session.start_draft_over()
+        if not outcome.ok:
+            notify(self.app.page, outcome.text(self.words), error=True)
+            return
+        self.draft, self.version = self.session.draft()
+        self.app.announce_draft(self.session.id, self.version)
+        self.selected = self.draft.next_to_place(None)
+        self.show_draft()
 
     def apply(self, _: ft.Event[Any]) -> None:
         """Record the Energy and Reset and go on to the next round (or the result)."""
+        if self.guard.tap() is not Verdict.SEND:
+            return
+        self.draft, self.version = self.session.draft()
         outcome = self.turns.record([self.draft.command()], None)
+        self.guard.settled()
         if not outcome.ok:
             # The engine names what is not accounted for: the fix is on this screen.
+            self.show_draft()
             notify(self.app.page, outcome.text(self.words), error=True)
             return
-        kept = self.app.page.session.store
-        if kept.contains_key(self._draft_key):
-            kept.remove(self._draft_key)
         if self.session.state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
         else:
             self.app.go(f"/game/{self.session.id}")
 
+    # --- what other devices did -------------------------------------------------------------
+
+    def entered_elsewhere(self, version: int) -> None:
+        """Another device changed the draft: show it as it is now."""
+        if version <= self.version:
+            return
+        self.draft, self.version = self.session.draft()
+        self.redrawn()
+
+    def recorded_elsewhere(self, revision: int) -> None:
+        """Another device recorded in this game: a late record changes the draft; the
+        record applied (or undone past this phase) ends this screen's business."""
+        if not self.turns.changed_elsewhere(revision):
+            return
+        self.changed_record(elsewhere=True)
+
+    def changed_record(self, *, elsewhere: bool = False) -> None:
+        """The record changed (here or elsewhere): show the draft against it, or leave."""
+        state = self.session.state
+        if state.phase is not Phase.ENERGY_AND_RESET:
+            where = f"/game/{self.session.id}" + ("/end" if state.is_terminal else "")
+            said = say(self.words, "game.reset.elsewhere") if elsewhere else None
+            self.app.go(where, said)
+            return
+        self.draft, self.version = self.session.draft()
+        self.redrawn(elsewhere=elsewhere)
+
+    def redrawn(self, *, elsewhere: bool = True) -> None:
+        """Show the draft as it is now; after another device's change, a tap in the next
+        moments was aimed at what was there before (the tap guards)."""
+        if self.selected not in dict(self.draft.groups()):
+            self.selected = self.draft.next_to_place(self.selected)
+            if elsewhere:
+                self.asked_anew.changed_elsewhere()
+        if elsewhere:
+            self.guard.changed_elsewhere()
+        self.show_draft()
+
     # --- showing ---------------------------------------------------------------------------
+
+    def show_draft(self) -> None:
+        """Send what changed to the screen."""
+        self.app.page.update(*self.refresh())
 
     def refresh(self) -> list[ft.Control]:
         """Show the draft and the engine's tally for it; the controls that changed."""
@@ -262,33 +355,11 @@ class ResetScreen:
         return changed
 
     def show_explained(self) -> list[ft.Control]:
-        """The engine's sentence for each player, the next order and any tie, under the cards."""
-        tally = self.tally
-        words = self.words
-        if isinstance(tally, Message):
-            key: object = tally
-        else:
-            explained = tuple(
-                line.explanation(self.session.label(line.player)) for line in tally.players
-            )
-            key = (explained, tally.turn_order, tally.order_messages, tally.winner_message)
+        """The engine's sentence for each player, the next order and any tie."""
+        key, lines = explanation(self)
         if self.explained.data == key:
             return []
         self.explained.data = key
-        if isinstance(tally, Message):
-            said = say(words, "game.refused", reason=tally)
-            self.explained.controls = [ft.Text(said, size=15, color=ft.Colors.ERROR)]
-            return [self.explained]
-        lines = tally_lines(self.session, tally, words)
-        lines.append(ft.Divider())
-        winner = tally.winner_message
-        ending = (
-            words.render(winner)
-            if tally.game_over and winner is not None
-            else say(words, "game.tally.next_order", order=self.order(tally))
-        )
-        lines.append(ft.Text(ending, size=16, weight=ft.FontWeight.BOLD))
-        lines.extend(ft.Text(words.render(note), size=14) for note in tally.order_messages)
         self.explained.controls = lines
         return [self.explained]
 
@@ -311,429 +382,3 @@ class ResetScreen:
             kinds=kinds_term(creature.kind),
             count=count,
         )
-
-
-def tap_target(
-    label: str,
-    on_tap: Callable[[], None],
-    visual: ft.Control,
-    selected: bool | None = None,
-) -> ft.Control:
-    """A tappable control that screen readers (and browser tests) see as one button, `label`.
-
-    The button node sits inside the tapping container: around it, it would not carry the tap,
-    and a tap through the accessibility tree would reach the territory card behind it.
-    """
-    return ft.Container(
-        on_click=lambda _: on_tap(),
-        content=ft.Semantics(
-            label=label,
-            button=True,
-            selected=selected,
-            exclude_semantics=True,
-            content=visual,
-        ),
-    )
-
-
-def creature_face(screen: ResetScreen, creature: Creature, size: int = SLOT) -> ft.Control:
-    """A creature as a counter: its kind's letter big, its owner's letter and shape small."""
-    colour = colour_of(screen.session.colour(creature.player))
-    owner = (screen.session.label(creature.player)[:1] or "?").upper()
-    return ft.Container(
-        width=size,
-        height=size,
-        border_radius=10,
-        bgcolor=colour.hex,
-        border=ft.Border.all(2, "#101010"),
-        alignment=ft.Alignment.CENTER,
-        content=ft.Column(
-            [
-                ft.Text(
-                    CREATURE_MARK[creature.kind],
-                    size=round(size * 0.38),
-                    weight=ft.FontWeight.BOLD,
-                    color=colour.on_hex,
-                ),
-                ft.Text(
-                    f"{owner}{colour.mark}",
-                    size=round(size * 0.22),
-                    color=colour.on_hex,
-                    no_wrap=True,
-                ),
-            ],
-            spacing=0,
-            tight=True,
-            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-        ),
-    )
-
-
-class Prompt:
-    """The question at the top: where is the creature asked about, and the ones still to place."""
-
-    def __init__(self, screen: ResetScreen) -> None:
-        self.screen = screen
-        words = screen.words
-        self.chip = ft.Container(width=40)
-        self.question = ft.Text(size=17, weight=ft.FontWeight.BOLD, expand=True)
-        self.note = ft.Text(size=13, color=ft.Colors.ON_SURFACE_VARIANT)
-        self.gone_button = ft.OutlinedButton(
-            content=say(words, "game.reset.gone"),
-            icon=ft.Icons.CLOSE,
-            height=TAP,
-            on_click=screen.mark_gone,
-            tooltip=say(words, "game.reset.gone_help"),
-        )
-        # The button first: it stays in one place while the groups after it come and go.
-        self.tray = ft.Row(wrap=True, spacing=GAP + 2, run_spacing=GAP + 2, data=())
-        self.control = ft.Semantics(
-            identifier="reset-prompt",
-            content=ft.Card(
-                margin=0,
-                content=ft.Container(
-                    padding=10,
-                    content=ft.Column(
-                        [
-                            ft.Row(
-                                # The question says whose creature it is: the chip is a picture.
-                                [
-                                    ft.Semantics(exclude_semantics=True, content=self.chip),
-                                    self.question,
-                                ],
-                                spacing=8,
-                                vertical_alignment=ft.CrossAxisAlignment.CENTER,
-                            ),
-                            self.note,
-                            self.tray,
-                        ],
-                        spacing=6,
-                        tight=True,
-                    ),
-                ),
-            ),
-        )
-
-    def show(self) -> list[ft.Control]:
-        """Ask about the selected creature; list every group still to place, and the gone ones."""
-        screen = self.screen
-        draft = screen.draft
-        selected = screen.selected
-        words = screen.words
-        groups = draft.groups()
-        if selected is not None:
-            count = dict(groups)[selected]
-            self.chip.content = creature_face(screen, selected, size=40)
-            self.question.value = say(words, "game.reset.where", creature=draft.naming(selected))
-            notes = [
-                say(words, "game.reset.still_to_place", count=draft.left),
-                say(words, "game.reset.gone_means"),
-            ]
-            if count > 1:
-                notes.insert(0, say(words, "game.reset.like_it", count=count))
-            note = draft.note_messages.get(selected)
-            if note is not None:
-                notes.append(words.render(note))
-            self.note.value = " · ".join(notes)
-        else:
-            self.chip.content = ft.Icon(ft.Icons.CHECK_CIRCLE, color=ACCENT_TEXT, size=32)
-            self.question.value = say(words, "game.reset.all_accounted")
-            # Creatures move during the round without a record: the table checks the board.
-            self.note.value = say(words, "game.reset.check_board")
-        self.gone_button.visible = selected is not None
-        gone = draft.gone_groups()
-        key = (tuple(groups), tuple(gone), selected)
-        if self.tray.data != key:
-            self.tray.data = key
-            self.tray.controls = [
-                self.gone_button,
-                *(self.tray_chip(c, n, selected=c == selected) for c, n in groups),
-                *(self.tray_chip(c, n, gone=True) for c, n in gone),
-            ]
-            self.tray.visible = bool(groups or gone)
-        return [self.control]
-
-    def tray_chip(
-        self, creature: Creature, count: int, *, selected: bool = False, gone: bool = False
-    ) -> ft.Control:
-        """A group still to place (tap: ask about it) or marked gone (tap: place it after all).
-
-        The group asked about has a ▶ and a thick border; a gone one is crossed and faded.
-        """
-        screen = self.screen
-        group = screen.group_label(creature, count)
-        if gone:
-            label = say(screen.words, "game.reset.chip_gone", group=group)
-            tap = screen.restore
-        else:
-            chip = "game.reset.chip_now" if selected else "game.reset.chip"
-            label = say(screen.words, chip, group=group)
-            tap = screen.select
-        mark = ft.Text("▶", size=14, color=ACCENT_TEXT) if selected else None
-        return tap_target(
-            label,
-            lambda: tap(creature),
-            ft.Container(
-                height=TAP,
-                padding=ft.Padding.symmetric(horizontal=5),
-                border_radius=10,
-                border=SELECTED_BORDER if selected else PLAIN_BORDER,
-                opacity=0.7 if gone else 1,
-                content=ft.Row(
-                    [
-                        *([mark] if mark else []),
-                        *([ft.Icon(ft.Icons.CLOSE, size=16)] if gone else []),
-                        creature_face(screen, creature, size=38),
-                        ft.Text(f"{TIMES}{count}", size=15, weight=ft.FontWeight.BOLD),
-                    ],
-                    spacing=3,
-                    tight=True,
-                ),
-            ),
-            selected=selected,
-        )
-
-
-class TerritoryCard:
-    """A territory: its places, the creatures there (tap: take off), empty places (tap: put)."""
-
-    def __init__(self, screen: ResetScreen, territory_id: str) -> None:
-        self.screen = screen
-        self.territory = screen.draft.territory(territory_id)
-        # The territory as sentences name it (shipped names translated), and as its card does.
-        self.named = territory_term(screen.session.saved.game.board, self.territory)
-        self.title = ft.Text(
-            screen.words.value(self.named, "nu"),
-            size=14,
-            weight=ft.FontWeight.BOLD,
-            # French names are longer: two lines before any is cut short.
-            max_lines=2,
-            overflow=ft.TextOverflow.ELLIPSIS,
-        )
-        self.info = ft.Text(size=12, color=ft.Colors.ON_SURFACE_VARIANT)
-        self.slots = ft.Row(wrap=True, spacing=GAP, run_spacing=GAP, data=None)
-        self.holder = ft.Row(spacing=4, data=None)
-        # The whole line toggles the bonus, not only the switch: one tap target tall.
-        self.holder_box = ft.Container(
-            height=TAP, visible=False, content=self.holder, on_click=lambda _: self.toggle()
-        )
-        self.box = ft.Container(
-            col={"two": 6, "three": 4, "four": 3, "five": 12 / 5},
-            padding=8,
-            border_radius=12,
-            bgcolor=ft.Colors.SURFACE_CONTAINER,
-            on_click=lambda _: screen.place(territory_id),
-            content=ft.Column([self.title, self.info, self.slots, self.holder_box], spacing=4),
-        )
-        self.control = self.box
-
-    def show(self, held: tuple[str, int, bool] | None) -> list[ft.Control]:
-        """Fill in the places; `held` is (player, bonus, taken) when one player holds it all."""
-        screen = self.screen
-        draft = screen.draft
-        creatures = tuple(draft.placed[self.territory.id])
-        size = len(self.territory.locations)
-        free = draft.free(self.territory.id)
-        self.info.value = say(
-            screen.words,
-            "game.reset.places",
-            placed=size - free,
-            size=size,
-            bonus=self.territory.bonus,
-        )
-        changed: list[ft.Control] = [self.info]
-        key = (creatures, screen.selected)
-        if self.slots.data != key:
-            self.slots.data = key
-            self.slots.controls = [self.creature(c) for c in creatures] + [
-                self.empty(first=i == 0) for i in range(free)
-            ]
-            changed.append(self.slots)
-        if self.holder.data != held:
-            self.holder.data = held
-            self.holder_box.visible = held is not None
-            if held is not None:
-                self.holder.controls = self.held_row(*held)
-            changed.append(self.holder_box)
-        return changed
-
-    def toggle(self) -> None:
-        """Take the bonus shown if it is declined, decline it if it is taken."""
-        if self.holder.data is not None:
-            player, _, taken = self.holder.data
-            self.screen.decline(player, self.territory.id, not taken)
-
-    def creature(self, creature: Creature) -> ft.Control:
-        """A creature on this territory; a tap takes it off, to put it elsewhere or mark it gone."""
-        screen = self.screen
-        return tap_target(
-            say(
-                screen.words,
-                "game.reset.take_off",
-                creature=screen.draft.naming(creature),
-                territory=self.named,
-            ),
-            lambda: screen.take_back(creature, self.territory.id),
-            creature_face(screen, creature),
-        )
-
-    def empty(self, first: bool) -> ft.Control:
-        """An empty place: a tap puts the creature asked about here (the first shows a +)."""
-        screen = self.screen
-        selected = screen.selected
-        plus = first and selected is not None
-        box = ft.Container(
-            width=SLOT,
-            height=SLOT,
-            border_radius=10,
-            border=ft.Border.all(
-                2 if plus else 1, ACCENT_TEXT if plus else ft.Colors.OUTLINE_VARIANT
-            ),
-            alignment=ft.Alignment.CENTER,
-            content=ft.Text("+", size=24, color=ACCENT_TEXT, weight=ft.FontWeight.BOLD)
-            if plus
-            else None,
-        )
-        if not plus:
-            # One button per territory for screen readers: the other places are the card's tap.
-            return ft.Semantics(exclude_semantics=True, content=box)
-        assert selected is not None, "a + is shown only while a creature is to place"
-        return tap_target(
-            say(
-                screen.words,
-                "game.reset.put",
-                creature=screen.draft.naming(selected),
-                territory=self.named,
-            ),
-            lambda: screen.place(self.territory.id),
-            box,
-        )
-
-    def held_row(self, player: str, bonus: int, taken: bool) -> list[ft.Control]:
-        """One player holds every place: their bonus, taken unless switched off (ruling 10)."""
-        screen = self.screen
-        name = screen.session.label(player)
-        territory = self.territory
-        words = screen.words
-        return [
-            player_chip(name, screen.session.colour(player), size=24),
-            ft.Text(
-                say(words, "game.reset.takes", bonus=bonus)
-                if taken
-                else say(words, "game.reset.declines"),
-                size=12,
-                weight=ft.FontWeight.BOLD,
-                expand=True,
-            ),
-            ft.Switch(
-                value=taken,
-                tooltip=say(
-                    words, "game.tally.take", player=name, territory=self.named, bonus=bonus
-                ),
-                on_change=lambda e: screen.decline(player, territory.id, e.control.value),
-            ),
-        ]
-
-
-class TallyBar:
-    """Pinned at the bottom: each player's energy before → after, the next order, Apply."""
-
-    def __init__(self, screen: ResetScreen, wide: bool) -> None:
-        self.screen = screen
-        session = screen.session
-        order = screen.draft.order
-        self.numbers = {player: ft.Text(size=16, weight=ft.FontWeight.BOLD) for player in order}
-        lines: list[ft.Control] = [
-            ft.Row(
-                [
-                    player_chip(session.label(player), session.colour(player), size=24),
-                    ft.Text(
-                        session.label(player),
-                        size=14,
-                        max_lines=1,
-                        overflow=ft.TextOverflow.ELLIPSIS,
-                        expand=not wide,
-                    ),
-                    self.numbers[player],
-                ],
-                spacing=6,
-                tight=wide,
-            )
-            for player in order
-        ]
-        self.next = ft.Text(size=13, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
-        self.status = ft.Text(
-            size=12, color=ft.Colors.ON_SURFACE_VARIANT, text_align=ft.TextAlign.CENTER
-        )
-        self.apply_button = big_button(
-            say(screen.words, "game.reset.apply"), screen.apply, icon=ft.Icons.CHECK
-        )
-        players = (
-            ft.Row(lines, wrap=True, spacing=16, run_spacing=2)
-            if wide
-            else ft.Column(lines, spacing=2)
-        )
-        # One sentence for screen readers (and tests), set by `show`, instead of a dozen texts.
-        self.summary = ft.Semantics(
-            identifier="reset-tally",
-            exclude_semantics=True,
-            expand=True,
-            content=ft.Column([players, self.next], spacing=2),
-        )
-        rows = 1 if wide else len(order)
-        self.control = ft.BottomAppBar(
-            height=16 + max(rows * 26 + 36, TAP + 24),
-            padding=ft.Padding.symmetric(horizontal=12, vertical=8),
-            content=ft.Row(
-                [
-                    self.summary,
-                    ft.Column(
-                        [self.apply_button, self.status],
-                        spacing=2,
-                        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-                    ),
-                ],
-                spacing=10,
-                vertical_alignment=ft.CrossAxisAlignment.START,
-            ),
-        )
-
-    def show(self) -> list[ft.Control]:
-        """The tally's numbers; while creatures are to place they are only so far."""
-        screen = self.screen
-        tally = screen.tally
-        left = screen.draft.left
-        words = screen.words
-        if isinstance(tally, Message):
-            for text in self.numbers.values():
-                text.value = "?"
-            self.next.value = say(words, "game.refused", reason=tally)
-            self.next.color = ft.Colors.ERROR
-        else:
-            for line in tally.players:
-                self.numbers[line.player].value = say(
-                    words, "game.tally.change", before=line.before, after=line.after
-                )
-            self.next.color = None
-            winner = tally.winner_message
-            self.next.value = (
-                words.render(winner)
-                if tally.game_over and winner is not None
-                else say(words, "game.reset.next", order=screen.order(tally))
-            )
-        # Not final while creatures are still to place: greyed, and said so under Apply.
-        for text in self.numbers.values():
-            text.color = ft.Colors.ON_SURFACE_VARIANT if left else None
-        self.status.value = (
-            say(words, "game.reset.left", count=left) if left else say(words, "game.reset.all_in")
-        )
-        numbers = ", ".join(f"{screen.session.label(p)} {t.value}" for p, t in self.numbers.items())
-        heading = (
-            say(words, "game.reset.tally_so_far", count=left)
-            if left
-            else say(words, "game.reset.tally")
-        )
-        self.summary.label = say(
-            words, "game.reset.summary", heading=heading, numbers=numbers, next=self.next.value
-        )
-        return [self.control]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,14 +16,17 @@ from companion.app.screens.seat import seat_line
 from companion.app.screens.table_turn import TurnCard
 from companion.app.session import GameSession, Outcome
 from companion.app.sizes import TAP
+from companion.app.tap_guard import TapGuard, Verdict
 from companion.app.turns import Turns
 from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
 from companion.engine import Phase
 from companion.engine.dice import attack_odds
 from companion.engine.names import kind_term
+from companion.language import Message
 from models.commands import REASON_LIMIT, Command, Correction
 from models.rules import CREATURES, KIND_ORDER, MAX_TRACK_ENERGY, CreatureKind
 from models.seeded_dice import SeededDice
+from models.text import text_problem
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -60,7 +64,11 @@ class TableScreen:
         self.track = EnergyTrack((), words)
         self.strip = OrderStrip(session, words)
         self.players = PlayersCard(session, words=words)
-        self.turn = TurnCard(session, self.record, app.go, self.undo_at, words)
+        # One tap, one record (issue 20): every tap of this screen asks it first.
+        self.guard = TapGuard()
+        self.turn = TurnCard(
+            session, self.record, app.go, self.undo_at, words, self.guard, self.tap_changed
+        )
         self.turn.compact = (app.page.height or 740) < COMPACT_HEIGHT
         view.appbar = self.bar.control
         app.follow(session.id, self.changed_elsewhere)
@@ -123,22 +131,37 @@ class TableScreen:
         """Another phone recorded something in this game: show the game as it is now."""
         if not self.turns.changed_elsewhere(revision):
             return
+        self.guard.changed_elsewhere()
         if self.session.state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
         else:
             self.app.page.update(*self.render())
 
+    def tap_changed(self) -> None:
+        """A tap came just as the screen changed: nothing was recorded; say so."""
+        notify(self.app.page, say(self.words, "game.tap.changed"), error=True)
+
     def undo(self, _: ft.Event[Any]) -> None:
-        """Take back the newest record."""
-        self.after(self.turns.undo(), announce=True)
+        """Take back the newest record (the bar's Undo; a double tap takes back one)."""
+        verdict = self.guard.tap()
+        if verdict is Verdict.CHANGED:
+            self.tap_changed()
+        if verdict is Verdict.SEND:
+            self.after(self.turns.undo(), announce=True)
+            self.guard.settled()
 
     def undo_at(self, revision: int) -> None:
         """Take back the newest record as the tapped drawing (at `revision`) showed it."""
         self.after(self.turns.undo(revision), announce=True)
 
     def redo(self, _: ft.Event[Any]) -> None:
-        """Bring back the newest undone record."""
-        self.after(self.turns.redo(), announce=True)
+        """Bring back the newest undone record (a double tap brings back one)."""
+        verdict = self.guard.tap()
+        if verdict is Verdict.CHANGED:
+            self.tap_changed()
+        if verdict is Verdict.SEND:
+            self.after(self.turns.redo(), announce=True)
+            self.guard.settled()
 
     # --- drawing --------------------------------------------------------------------------
 
@@ -293,10 +316,15 @@ class TableScreen:
             value=players[0],
             options=[ft.DropdownOption(key=p, text=self.session.label(p)) for p in players],
         )
+        # Refusals wrap instead of being cut before the fix they name (issue 20's trial).
         amount = ft.TextField(
-            label=say(words, "game.correct.change"), keyboard_type=ft.KeyboardType.NUMBER
+            label=say(words, "game.correct.change"),
+            keyboard_type=ft.KeyboardType.NUMBER,
+            error_max_lines=4,
         )
-        reason = ft.TextField(label=say(words, "game.correct.reason"), max_length=REASON_LIMIT)
+        reason = ft.TextField(
+            label=say(words, "game.correct.reason"), max_length=REASON_LIMIT, error_max_lines=4
+        )
 
         def save(_: ft.Event[Any]) -> None:
             amount.error = reason.error = None
@@ -307,6 +335,12 @@ class TableScreen:
             why = (reason.value or "").strip()
             if not why:
                 reason.error = say(words, "game.correct.why")
+            else:
+                # The log keeps it: held to the check every typed text gets (issue 25).
+                problem = text_problem(why, Message("problem.what.reason"))
+                if problem is not None:
+                    reason.error = words.render(problem)
+                why = unicodedata.normalize("NFC", why)
             if amount.error or reason.error:
                 page.update()
                 return

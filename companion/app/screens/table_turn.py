@@ -16,6 +16,7 @@ import flet as ft
 from companion.app.game_words import say
 from companion.app.session import GameSession
 from companion.app.sizes import TAP
+from companion.app.tap_guard import TapGuard, Verdict
 from companion.app.theme import ACCENT, ACCENT_TEXT, CREATURE_MARK, FONT
 from companion.app.widgets import big_button, player_chip
 from companion.engine import GameState, IllegalCommand, Phase
@@ -27,6 +28,7 @@ from models.rules import CREATURES, KIND_ORDER, WYRM_SWAP_COST, CreatureKind
 
 ON_ACCENT = "#1B1B1B"
 CELL_WIDTH = 60
+HEAD_HEIGHT = 36
 
 # record(commands, by, revision): what a tap says, for the player and the game's revision
 # the screen showed when it was drawn.
@@ -49,6 +51,8 @@ class TurnCard:
         go: Callable[[str], None],
         undo: Callable[[int], None],
         words: Language,
+        guard: TapGuard,
+        changed: Callable[[], None],
     ) -> None:
         # The device's language, read as the screen is built: a switch builds it again.
         self.words = words
@@ -56,10 +60,16 @@ class TurnCard:
         self.record = record
         self.go = go
         self.undo = undo
+        # One tap, one record (issue 20): asked before any tap of the card is sent.
+        self.guard = guard
+        # Tells the person a tap came as the screen changed, and nothing was recorded.
+        self.changed = changed
         self.where = ft.Text(size=20, weight=ft.FontWeight.BOLD)
         self.body = ft.Column(spacing=10)
         self.stale = ft.Column(visible=False)
         self.revision = -1
+        # Why this device's controls for others are drawn as not its own (a shared table).
+        self.not_mine: Message | None = None
         # A phone turned sideways has a few hundred pixels of height: the guide gives way.
         self.compact = False
         self.control = ft.Semantics(
@@ -75,6 +85,7 @@ class TurnCard:
     def show(self, state: GameState, undo: str | None, revision: int) -> None:
         """Draw the card for a state at `revision`; `undo` says what undo would take back."""
         self.revision = revision
+        self.not_mine = None
         kind = state.step_kind
         words = self.words
         game = f"/game/{self.session.id}"
@@ -105,34 +116,91 @@ class TurnCard:
                     icon=ft.Icons.EMOJI_EVENTS,
                 )
             ]
-        if undo is not None:
-            # Right under the title, so what the last tap recorded is seen without scrolling.
-            body.insert(0, self.undo_row(undo))
+        # Right under the title, so what the last tap recorded is seen without scrolling; its
+        # room is kept before anything is recorded, so nothing moves under a finger.
+        body.insert(0, self.undo_row(undo))
+        if self.not_mine is not None:
+            said = self.words.render(self.not_mine)
+            # Right under the grid or the chips, where the locked controls are.
+            body.insert(
+                min(2, len(body)),
+                ft.Row(
+                    [
+                        ft.Icon(ft.Icons.LOCK, size=18, color=ft.Colors.ON_SURFACE_VARIANT),
+                        ft.Text(said, size=14, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
+                    ],
+                    spacing=6,
+                ),
+            )
         self.stale.controls = self.body.controls
         self.body.controls = body
+
+    def refused(self, commands: Sequence[Command], by: str | None) -> bool:
+        """Whether this device may not record the tap (a shared table's seats): its control
+        is then drawn as not this device's, and the card says why."""
+        return self.reason(commands, by) is not None
+
+    def reason(self, commands: Sequence[Command], by: str | None) -> Message | None:
+        """Why this device may not record the tap, if it may not; the card says the first."""
+        reason = self.session.tap_refusal(commands, by)
+        if reason is not None and self.not_mine is None:
+            self.not_mine = reason
+        return reason
 
     def send(self, commands: Sequence[Command], by: str | None) -> Callable[[object], None]:
         """A click handler recording `commands` for `by`, bound to this drawing's revision."""
         revision = self.revision
-        return lambda _: self.record(commands, by, revision)
 
-    def undo_row(self, undo: str) -> ft.Control:
-        """What undo takes back, written out, beside its button."""
+        def tapped(_: object) -> None:
+            verdict = self.guard.tap(current=revision == self.revision)
+            if verdict is Verdict.SEND:
+                self.record(commands, by, revision)
+                self.guard.settled()
+            elif verdict is Verdict.CHANGED:
+                self.changed()
+
+        return tapped
+
+    def undo_row(self, undo: str | None) -> ft.Control:
+        """What undo takes back, written out, beside its button: one tap target tall always."""
         revision = self.revision
-        return ft.Row(
-            [
-                ft.TextButton(
-                    say(self.words, "game.table.undo"),
-                    icon=ft.Icons.UNDO,
-                    tooltip=say(self.words, "game.bar.undo", what=undo),
-                    on_click=lambda _: self.undo(revision),
-                    height=TAP,
-                    style=ft.ButtonStyle(padding=12),
-                ),
-                ft.Text(undo, size=14, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
-            ],
-            spacing=4,
-            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+
+        def tapped(_: object) -> None:
+            verdict = self.guard.tap(current=revision == self.revision)
+            if verdict is Verdict.SEND:
+                self.undo(revision)
+                self.guard.settled()
+            elif verdict is Verdict.CHANGED:
+                self.changed()
+
+        said = undo if undo is not None else say(self.words, "game.table.nothing_yet")
+        return ft.Container(
+            height=TAP,
+            content=ft.Row(
+                [
+                    ft.TextButton(
+                        say(self.words, "game.table.undo"),
+                        icon=ft.Icons.UNDO,
+                        tooltip=None
+                        if undo is None
+                        else say(self.words, "game.bar.undo", what=undo),
+                        on_click=tapped,
+                        disabled=undo is None,
+                        height=TAP,
+                        style=ft.ButtonStyle(padding=12),
+                    ),
+                    ft.Text(
+                        said,
+                        size=13,
+                        color=ft.Colors.ON_SURFACE_VARIANT,
+                        expand=True,
+                        max_lines=2,
+                        overflow=ft.TextOverflow.ELLIPSIS,
+                    ),
+                ],
+                spacing=4,
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
         )
 
     def summoning(self, state: GameState) -> list[ft.Control]:
@@ -144,13 +212,33 @@ class TurnCard:
         words = self.words
         guide = ft.Text(say(words, "game.table.summon_guide", player=name), size=15)
         done = say(words, "game.table.done_with", player=name, kinds=kinds_term(kind))
+        # The grid, then the player's "done": their places do not depend on the words under
+        # them (the guide's length follows the names, the reasons come and go).
         return [
-            *([] if self.compact else [guide]),
             self.summon_grid(state),
+            self.button(done, [Pass()], player),
+            *([] if self.compact else [guide]),
             *self.blocker_lines(state),
-            big_button(done, self.send([Pass()], player), primary=False),
             self.whole_table(say(words, "game.table.nobody_summons"), Skip("summoning")),
         ]
+
+    def button(
+        self,
+        text: str,
+        commands: Sequence[Command],
+        by: str | None,
+        *,
+        icon: ft.IconData | None = None,
+    ) -> ft.Control:
+        """A player's button: drawn as not this device's when it may not record it."""
+        refused = self.refused(commands, by)
+        return big_button(
+            text,
+            None if refused else self.send(commands, by),
+            icon=icon,
+            primary=False,
+            disabled=refused,
+        )
 
     def whole_table(self, text: str, skip: Skip) -> ft.Control:
         """A tap for everyone at once, set apart from the players' own buttons."""
@@ -164,6 +252,7 @@ class TurnCard:
                             text,
                             icon=ft.Icons.FAST_FORWARD,
                             height=TAP,
+                            disabled=self.refused([skip], None),
                             on_click=self.send([skip], None),
                         ),
                     ],
@@ -187,27 +276,19 @@ class TurnCard:
         parts: list[ft.Control] = [] if self.compact else [guide]
         chips = [self.removal_chip(name, player, removal) for removal in removals]
         if Swap() in legal:
-            chips.append(
-                big_button(
-                    say(
-                        words,
-                        "game.table.swap",
-                        player=name,
-                        cost=Message("count.energy", count=WYRM_SWAP_COST),
-                    ),
-                    self.send([Swap()], player),
-                    icon=ft.Icons.SWAP_HORIZ,
-                    primary=False,
-                )
+            swap = say(
+                words,
+                "game.table.swap",
+                player=name,
+                cost=Message("count.energy", count=WYRM_SWAP_COST),
             )
+            chips.append(self.button(swap, [Swap()], player, icon=ft.Icons.SWAP_HORIZ))
         if chips:
             parts.append(ft.Row(chips, wrap=True, spacing=8, run_spacing=8))
         done = say(words, "game.table.done_with", player=name, kinds=kinds_term(kind))
-        moves = [
-            big_button(done, self.send([Pass()], player), primary=False),
-            *self.jumps(state, kind),
-        ]
+        moves = [self.button(done, [Pass()], player), *self.jumps(state, kind)]
         parts.append(ft.Row(moves, wrap=True, spacing=8, run_spacing=8))
+        parts.extend(self.blocker_lines(state))
         parts.append(self.whole_table(say(words, "game.table.actions_over"), Skip("actions")))
         return parts
 
@@ -223,14 +304,17 @@ class TurnCard:
             kind=kind_term(kind),
             bounty=CREATURES[kind].bounty,
         )
+        refused = self.refused([removal], player)
         return ft.Semantics(
             label=say(
                 words, "game.table.removed", player=name, victim=victim, kind=kind_term(kind)
             ),
             button=True,
             container=True,
+            disabled=refused,
             exclude_semantics=True,
             content=ft.FilledButton(
+                disabled=refused,
                 content=ft.Row(
                     [
                         player_chip(victim, self.session.colour(removal.victim), size=24),
@@ -240,7 +324,7 @@ class TurnCard:
                     tight=True,
                 ),
                 height=TAP + 4,
-                on_click=self.send([removal], player),
+                on_click=None if refused else self.send([removal], player),
             ),
         )
 
@@ -250,15 +334,15 @@ class TurnCard:
         assert state.current_player is not None, "an Actions step is someone's"
         later = acting[acting.index(state.current_player) + 1 :]
         return [
-            big_button(
+            self.button(
                 say(
                     self.words,
                     "game.table.jump",
                     player=self.session.label(p),
                     kinds=kinds_term(kind),
                 ),
-                self.send([Skip("actions", kind, p)], None),
-                primary=False,
+                [Skip("actions", kind, p)],
+                None,
             )
             for p in later
         ]
@@ -280,17 +364,26 @@ class TurnCard:
         for kind in KIND_ORDER:
             now = kind is state.step_kind
             heads.append(
-                ft.Text(
-                    say(words, "game.table.head_now", kinds=kinds_term(kind))
-                    if now
-                    else say(
-                        words, "game.table.head", kind=kind_term(kind), cost=CREATURES[kind].cost
-                    ),
-                    size=13,
+                # Two lines' room whatever the step: the grid stays put from step to step.
+                ft.Container(
                     width=CELL_WIDTH,
-                    text_align=ft.TextAlign.CENTER,
-                    weight=ft.FontWeight.BOLD if now else ft.FontWeight.NORMAL,
-                    color=ACCENT_TEXT if now else ft.Colors.ON_SURFACE_VARIANT,
+                    height=HEAD_HEIGHT,
+                    alignment=ft.Alignment.BOTTOM_CENTER,
+                    content=ft.Text(
+                        say(words, "game.table.head_now", kinds=kinds_term(kind))
+                        if now
+                        else say(
+                            words,
+                            "game.table.head",
+                            kind=kind_term(kind),
+                            cost=CREATURES[kind].cost,
+                        ),
+                        size=13,
+                        max_lines=2,
+                        text_align=ft.TextAlign.CENTER,
+                        weight=ft.FontWeight.BOLD if now else ft.FontWeight.NORMAL,
+                        color=ACCENT_TEXT if now else ft.Colors.ON_SURFACE_VARIANT,
+                    ),
                 )
             )
         rows: list[ft.Control] = [ft.Row([ft.Container(expand=True), *heads], spacing=4)]
@@ -327,14 +420,18 @@ class TurnCard:
     def summon_cell(
         self, state: GameState, player: str, kind: CreatureKind, *, current: bool
     ) -> ft.Control:
-        """One square: '+W' and how many are left, a dash when no tap can summon it now."""
+        """One square: '+W' and how many are left, a dash when no tap can summon it now, and
+        '+W' faded with a lock when it is another device's to tap (a shared table)."""
         left = state.reserve_of(player, kind)
         words = self.words
         try:
             commands = state.reach(Summon(kind, by=player))
         except IllegalCommand:
             commands = []
-        possible = bool(commands)
+        legal = bool(commands)
+        locked = self.reason(commands, player) if legal else None
+        theirs = locked is not None
+        possible = legal and not theirs
         if current and possible:
             fill, border, ink = ACCENT, ft.Border.all(2, ACCENT), ON_ACCENT
         elif possible:
@@ -357,7 +454,7 @@ class TurnCard:
             content=ft.Column(
                 [
                     ft.Text(
-                        f"+{CREATURE_MARK[kind]}" if possible else "-",
+                        ("" if theirs else "+") + CREATURE_MARK[kind] if legal else "-",
                         size=18,
                         weight=ft.FontWeight.BOLD,
                         font_family=FONT,
@@ -367,7 +464,9 @@ class TurnCard:
                         say(words, "game.table.left", count=left),
                         size=11,
                         color=ink if possible else ft.Colors.ON_SURFACE_VARIANT,
-                    ),
+                    )
+                    if not theirs
+                    else ft.Icon(ft.Icons.LOCK, size=14, color=ft.Colors.ON_SURFACE_VARIANT),
                 ],
                 spacing=0,
                 tight=True,
@@ -381,6 +480,15 @@ class TurnCard:
                 player=self.session.label(player),
                 kind=kind_term(kind),
                 count=left,
+            )
+            if locked is None
+            else say(
+                words,
+                "game.table.summon_cell_locked",
+                player=self.session.label(player),
+                kind=kind_term(kind),
+                count=left,
+                reason=locked,
             ),
             button=True,
             container=True,

@@ -86,24 +86,30 @@ class TableAccess:
     ) -> Ticket | str:
         """Let a device in with a code it gave: its ticket, or the sentence saying why not.
 
-        `client` is the address it connects from (the limiter's key); `device` the id its
-        browser kept from an earlier visit.
+        `client` is what its wrong tries count against: the address its connection comes
+        from (companion/app/wire.py), which it cannot choose. `device` is the id its browser
+        kept from an earlier visit. While a client is held back by its wrong tries, a device
+        still comes in with the host's key, or with the code it was let in with and its kept
+        id: both are secrets no guesser holds, so a stranger's wrong tries from the same
+        address (behind one router, say) cannot keep the table's own devices out.
         """
         given = given.strip()
         if not given:
             return words.render(Message("app.share.type_code"))
-        wait = self.limiter.wait_s(client)
-        if wait > 0:
-            return locked_out(wait, words)
         with self._lock:
             role = self._role_of(given)
+            known = self._devices.get(device or "")
+            returning = role is not None and known is not None and known.role is role
+            if role is not Role.HOST and not returning:
+                wait = self.limiter.wait_s(client)
+                if wait > 0:
+                    return locked_out(wait, words)
             if role is None:
                 if any(same(given, old) for old in self._retired):
                     return words.render(Message("app.main.code_renewed"))
                 self.limiter.failed(client)
                 log.warning("wrong table code from %s: %s", client, masked(given))
                 return words.render(Message("app.share.wrong_code"))
-            known = self._devices.get(device or "")
             if known is None or known.role is not role:
                 self._numbered += 1
                 known = Device(secrets.token_urlsafe(9), self._numbered, role)

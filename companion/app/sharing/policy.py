@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from companion.app.sharing.seats import SCOREKEEPER, WATCHER
+from companion.engine import Phase
+from companion.engine.names import kinds_term
 from companion.language import Message
-from models.commands import PLAYER_COMMANDS, Command, Correction
+from models.commands import PLAYER_COMMANDS, Command, Correction, LateRemoval, LateSummon
+from models.rules import CreatureKind
 
 # Refusals are messages: each device says them in its own language.
 WATCHERS_RECORD_NOTHING = Message("app.policy.watchers_record_nothing")
@@ -24,12 +27,13 @@ def _closed(seat: str | None) -> Message | None:
     return None
 
 
-def signed(seat: str | None, command: Command, bots: Iterable[str] = ()) -> Command:
+def signed(seat: str | None, command: Command, others: Iterable[str] = ()) -> Command:
     """A command as a seat makes it: a player's device makes every player's command as that
-    player (so the engine refuses another's turn); computer players' moves stay theirs."""
+    player (so the engine refuses another's turn), but for `others`, whose commands it may
+    record as theirs: computer players, and players with no device of their own."""
     if seat in (None, SCOREKEEPER, WATCHER, LOCKED) or not isinstance(command, PLAYER_COMMANDS):
         return command
-    if command.by is not None and command.by in set(bots):
+    if command.by is not None and command.by in set(others):
         return command
     return command._replace(by=seat)
 
@@ -39,15 +43,48 @@ def others_refusal(
     commands: Sequence[Command],
     bots: Iterable[str],
     labels: Mapping[str, str],
+    seated: Collection[str] | None = None,
 ) -> Message | None:
-    """Why a player's device may not record commands made for another (human) player, if so."""
+    """Why a player's device may not record commands made for another player, if so.
+
+    Another player with a device of their own (`seated`; None: every other player) records
+    their own turns; a player with none can be recorded from any phone at the table (issue
+    20), as can the computer's moves. A late summon or removal counts as its player's.
+    """
     if seat is None or seat in (SCOREKEEPER, WATCHER, LOCKED):
         return None
     for command in commands:
-        by = command.by if isinstance(command, PLAYER_COMMANDS) else None
-        if by is not None and by != seat and by not in set(bots):
+        if isinstance(command, PLAYER_COMMANDS):
+            by = command.by
+        elif isinstance(command, LateSummon | LateRemoval):
+            by = command.player
+        else:
+            by = None
+        if by is None or by == seat or by in set(bots):
+            continue
+        if seated is None or by in seated:
             mine, theirs = labels.get(seat, seat), labels.get(by, by)
             return Message("app.policy.others", mine=mine, theirs=theirs)
+    return None
+
+
+def skip_refusal(
+    seat: str | None,
+    passed: Sequence[tuple[str, Phase, CreatureKind]],
+    seated: Collection[str],
+    labels: Mapping[str, str],
+) -> Message | None:
+    """Why a player's device may not pass over another player who has a device of their own
+    (issue 20): 'Bob is not done with Trolls yet'. A player with no device may be passed
+    over by anyone at the table; the scorekeeper passes anyone over."""
+    if seat is None or seat in (SCOREKEEPER, WATCHER, LOCKED):
+        return None
+    for player, phase, kind in passed:
+        if player != seat and player in seated:
+            name = labels.get(player, player)
+            if phase is Phase.SUMMONING:
+                return Message("app.policy.not_done_summoning", player=name, kinds=kinds_term(kind))
+            return Message("app.policy.not_done_acting", player=name, kinds=kinds_term(kind))
     return None
 
 
@@ -79,15 +116,24 @@ def undo_refusal(
     seat: str | None,
     taken_back: Sequence[Command],
     labels: Mapping[str, str] | None = None,
+    skipped: Collection[str] = (),
+    unseated: Collection[str] = (),
 ) -> Message | None:
-    """Why a seat may not undo or redo these commands; None if it may."""
+    """Why a seat may not undo or redo these commands; None if it may.
+
+    A player may always take back a tap that passed them over (`skipped`, issue 20): it
+    said they were done when they were not. A record of a player with no device of their
+    own (`unseated`) is any player's device's to take back, as it was theirs to make.
+    """
     if seat is None or seat == SCOREKEEPER:
         return None
     if _closed(seat):
         return _closed(seat)
+    if seat in skipped:
+        return None
     for command in taken_back:
         by = getattr(command, "by", None) if isinstance(command, PLAYER_COMMANDS) else None
-        if by is not None and by != seat:
+        if by is not None and by != seat and by not in unseated:
             whose = (labels or {}).get(by, by)
             return Message("app.policy.undo_theirs", player=whose)
         if isinstance(command, Correction):

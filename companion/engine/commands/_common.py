@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from companion.engine.constants import KIND_INDEX, Phase, Token
 from companion.engine.errors import IllegalCommand
@@ -61,9 +61,14 @@ def no_space(state: GameState, command: Any) -> str | None:
     return None
 
 
+C = TypeVar("C", bound=Command)
+
+
 @dataclass(frozen=True, slots=True)
-class Declaration:
+class Declaration(Generic[C]):
     """One command type in one rule set, every part of it in one place (a boardgame.io move).
+
+    Generic over its command, so mypy checks that each part takes that command.
 
     `apply` checks everything before it changes anything, so a refused command leaves the
     state as it was. Its legal commands come from `legal`, or are `always` the one command
@@ -71,25 +76,25 @@ class Declaration:
     (an amount, what was seen on the board), checked when applied and never listed.
     """
 
-    command: type[Any]
+    command: type[C]
     # The activity as a refusal names it: 'recording a removal is for table games'.
     what: Message
-    apply: Callable[[GameState, Any], None]
-    describe: Callable[[GameState, Any], Message]
+    apply: Callable[[GameState, C], None]
+    describe: Callable[[GameState, C], Message]
     legal: Legal | None
     # Legal whenever its moments come, with no generator to call (a pass closes each list).
-    always: Command | None = None
+    always: C | None = None
     # When its legal commands are listed, and where in the list (lower first).
     moments: tuple[Moment, ...] = ()
     rank: int = 0
     # For the board view: the spaces it is about (pointed out while a bot plays it), and
     # the space a tap picks it by.
-    places: Callable[[GameState, Any], tuple[str, ...]] = active_places
-    space: Callable[[GameState, Any], str | None] = no_space
+    places: Callable[[GameState, C], tuple[str, ...]] = active_places
+    space: Callable[[GameState, C], str | None] = no_space
     # Its chance outcomes: (probability, the command with dice giving the outcome).
-    chances: Callable[[GameState, Any], list[tuple[float, Command]]] = certain
+    chances: Callable[[GameState, C], list[tuple[float, Command]]] = certain
     # The step a table tap on it belongs to, given the kind the tap names (GameState.reach).
-    step: Callable[[Any, CreatureKind | None], Step] = in_actions
+    step: Callable[[C, CreatureKind | None], Step] = in_actions
 
 
 # --- checks: each raises IllegalCommand with a sentence a player can read --------------------

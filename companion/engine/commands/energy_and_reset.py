@@ -41,13 +41,28 @@ def apply(state: GameState, command: EnergyAndReset) -> None:
     for creature in command.removed or ():
         gone[seat_of(state, creature.player), kind(creature.kind)] += 1
     for (seat, index), count in (seen + gone).items():
-        if count > state.on_board[seat][index]:
+        recorded = state.on_board[seat][index]
+        if count > recorded:
+            player, kinds = name(state, seat), kinds_term(KIND_ORDER[index])
+            # Issue 20: one removed this round is not missing a summon.
+            removed = min(state.returning[seat][index], count - recorded)
+            if removed:
+                raise IllegalCommand(
+                    Message(
+                        "refuse.more_than_recorded_removed",
+                        player=player,
+                        recorded=recorded,
+                        kinds=kinds,
+                        seen=count,
+                        count=removed,
+                    )
+                )
             raise IllegalCommand(
                 Message(
                     "refuse.more_than_recorded",
-                    player=name(state, seat),
-                    recorded=state.on_board[seat][index],
-                    kinds=kinds_term(KIND_ORDER[index]),
+                    player=player,
+                    recorded=recorded,
+                    kinds=kinds,
                     seen=count,
                 )
             )

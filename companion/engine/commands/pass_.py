@@ -36,6 +36,12 @@ def apply(state: GameState, command: Pass) -> None:
 def describe(state: GameState, command: Pass) -> Message:
     """'Ragna is done summoning Trolls'."""
     kinds = kinds_term(KIND_ORDER[state.step])
+    if command.by is not None and command.by != state.current_player:
+        # A version 2 log's pass for a player the engine had passed over (rulesets).
+        player = state.game.labels[command.by]
+        if state.phase is Phase.SUMMONING:
+            return Message("pass.summoning", player=player, kinds=kinds)
+        return Message("pass.actions", player=player, kinds=kinds)
     if state.phase is Phase.SUMMONING:
         return Message("pass.summoning", player=who(state), kinds=kinds)
     if state.active is not None:

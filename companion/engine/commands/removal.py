@@ -19,11 +19,11 @@ from companion.engine.commands._common import (
     seat_of,
     who,
 )
-from companion.engine.constants import BOUNTY, KIND_INDEX, KINDS, Phase
+from companion.engine.constants import ACTIONS, BOUNTY, KIND_INDEX, KINDS, Phase
 from companion.engine.errors import IllegalCommand
-from companion.engine.flow import gain, removal_blocker
-from companion.engine.names import kind_term
-from companion.language import Message
+from companion.engine.flow import done_if_nothing_left, gain, removal_blocker
+from companion.engine.names import kind_term, kinds_term
+from companion.language import Message, by_semicolons
 from models.commands import Command, Removal
 from models.rules import KIND_ORDER
 
@@ -51,21 +51,45 @@ def apply(state: GameState, command: Removal) -> None:
     state.on_board[victim][index] -= 1
     state.returning[victim][index] += 1
     gain(state, seat, BOUNTY[index])
+    done_if_nothing_left(state, seat)
 
 
 def describe(state: GameState, command: Removal) -> Message:
-    """'Ragna removes Bjorn's Troll and gains 2 (10 → 12)'."""
+    """'Ragna removes Bjorn's Troll and gains 2 (10 → 12)', and when that was all her
+    creatures could do, '; Ragna's Wyrms have used all their actions'."""
     index = KIND_INDEX[command.kind]
     bounty = BOUNTY[index]
     victim = state.game.labels[command.victim]
-    return Message(
+    seat = deciding(state)
+    said = Message(
         "removal",
         player=who(state),
         victim=victim,
         kind=kind_term(KIND_ORDER[index]),
         bounty=bounty,
-        change=change(state.energy[deciding(state)], bounty),
+        change=change(state.energy[seat], bounty),
     )
+    # The engine then passes the player over by itself (issue 20): the log says why.
+    after = state.clone()
+    try:
+        apply(after, command)
+    except IllegalCommand:
+        return said
+    if after.phase is Phase.GAME_OVER or after.current_seat == seat:
+        return said
+    kinds = kinds_term(KIND_ORDER[state.step])
+    if state.step_removals + 1 >= _most(state, seat):
+        done = Message("blocker.removals_done", player=who(state), kinds=kinds)
+    else:
+        done = Message("blocker.nothing_to_remove", player=who(state), kinds=kinds)
+    joined = by_semicolons([said, done])
+    assert isinstance(joined, Message), "clauses joined are a message"
+    return joined
+
+
+def _most(state: GameState, seat: int) -> int:
+    """How many removals the player's creatures of the step's kind can make in all."""
+    return state.on_board[seat][state.step] * ACTIONS[state.step]
 
 
 def legal(state: GameState, out: list[Command]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.commands._common import Declaration, where, who
+from companion.engine.commands._common import Declaration, where
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import next_turn, position, skip_target
@@ -31,14 +31,27 @@ def apply(state: GameState, command: Skip) -> None:
         next_turn(state)
 
 
-def describe(state: GameState, command: Skip) -> Message:
-    """Who the skip passes over, step by step, as the round would go."""
+def passed_over(state: GameState, command: Skip) -> list[tuple[str, Phase, int]]:
+    """Whose turns the skip passes, in order: (player id, phase, step index) each.
+
+    Only players who would have been asked: the engine passes the others over by itself.
+    """
     trial = state.clone()
     target = skip_target(trial, command)
-    done: dict[tuple[Phase, int], list[str]] = {}
+    passed: list[tuple[str, Phase, int]] = []
     while trial.phase in (Phase.SUMMONING, Phase.ACTIONS) and position(trial) < target:
-        done.setdefault((trial.phase, trial.step), []).append(who(trial))
+        seat = trial.current_seat
+        assert seat is not None, "a Summoning or Actions step is someone's"
+        passed.append((trial.game.players[seat], trial.phase, trial.step))
         next_turn(trial)
+    return passed
+
+
+def describe(state: GameState, command: Skip) -> Message:
+    """Who the skip passes over, step by step, as the round would go."""
+    done: dict[tuple[Phase, int], list[str]] = {}
+    for player, phase, step in passed_over(state, command):
+        done.setdefault((phase, step), []).append(state.game.labels[player])
     parts: list[Value] = []
     for (phase, step), names in done.items():
         kinds = kinds_term(KIND_ORDER[step])

@@ -25,7 +25,7 @@ from companion.engine.commands._common import (
 )
 from companion.engine.constants import COSTS, KIND_INDEX, Phase
 from companion.engine.errors import IllegalCommand
-from companion.engine.flow import can_summon, settle
+from companion.engine.flow import can_summon, settle, table_full
 from companion.engine.names import kind_term, kinds_term
 from companion.language import Message
 from models.commands import Command, Summon
@@ -76,10 +76,19 @@ def apply_table(state: GameState, command: Summon) -> None:
     seat, index = _pay(state, command)
     if command.location is not None:
         raise IllegalCommand(Message("refuse.table_summon_place"))
+    refuse_if_full(state)
     state.energy[seat] -= COSTS[index]
     state.reserve[seat][index] -= 1
     state.on_board[seat][index] += 1
     settle(state)
+
+
+def refuse_if_full(state: GameState) -> None:
+    """At the table, a summon needs a vacant location by the record (rulebook: a summoned
+    creature goes on a vacant location)."""
+    if table_full(state):
+        size = state.game.isle.size
+        raise IllegalCommand(Message("refuse.isle_full", count=size))
 
 
 def apply_digital(state: GameState, command: Summon) -> None:
@@ -112,8 +121,8 @@ def describe(state: GameState, command: Summon) -> Message:
 
 
 def legal_table(state: GameState, out: list[Command]) -> None:
-    """The step's summon, if the player can pay for it."""
-    if can_summon(state, state.turn_order[state.turn]):
+    """The step's summon, if the player can pay for it and a location is vacant."""
+    if can_summon(state, state.turn_order[state.turn]) and not table_full(state):
         out.append(Summon(KIND_ORDER[state.step]))
 
 

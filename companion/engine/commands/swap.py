@@ -27,7 +27,12 @@ from companion.engine.commands._common import (
 )
 from companion.engine.constants import WYRM, Phase
 from companion.engine.errors import IllegalCommand
-from companion.engine.flow import after_action, can_swap
+from companion.engine.flow import (
+    after_action,
+    can_swap,
+    can_swap_at_table,
+    done_if_nothing_left,
+)
 from companion.language import Message
 from models.commands import Command, Swap
 from models.rules import WYRM_SWAP_COST, CreatureKind
@@ -76,6 +81,7 @@ def apply_table(state: GameState, command: Swap) -> None:
             Message("refuse.swap_cost", cost=energy(WYRM_SWAP_COST), player=player)
         )
     state.energy[seat] -= WYRM_SWAP_COST
+    done_if_nothing_left(state, seat)
 
 
 def describe(state: GameState, command: Swap) -> Message:
@@ -109,14 +115,7 @@ def legal_digital(state: GameState, out: list[Command]) -> None:
 
 def legal_table(state: GameState, out: list[Command]) -> None:
     """A swap in the Wyrms step, for a player with a Wyrm, another creature and the energy."""
-    seat = state.turn_order[state.turn]
-    on_board = state.on_board[seat]
-    if (
-        state.step == WYRM
-        and on_board[WYRM]
-        and sum(on_board) - on_board[WYRM]
-        and state.energy[seat] >= WYRM_SWAP_COST
-    ):
+    if can_swap_at_table(state, state.turn_order[state.turn]):
         out.append(_TABLE_SWAP)
 
 

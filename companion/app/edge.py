@@ -1,0 +1,40 @@
+"""The app's edge: an error in a page's code never shows the browser a Python traceback.
+
+Flet catches an exception raised by an event handler (or by the page's start), logs it with
+its traceback, and hands the text to `Session.error`, which sends it to the browser to show
+in place of the page. Here `Session.error` of each page is replaced: the browser is shown one
+sentence in the device's language instead, the page stays, and the traceback stays in the
+server's log, where Flet wrote it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import flet as ft
+
+from companion.app.widgets import notify
+
+log = logging.getLogger("companion.app")
+
+
+def guard_page(
+    page: ft.Page, sentence: Callable[[], str], then: Callable[[], None] | None = None
+) -> None:
+    """Show `sentence()` on this page, not Flet's error text, whenever its code fails; then
+    call `then` (the app hangs up on a device without the code whose input did it)."""
+
+    def failed(_details: str) -> None:
+        # Flet has logged the exception with its traceback already; `_details` holds the
+        # same text, which must not reach the browser.
+        try:
+            notify(page, sentence(), error=True)
+            page.update()
+            if then is not None:
+                then()
+        except Exception:
+            log.exception("could not tell a page that its code failed")
+
+    # Flet calls `session.error(text)` for every failure it catches in a session.
+    page.session.error = failed  # type: ignore[method-assign,assignment]

@@ -1,0 +1,479 @@
+"""Every websocket held to what this app's pages send, at a person's pace.
+
+Flet's server runs every page's events on the server's one event loop and reads frames as
+fast as they come: one client sending 10,000 route changes once kept every other device
+waiting a minute, and a malformed frame, or an event sent before registering, left its
+handler running forever. So `WireGate` stands in front of Flet's websocket:
+
+- a connection must register first, within seconds, with a well-formed registration; until
+  it has, Flet is not even called, so a connection that never does costs nothing;
+- every frame is read before Flet reads it: one that is not Flet's protocol, names a
+  private or server-set property, or an event the server makes (connect, disconnect), closes
+  the connection cleanly (code 1008), and Flet's handler ends as for a closed tab;
+- frames are rate-limited per connection: a device without the table's code gets the few
+  frames a person typing a code sends, and is closed beyond them; a device let in waits
+  (its frames stay unread, in its own socket) when it sends faster than a person taps;
+- a closed tab or a dropped connection ends quietly: what Flet still sends goes nowhere.
+
+Each connection is a `Link`, made from what the client cannot choose: the address its
+connection comes from (`client_key`). The app reads the link of the connection an event came
+on with `current_link()` and says when its device is let in (`Link.admitted`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import ipaddress
+import logging
+import time
+import typing
+from collections import Counter
+from collections.abc import Callable, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+from flet.controls.control_event import get_event_field_type
+from flet.controls.page import Page
+from flet.messaging.protocol import decode_ext_from_msgpack
+from flet.utils.from_dict import from_dict
+
+from companion.app.guard import ASGIApp, Message, Receive, Scope, Send
+from companion.app.sharing.limiter import TryLimiter
+
+log = logging.getLogger("companion.wire")
+
+# Flet's actions (flet.messaging.protocol.MessageAction) a client sends, and their fields.
+REGISTER, EVENT, UPDATE, INVOKE = 1, 3, 4, 5
+FIELDS = {
+    REGISTER: frozenset({"session_id", "page_name", "page"}),
+    EVENT: frozenset({"target", "name", "data"}),
+    UPDATE: frozenset({"id", "props"}),
+    INVOKE: frozenset({"control_id", "call_id", "result", "error"}),
+}
+# Events the server itself raises on a page: a client sending one would pretend to connect.
+SERVER_EVENTS = frozenset({"connect", "disconnect", "close", "login", "logout"})
+# Page properties the server sets from the connection, never from the client.
+SERVER_PROPERTIES = frozenset({"client_ip", "client_user_agent"})
+# Private state Flet's client keeps on a control and sends back (a snack bar dismissed, a
+# tab chosen); any other private name a control already has is Flet's own (its id `_i`, its
+# values, a page's dialogs) and is never the client's to set (Flet sets what comes, as is).
+CLIENT_STATE = frozenset({"_dismissed", "_selected_index", "_open", "_fullscreen"})
+# What a page without the table's code may send: its page's own events (a resize, a route
+# change), and the code screen's: typing in the field, submitting it, tapping Join.
+CODE_SCREEN_EVENTS = frozenset({"change", "submit", "click", "focus", "blur"})
+# Frames of Flet's data channels (type 1): this app opens none.
+DATA_CHANNEL = 1
+POLICY_VIOLATION = 1008
+TOO_BIG = 1009
+GOING_AWAY = 1001
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A token bucket's size (frames at once) and refill (frames a second)."""
+
+    burst: int
+    per_s: float
+
+
+@dataclass(frozen=True)
+class WireLimits:
+    """What one websocket may send, and how many one client address may hold."""
+
+    # Flet's client registers at once: a connection silent this long is closed.
+    register_s: float = 10.0
+    # A page without the code that sends nothing this long is closed (it reconnects by itself).
+    idle_s: float = 600.0
+    # The biggest frame of a page without the code (its registration is ~2 kB) ...
+    stranger_bytes: int = 64 * 1024
+    # ... and of one let in: a game log file imported (4 MiB at most) comes as one event.
+    admitted_bytes: int = 6 * 1024 * 1024
+    # A person typing a code sends two frames a key; past this, the connection is closed.
+    stranger: Rate = Rate(120, 10.0)
+    # A device let in: every frame (a drag on the board editor sends 25 a second) ...
+    events: Rate = Rate(240, 60.0)
+    # ... and route changes (each builds a screen); past either, its frames wait.
+    routes: Rate = Rate(20, 4.0)
+    # A device let in that is further behind its rate than this is closed.
+    max_wait_s: float = 10.0
+    # Websockets open at once, and opened per minute, from one client address.
+    connections: int = 32
+    arrivals_per_minute: int = 120
+
+
+class BadFrame(ValueError):
+    """A frame that is not what Flet's client sends: the connection closes with `code`."""
+
+    def __init__(self, why: str, code: int = POLICY_VIOLATION) -> None:
+        super().__init__(why)
+        self.code = code
+
+
+class Bucket:
+    """A token bucket: `take` says how long a frame must wait for its token (0: none)."""
+
+    def __init__(self, rate: Rate, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.clock = clock
+        self.tokens = float(rate.burst)
+        self.stamp = clock()
+
+    def take(self) -> float:
+        """Take one token, waiting for it if need be: the seconds to wait."""
+        now = self.clock()
+        self.tokens = min(self.rate.burst, self.tokens + (now - self.stamp) * self.rate.per_s)
+        self.stamp = now
+        self.tokens -= 1
+        return max(0.0, -self.tokens / self.rate.per_s)
+
+
+def client_key(address: str | None) -> str:
+    """What a client is counted by: its address; an IPv6 one by its /64 network.
+
+    A device picks its IPv6 address within its network's /64 freely (privacy addresses), so a
+    client is that network; an IPv4 address mapped into IPv6 is the IPv4 address.
+    """
+    if not address:
+        return "unknown"
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+class Link:
+    """One websocket connection: who it counts as, and whether its device is let in."""
+
+    def __init__(
+        self, client: str, admitted: bool = False, limits: WireLimits | None = None
+    ) -> None:
+        self.client = client
+        self.admitted = admitted
+        self.limits = limits or WireLimits()
+        # Closes this connection soon (the app calls it, on the event loop).
+        self.hang_up: Callable[[], None] | None = None
+        self.stranger = Bucket(self.limits.stranger)
+        self.events = Bucket(self.limits.events)
+        self.routes = Bucket(self.limits.routes)
+        self._controls: Mapping[int, Any] | None = None
+        self._started = asyncio.Event()
+
+    @property
+    def controls(self) -> Mapping[int, Any] | None:
+        """The page's controls by id (Flet's `Session.index`), once the app has said."""
+        return self._controls
+
+    @controls.setter
+    def controls(self, controls: Mapping[int, Any]) -> None:
+        self._controls = controls
+        self._started.set()
+
+    async def started(self, timeout: float) -> bool:
+        """Wait until the app has shown its page on this connection; False if it has not."""
+        try:
+            await asyncio.wait_for(self._started.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+
+_CURRENT: ContextVar[Link | None] = ContextVar("companion_link", default=None)
+
+
+def current_link() -> Link | None:
+    """The connection the running event came on (None outside a websocket's handling)."""
+    return _CURRENT.get()
+
+
+def read_frame(data: bytes) -> tuple[int, dict[str, Any]]:
+    """A client's message as Flet will read it: (action, body); BadFrame if it is not one."""
+    try:
+        message = msgpack.unpackb(data[1:], ext_hook=decode_ext_from_msgpack)
+    except Exception as error:
+        raise BadFrame("not MessagePack") from error
+    if not isinstance(message, list) or len(message) != 2:
+        raise BadFrame("not [action, body]")
+    action, body = message
+    fields = FIELDS.get(action) if isinstance(action, int) else None
+    if fields is None or not isinstance(body, dict) or set(body) != fields:
+        raise BadFrame(f"not a message a client sends: {action!r}")
+    if action == REGISTER:
+        if not isinstance(body["session_id"], str | None) or not isinstance(body["page_name"], str):
+            raise BadFrame("a registration's ids")
+        _check_properties(body["page"], private=False)
+    elif action == EVENT:
+        name = body["name"]
+        if not isinstance(body["target"], int) or not isinstance(name, str):
+            raise BadFrame("an event's target and name")
+        if not name.isidentifier() or len(name) > 64 or name in SERVER_EVENTS:
+            raise BadFrame(f"an event a client does not send: {name[:64]!r}")
+    elif action == UPDATE:
+        if not isinstance(body["id"], int):
+            raise BadFrame("an update's control")
+        _check_properties(body["props"])
+    elif not isinstance(body["control_id"], int) or not isinstance(body["call_id"], str):
+        raise BadFrame("a method's answer")
+    return action, body
+
+
+def _check_properties(properties: Any, private: bool = True) -> None:
+    """Properties a client may set (Flet sets whatever comes): no handler, nothing the server
+    sets, and private state (`_x`) only at the top, where `check_update` looks at it."""
+    if not isinstance(properties, dict):
+        raise BadFrame("properties are not a map")
+    for name, value in properties.items():
+        if (
+            not isinstance(name, str)
+            or name.startswith(("on_", "__"))
+            or name in SERVER_PROPERTIES
+            or (name.startswith("_") and not private)
+        ):
+            raise BadFrame(f"a property a client may not set: {str(name)[:64]!r}")
+        if isinstance(value, dict):
+            _check_properties(value, private=False)
+
+
+def check_update(control: Any, properties: dict[str, Any]) -> None:
+    """BadFrame if an update would overwrite a control's private attribute that is Flet's."""
+    for name in properties:
+        if name.startswith("_") and name not in CLIENT_STATE and hasattr(control, name):
+            raise BadFrame(f"a private property of Flet's: {name[:64]!r}")
+
+
+_EVENT_TYPES: dict[tuple[type, str], Any] = {}
+
+
+def check_event(control: Any, name: str, data: Any) -> bool:
+    """Whether an event for `control` would be handled: False if it has no such handler;
+    BadFrame if its data cannot make the event its handler takes."""
+    handler = f"on_{name}"
+    if getattr(control, handler, None) is None:
+        return False
+    if isinstance(data, dict):
+        key = (type(control), handler)
+        if key not in _EVENT_TYPES:
+            _EVENT_TYPES[key] = get_event_field_type(control, handler)
+        event_type = _EVENT_TYPES[key]
+        # A generic event (DragUpdateEvent[GestureDetector]) is made as its class is.
+        event_class = typing.get_origin(event_type) or event_type
+        if isinstance(event_class, type) and dataclasses.is_dataclass(event_class):
+            try:
+                from_dict(event_type, {"control": control, "name": name, **data})
+            except Exception as error:
+                raise BadFrame(f"the data of a {name} event") from error
+    return True
+
+
+class WireGate:
+    """ASGI middleware: each websocket registered, well-formed and paced, or closed cleanly."""
+
+    def __init__(
+        self, app: ASGIApp, limits: WireLimits | None = None, *, open_door: bool = False
+    ) -> None:
+        """`open_door`: every device is let in (no table code), so none is a stranger."""
+        self.app = app
+        self.limits = limits or WireLimits()
+        self.open_door = open_door
+        self._open: Counter[str] = Counter()
+        # New websockets per client over a sliding minute, counted as the limiter counts tries.
+        self._arrivals = TryLimiter(self.limits.arrivals_per_minute, 60.0)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one request, or hold one websocket to the rules above."""
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        address = scope.get("client")
+        client = client_key(address[0] if address else None)
+        if self._open[client] >= self.limits.connections or self._arrivals.wait_s(client) > 0:
+            # Before the handshake is accepted, a close is answered as HTTP 403.
+            await send({"type": "websocket.close", "code": POLICY_VIOLATION})
+            return
+        self._arrivals.failed(client)
+        self._open[client] += 1
+        try:
+            link = Link(client, admitted=self.open_door, limits=self.limits)
+            await _Connection(self.app, link, scope, receive, send).run()
+        finally:
+            self._open[client] -= 1
+            if self._open[client] <= 0:
+                del self._open[client]
+
+
+class _Connection:
+    """One websocket between the server and Flet's handler."""
+
+    def __init__(
+        self, app: ASGIApp, link: Link, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        self.app = app
+        self.link = link
+        self.scope = scope
+        self.receive = receive
+        self.send = send
+        self.closed = False
+        self.code = 1000
+        self._queued: list[Message] = []
+        self._closing: set[asyncio.Task[None]] = set()
+
+    async def run(self) -> None:
+        """Accept, wait for a registration, then let Flet handle the rest."""
+        if (await self.receive())["type"] != "websocket.connect":
+            return
+        await self.send({"type": "websocket.accept"})
+        registration = await self._registration()
+        if registration is None:
+            return
+        # Flet's handler accepts the websocket itself, then reads the registration.
+        self._queued = [{"type": "websocket.connect"}, registration]
+        self.link.hang_up = self._hang_up
+        token = _CURRENT.set(self.link)
+        try:
+            await self.app(self.scope, self._app_receive, self._app_send)
+        finally:
+            _CURRENT.reset(token)
+            await self._close(1000)
+
+    def _hang_up(self) -> None:
+        """Close the connection as soon as the loop gets to it."""
+        task = asyncio.get_running_loop().create_task(self._close(POLICY_VIOLATION, "hung up"))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _registration(self) -> Message | None:
+        """The first frame, if it is a well-formed registration in time; else closed."""
+        try:
+            message = await asyncio.wait_for(self.receive(), self.link.limits.register_s)
+        except TimeoutError:
+            await self._close(POLICY_VIOLATION, "no registration")
+            return None
+        if message["type"] != "websocket.receive":
+            self.closed = True
+            return None
+        data = message.get("bytes")
+        try:
+            if not data or data[0] != 0 or len(data) > self.link.limits.stranger_bytes:
+                raise BadFrame("not a registration")
+            action, _ = read_frame(data)
+            if action != REGISTER:
+                raise BadFrame("an event before registering")
+        except BadFrame as error:
+            await self._close(error.code, str(error))
+            return None
+        return message
+
+    async def _app_receive(self) -> Message:
+        """The next frame for Flet: well-formed, in its turn, or the connection's end."""
+        if self._queued:
+            return self._queued.pop(0)
+        while not self.closed:
+            try:
+                if self.link.admitted:
+                    message = await self.receive()
+                else:
+                    message = await asyncio.wait_for(self.receive(), self.link.limits.idle_s)
+            except TimeoutError:
+                await self._close(GOING_AWAY, "idle without the code")
+                break
+            if message["type"] != "websocket.receive":
+                self.closed = True
+                return message
+            try:
+                if await self._admit_frame(message.get("bytes")):
+                    return message
+            except BadFrame as error:
+                await self._close(error.code, str(error))
+        return {"type": "websocket.disconnect", "code": self.code}
+
+    async def _admit_frame(self, data: bytes | None) -> bool:
+        """Whether Flet gets this frame (False: dropped); BadFrame closes the connection."""
+        link, limits = self.link, self.link.limits
+        if data is None:
+            raise BadFrame("a text frame")
+        if len(data) > (limits.admitted_bytes if link.admitted else limits.stranger_bytes):
+            raise BadFrame(f"a frame of {len(data)} bytes", TOO_BIG)
+        if not data:
+            return False
+        if data[0] == DATA_CHANNEL and link.admitted:
+            return await self._paced(route=False)
+        if data[0] != 0:
+            raise BadFrame(f"a frame of type {data[0]}")
+        action, body = read_frame(data)
+        if action == REGISTER:
+            raise BadFrame("a second registration")
+        # Events are checked against the page, which the app starts just after registering.
+        if not await link.started(limits.register_s) or link.controls is None:
+            raise BadFrame("the page did not start")
+        if action == INVOKE and body["control_id"] not in link.controls:
+            # An answer for a control the page no longer has (it changed screens meanwhile):
+            # Flet would fail on it.
+            return False
+        if action == UPDATE and (control := link.controls.get(body["id"])) is not None:
+            check_update(control, body["props"])
+        route = False
+        if action == EVENT:
+            name = body["name"]
+            control = link.controls.get(body["target"])
+            if (
+                not link.admitted
+                and not isinstance(control, Page)
+                and name not in CODE_SCREEN_EVENTS
+            ):
+                raise BadFrame(f"a {name} event without the code")
+            if control is not None and not check_event(control, name, body["data"]):
+                return False
+            route = name == "route_change"
+        return await self._paced(route)
+
+    async def _paced(self, route: bool) -> bool:
+        """Take the frame's turn: a stranger past its rate is closed, a device let in waits."""
+        link = self.link
+        if not link.admitted:
+            if link.stranger.take() > 0:
+                raise BadFrame("too many frames without the code")
+            return True
+        wait = link.events.take()
+        if route:
+            wait = max(wait, link.routes.take())
+        if wait > link.limits.max_wait_s:
+            raise BadFrame("too many frames")
+        if wait > 0:
+            await asyncio.sleep(wait)
+        return True
+
+    async def _app_send(self, message: Message) -> None:
+        """Send what Flet sends, unless the connection is gone (a closed tab, a reload)."""
+        if message["type"] == "websocket.accept":
+            return  # accepted already, before the registration
+        if self.closed:
+            return
+        if message["type"] == "websocket.close":
+            self.closed = True
+        try:
+            await self.send(message)
+        except OSError:
+            # The client went away while Flet was still sending to it (uvicorn's
+            # ClientDisconnected): nothing is left to tell it.
+            self.closed = True
+
+    async def _close(self, code: int, why: str = "") -> None:
+        """Close the websocket once; a reason goes to the server's log, briefly."""
+        if self.closed:
+            return
+        self.closed = True
+        self.code = code
+        if why:
+            # A stranger's closed connection is routine; a device let in being closed is not.
+            level = logging.WARNING if self.link.admitted else logging.INFO
+            log.log(level, "closed a websocket from %s: %s", self.link.client, why)
+        with contextlib.suppress(OSError, RuntimeError):  # already gone
+            await self.send({"type": "websocket.close", "code": code})
