@@ -304,6 +304,11 @@ def test_make_bot_knows_names_and_levels():
     assert make_bot("mcts:easy").budget_ms == MCTS_LEVELS["easy"]
     assert make_bot("mcts", budget_ms=250).budget_ms == 250
     assert make_bot("mcts").budget_ms == MCTS_LEVELS["normal"]
+    # A level searches so many iterations per decision (its time caps them); plain mcts
+    # searches for its whole budget.
+    levels = [make_bot(f"mcts:{level}") for level in ("easy", "normal", "hard")]
+    assert [bot.iterations for bot in levels] == [1, 3, 250]
+    assert make_bot("mcts").iterations is None
     for bad in ("chess", "mcts:expert", "greedy:hard"):
         with pytest.raises(ValueError):
             make_bot(bad)
@@ -341,9 +346,9 @@ def test_simulate_reports_win_rates_with_their_95_percent_intervals():
 def test_simulate_on_the_cpu_clock_gives_searching_bots_budgets_of_their_own_time():
     clocks = []
 
-    def record(seed, budget_ms, clock):
+    def record(seed, budget_ms, iterations, clock):
         clocks.append(clock)
-        return MctsBot(seed, budget_ms=budget_ms, clock=clock)
+        return MctsBot(seed, budget_ms=budget_ms, iterations=iterations, clock=clock)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("companion.bots.MctsBot", record)

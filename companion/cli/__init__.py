@@ -179,7 +179,10 @@ def simulate(
         ),
     ] = "random",
     budget_ms: Annotated[
-        int | None, typer.Option(help="Milliseconds per mcts decision (default 1000).")
+        int | None,
+        typer.Option(
+            help="Milliseconds per turn of plain mcts seats (default 700); levels have their own."
+        ),
     ] = None,
     workers: Annotated[
         int | None, typer.Option(help="Games played at once in processes (default: cores).")

@@ -24,13 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.boards import shipped_board
-from companion.bots import MctsBot
+from companion.bots import make_bot
 from companion.bots.playout import play
 from companion.coach.calibration import KNOTS, TEMPERATURES, calibrate
 from companion.coach.chances import DEFAULT_BUDGET, Estimator
 from companion.engine import Game, GameState, Phase
 from models.game_log import GameLog
-from models.opponents import MCTS_LEVELS
 from models.seeded_dice import SeededDice
 from models.setup import GameSetup, Mode
 
@@ -66,7 +65,7 @@ def play_game(players: int, number: int, seed: int) -> dict[str, Any]:
     game = Game(setup, shipped_board(board_id))
     game_seed = seed * 1_000_003 + players * 10_007 + number
     bots = [
-        MctsBot(game_seed * 7 + seat, budget_ms=MCTS_LEVELS["normal"], clock=time.thread_time)
+        make_bot("mcts:normal", game_seed * 7 + seat, clock=time.thread_time)
         for seat in range(players)
     ]
     played = play(game, bots, SeededDice(game_seed))
