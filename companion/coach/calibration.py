@@ -12,14 +12,58 @@ from collections.abc import Sequence
 Knots = tuple[tuple[float, float], ...]
 
 # The softmax temperature (energy) that turns the evaluation's scores at the end of a round
-# into win chances, by the number of rounds still to come after it.
-TEMPERATURES: dict[int, float] = {1: 2.5, 2: 3.5, 3: 4.5, 4: 5.5, 5: 6.5, 6: 7.5}
+# into win chances, by the number of rounds still to come after it: the maximum-likelihood
+# fit of the same run (early energy leads say little about who wins).
+TEMPERATURES: dict[int, float] = {1: 6.32, 2: 15.21, 3: 23.6, 4: 33.21, 5: 166.15}
 
-# (raw chance, share of games won) knots, by number of players; identity until measured.
+# (raw chance, share of games won) knots, by number of players: the isotonic fit of
+# `python -m companion bench --calibration 120 --seed 2` on all its games (docs/coach.md).
 KNOTS: dict[int, Knots] = {
-    2: ((0.0, 0.0), (1.0, 1.0)),
-    3: ((0.0, 0.0), (1.0, 1.0)),
-    4: ((0.0, 0.0), (1.0, 1.0)),
+    2: (
+        (0.0, 0.0),
+        (0.0, 0.0),
+        (0.0578, 0.1583),
+        (0.2221, 0.3191),
+        (0.2705, 0.339),
+        (0.3178, 0.3704),
+        (0.4667, 0.4144),
+        (0.5333, 0.5856),
+        (0.6822, 0.6296),
+        (0.7295, 0.661),
+        (0.7779, 0.6809),
+        (0.9422, 0.8417),
+        (1.0, 1.0),
+        (1.0, 1.0),
+    ),
+    3: (
+        (0.0, 0.0),
+        (0.0, 0.0),
+        (0.0554, 0.212),
+        (0.1358, 0.2269),
+        (0.2867, 0.2507),
+        (0.3806, 0.439),
+        (0.5612, 0.487),
+        (0.6757, 0.5),
+        (0.8803, 0.5645),
+        (1.0, 1.0),
+        (1.0, 1.0),
+    ),
+    4: (
+        (0.0, 0.0),
+        (0.0, 0.0),
+        (0.0062, 0.075),
+        (0.0693, 0.0769),
+        (0.0727, 0.125),
+        (0.1204, 0.155),
+        (0.2872, 0.3599),
+        (0.4476, 0.4061),
+        (0.532, 0.4474),
+        (0.5686, 0.4821),
+        (0.6877, 0.4872),
+        (0.9579, 0.7333),
+        (1.0, 1.0),
+        (1.0, 1.0),
+    ),
 }
 
 
