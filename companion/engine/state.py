@@ -101,7 +101,7 @@ class Game:
         if start is None:
             return GameState.initial(self)
         try:
-            # Position text is ASCII: other digits ('٣') would read as numbers.
+            # Position text is ASCII: other scripts' digits would read as numbers too.
             if start.isascii():
                 return GameState.from_position(self, start)
         except PositionError:
