@@ -47,6 +47,8 @@ from models.text import name_key as name_key
 # with a hue, a letter and a shape: companion/app/theme.py).
 SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
 NAME_MAX_LENGTH = 24
+# A position text is a few dozen characters per player and location: this is ample.
+START_MAX_LENGTH = 1000
 # Letters that draw nothing at all: a name made of them looks blank.
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 # Spaces, invisible formatting (zero-width space, joiners) and marks that only sit on a letter.
@@ -165,6 +167,9 @@ class GameSetup(BaseModel):
     # The first round's order, as player ids; defaults to the order players are listed in.
     turn_order: tuple[str, ...] = ()
     mode: Mode = Mode.TABLE
+    # A game played on from another's moment (issue 23) starts from that position, as its
+    # position text (docs/engine.md), not from the rules' start; the engine checks it.
+    start: str | None = Field(default=None, min_length=1, max_length=START_MAX_LENGTH)
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> Self:

@@ -16,8 +16,9 @@ from typer.testing import CliRunner
 from companion.boards import shipped_board
 from companion.bots import BOT_NAMES, GreedyBot, MctsBot, make_bot
 from companion.bots.evaluation import Evaluator
+from companion.bots.mcts import Chance
 from companion.bots.playout import play
-from companion.bots.simulate import simulate
+from companion.bots.simulate import simulate, wilson
 from companion.cli import app
 from companion.engine import Game
 from companion.engine.constants import SPRITE
@@ -162,6 +163,34 @@ def test_mcts_is_deterministic_given_its_seed_and_iterations():
     assert opening(5) == opening(5)
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_mcts_backs_values_up_as_max_n_with_chance_nodes_at_their_odds(players):
+    for state in decisions(players, 11, 3):
+        bot = searcher(2, 300)
+        bot.choose(state)
+        root = bot._spent
+        assert root is not None and root.children
+        checked = 0
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if type(node) is Chance:
+                expected = [
+                    sum(p * outcome.value[seat] for p, outcome in node.outcomes)
+                    for seat in range(players)
+                ]
+                assert node.value == pytest.approx(expected)
+                stack.extend(outcome for _, outcome in node.outcomes)
+            elif node.children is not None:
+                # A node is worth its best child's values for the seat deciding there.
+                best = max(child.value[node.mover] for _, child in node.children)
+                assert node.value[node.mover] == best
+                assert any(child.value == node.value for _, child in node.children)
+                stack.extend(child for _, child in node.children)
+                checked += 1
+        assert checked > 1
+
+
 def decisions(players: int, seed: int, count: int):
     """`count` states with a real choice, spread over a random game."""
     state = make_game(players).new_initial_state()
@@ -275,6 +304,11 @@ def test_make_bot_knows_names_and_levels():
     assert make_bot("mcts:easy").budget_ms == MCTS_LEVELS["easy"]
     assert make_bot("mcts", budget_ms=250).budget_ms == 250
     assert make_bot("mcts").budget_ms == MCTS_LEVELS["normal"]
+    # A level searches so many iterations per decision (its time caps them); plain mcts
+    # searches for its whole budget.
+    levels = [make_bot(f"mcts:{level}") for level in ("easy", "normal", "hard")]
+    assert [bot.iterations for bot in levels] == [1, 3, 250]
+    assert make_bot("mcts").iterations is None
     for bad in ("chess", "mcts:expert", "greedy:hard"):
         with pytest.raises(ValueError):
             make_bot(bad)
@@ -296,6 +330,34 @@ def test_simulate_mcts_in_parallel_processes():
     assert sum(report.wins_by_bot.values()) == 2
     assert set(report.max_overrun_by_bot) == {"mcts"}
     assert report.longest_decision_ms_by_bot["mcts"] > 0
+
+
+def test_simulate_reports_win_rates_with_their_95_percent_intervals():
+    report = simulate(2, 4, 3, ["greedy", "random"], workers=1)
+    rate, low, high = report.win_rates()["greedy"]
+    assert rate == report.wins_by_bot["greedy"] / 4
+    assert 0.0 <= low <= rate <= high <= 1.0
+    # Wilson's interval for 65 of 100: 55.3% to 73.6%.
+    assert wilson(65, 100) == pytest.approx((0.5525, 0.7364), abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    assert report.to_json()["win_rate_by_bot"]["greedy"]["rate"] == rate
+
+
+def test_simulate_on_the_cpu_clock_gives_searching_bots_budgets_of_their_own_time():
+    clocks = []
+
+    def record(seed, budget_ms, iterations, clock):
+        clocks.append(clock)
+        return MctsBot(seed, budget_ms=budget_ms, iterations=iterations, clock=clock)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("companion.bots.MctsBot", record)
+        report = simulate(2, 1, 1, ["mcts", "greedy"], budget_ms=20, cpu_clock=True)
+    assert report.errors == 0, report.error_samples
+    assert report.clock == "cpu"
+    # The last made is the game's seat (simulate first checks every name it is given).
+    assert clocks[-1] is time.thread_time
+    assert "budgets on CPU time" in report.lines()[0]
 
 
 def test_simulate_command_takes_bots_per_seat_budget_and_workers():

@@ -28,6 +28,11 @@ class GreedyBot:
         if len(commands) == 1:
             return commands[0]
         self.evaluator.forget()
+        best = self.best(state, commands)
+        return best[0] if len(best) == 1 else self._random.choice(best)
+
+    def best(self, state: GameState, commands: list[Command]) -> list[Command]:
+        """The commands of best margin, in the engine's order (several on a tie)."""
         best: list[Command] = []
         best_value = -float("inf")
         for command in commands:
@@ -36,7 +41,7 @@ class GreedyBot:
                 best, best_value = [command], value
             elif value > best_value - _TIE:
                 best.append(command)
-        return best[0] if len(best) == 1 else self._random.choice(best)
+        return best
 
     def margin(self, state: GameState, command: Command) -> float:
         """The mover's expected score lead after the command, dice weighted by their odds."""

@@ -1,11 +1,13 @@
-"""Monte Carlo tree search with dice as chance outcomes, within a time budget per decision.
+"""Monte Carlo tree search with dice as chance outcomes, within a time budget per turn.
 
 Each node holds a position and the seat deciding there. Expanding a node evaluates every
 legal command at once (as greedy would), which gives each child a first value and orders
 them; progressive widening then lets the search look at more children of a node the more
 it is visited, best first. An attack leads to a chance node whose outcomes (success and
 failure) are visited in proportion to the engine's odds. Values are win chances for every
-seat (max^n): each seat, where it decides, picks what is best for itself.
+seat, backed up as max^n: a node is worth what its best child is worth to the seat
+deciding there, a chance node the odds-weighted mean of its outcomes, so the tree is a
+best-first expectimax search that UCB1 steers.
 """
 
 from __future__ import annotations
@@ -35,21 +37,22 @@ _FLOOR = 0.1
 # Final: `type(x) is Chance` then tells the two apart for the type checker too.
 @final
 class Node:
-    """A position in the tree: its visits, value totals per seat, and children once expanded.
+    """A position in the tree: its visits, its value per seat, and children once expanded.
 
     Only expanded nodes keep their position; a leaf keeps the command that leads to it from
     its parent's and rebuilds it if the search comes back. Most nodes stay leaves, so the
     tree stays small and quick to free.
     """
 
-    __slots__ = ("children", "command", "mover", "state", "totals", "visits")
+    __slots__ = ("children", "command", "mover", "state", "value", "visits")
 
     def __init__(self, state: GameState, command: Command | None, values: list[float]) -> None:
         self.state: GameState | None = None
         self.command = command
         self.mover = state.current_seat
         self.visits = 1
-        self.totals = values[:]
+        # The evaluation's win chances until expanded, then the best child's (max^n).
+        self.value = values
         # (command, child), best first by the first evaluation; None until expanded.
         self.children: list[tuple[Command, Node | Chance]] | None = None
 
@@ -58,17 +61,24 @@ class Node:
 class Chance:
     """An attack's outcomes, each a node with its probability."""
 
-    __slots__ = ("outcomes", "totals", "visits")
+    __slots__ = ("outcomes", "value", "visits")
 
     def __init__(self, outcomes: list[tuple[float, Node]]) -> None:
         self.outcomes = outcomes
         self.visits = 1
-        seats = len(outcomes[0][1].totals)
-        self.totals = [sum(p * node.totals[seat] for p, node in outcomes) for seat in range(seats)]
+        self.value = self.expected()
+
+    def expected(self) -> list[float]:
+        """The outcomes' values, weighted by their odds."""
+        outcomes = self.outcomes
+        return [
+            sum(p * node.value[seat] for p, node in outcomes)
+            for seat in range(len(outcomes[0][1].value))
+        ]
 
 
 class MctsBot:
-    """Searches within its budget per turn, then plays the most visited command.
+    """Searches within its budget per turn, then plays the command worth most to its seat.
 
     The budget is per turn (a seat's run of decisions, e.g. activate, move, attack, end),
     not per decision, so the people at the table wait for one budget per computer seat,
@@ -85,7 +95,9 @@ class MctsBot:
         budget_ms: float = DEFAULT_BUDGET_MS,
         iterations: int | None = None,
         weights: Weights | None = None,
-        exploration: float = 0.15,
+        # Small beside the value gaps between commands (a few points of win chance): a larger
+        # bonus spread the visits evenly and more iterations bought little (docs/bots.md).
+        exploration: float = 0.03,
         widening: float = 2.0,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
@@ -111,7 +123,7 @@ class MctsBot:
         self._turn_seconds = 0.0
 
     def choose(self, state: GameState) -> Command:
-        """The most visited command after searching from `state`; dice are left to the caller."""
+        """The best valued command after searching from `state`; dice are left to the caller."""
         started = self.clock()
         turn = turn_key(state)
         if turn != self._turn:
@@ -197,9 +209,9 @@ class MctsBot:
                 path.append(child)
             node = child
         if node.mover is None:
+            # A finished game: its value is exact and already backed up.
             if self.clock() > deadline:
                 return False
-            value = [total / node.visits for total in node.totals]
         else:
             if node.state is None:
                 assert parent.state is not None and node.command is not None, "a leaf's way back"
@@ -209,15 +221,15 @@ class MctsBot:
             # No expansion starts unless, at the slowest pace seen, it ends before the deadline.
             if self.clock() + len(commands) * self._child_seconds > deadline:
                 return False
-            expanded = self._expand(node, horizon, commands, deadline)
-            if expanded is None:
+            if not self._expand(node, horizon, commands, deadline):
                 return False
-            value = expanded
         for visited in path:
             visited.visits += 1
-            totals = visited.totals
-            for seat, amount in enumerate(value):
-                totals[seat] += amount
+        for visited in reversed(path[:-1]):
+            if type(visited) is Chance:
+                visited.value = visited.expected()
+            else:
+                _back_up(visited)
         return True
 
     def _expand(
@@ -228,8 +240,9 @@ class MctsBot:
         deadline: float,
         *,
         partial: bool = False,
-    ) -> list[float] | None:
-        """Evaluate the node's children; the best one's value, or None if the deadline came first.
+    ) -> bool:
+        """Evaluate the node's children and take the best one's value; False if the deadline
+        came first.
 
         Slower children than expected can outlast the deadline: the expansion then stops
         there, so no decision runs over by more than one child's evaluation. With `partial`
@@ -245,7 +258,7 @@ class MctsBot:
         for command in commands:
             if children and self.clock() > deadline:
                 if not partial:
-                    return None
+                    return False
                 break
             chances = []
             for probability, outcome in state.chance_outcomes(command):
@@ -256,11 +269,12 @@ class MctsBot:
                 )
             edge: Node | Chance = chances[0][1] if len(chances) == 1 else Chance(chances)
             # The seeded generator breaks ties between equally valued commands.
-            children.append((edge.totals[mover], self._random.random(), command, edge))
+            children.append((edge.value[mover], self._random.random(), command, edge))
         self._child_seconds = max(self._child_seconds, (self.clock() - begun) / len(children))
         children.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
         node.children = [(command, edge) for _, _, command, edge in children]
-        return children[0][3].totals[:]
+        node.value = children[0][3].value
+        return True
 
     def _select(self, node: Node) -> Node | Chance:
         """The child maximising the mover's value plus an exploration bonus, among the widened."""
@@ -273,9 +287,7 @@ class MctsBot:
         best: Node | Chance | None = None
         best_score = -math.inf
         for _, child in children[:allowed]:
-            score = child.totals[mover] / child.visits + exploration * math.sqrt(
-                log_visits / child.visits
-            )
+            score = child.value[mover] + exploration * math.sqrt(log_visits / child.visits)
             if score > best_score:
                 best, best_score = child, score
         assert best is not None, "an expanded node has children"
@@ -288,12 +300,13 @@ class MctsBot:
         return max(chance.outcomes, key=lambda entry: entry[0] * total - entry[1].visits)[1]
 
     def _best(self, root: Node) -> tuple[Command, Node | Chance]:
-        """The root's most visited command, the better valued one on a tie, and its subtree."""
+        """The root's command of best max^n value for its seat, the more visited on a tie, and
+        its subtree (the values are the search's best judgement; visits follow the bonus)."""
         mover = root.mover
         assert root.children is not None and mover is not None, "the root is expanded"
         return max(
             root.children,
-            key=lambda entry: (entry[1].visits, entry[1].totals[mover] / entry[1].visits),
+            key=lambda entry: (entry[1].value[mover], entry[1].visits),
         )
 
 
@@ -301,6 +314,18 @@ class MctsBot:
 _COMPARED = tuple(name for name in GameState.__slots__ if name not in ("game", "last_tally"))
 # How many positions of the kept subtree a new decision looks through for its own.
 _REUSE_LOOKUP = 400
+
+
+def _back_up(node: Node) -> None:
+    """The node's value: its child's that is best for the seat deciding there (max^n)."""
+    children = node.children
+    mover = node.mover
+    assert children is not None and mover is not None, "a node on a path was expanded"
+    best = children[0][1].value
+    for _, child in children:
+        if child.value[mover] > best[mover]:
+            best = child.value
+    node.value = best
 
 
 def _same(one: GameState, other: GameState) -> bool:

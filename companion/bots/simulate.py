@@ -8,6 +8,7 @@ bot plays every seat and every start position equally often.
 from __future__ import annotations
 
 import heapq
+import math
 import multiprocessing
 import os
 import signal
@@ -48,6 +49,17 @@ IN_FLIGHT_PER_WORKER = 4
 ERROR_SAMPLES = 5
 
 
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default)."""
+    if trials == 0:
+        return 0.0, 1.0
+    share = successes / trials
+    centre = share + z * z / (2 * trials)
+    spread = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials))
+    scale = 1 + z * z / trials
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
 def default_board_id(players: int) -> str:
     """The shipped layout made for this many players."""
     return "duel-isle" if players < EXTENDED_ROUNDS_MIN_PLAYERS else "gathering-isle"
@@ -69,6 +81,8 @@ class SimulationReport:
     seed: int
     budget_ms: int | None = None
     workers: int = 1
+    # What the bots' budgets are read on: "wall" (as on the digital board) or "cpu".
+    clock: str = "wall"
     wins_by_seat: dict[str, int] = field(default_factory=dict)
     wins_by_start_position: dict[str, int] = field(default_factory=dict)
     wins_by_bot: dict[str, int] = field(default_factory=dict)
@@ -93,7 +107,21 @@ class SimulationReport:
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON-ready data."""
-        return asdict(self)
+        data = asdict(self)
+        data["win_rate_by_bot"] = {
+            name: {"rate": round(rate, 4), "low_95": round(low, 4), "high_95": round(high, 4)}
+            for name, (rate, low, high) in self.win_rates().items()
+        }
+        return data
+
+    def win_rates(self) -> dict[str, tuple[float, float, float]]:
+        """Each bot's share of the games it played that it won, per seat filled, with the
+        95% Wilson interval around it."""
+        rates = {}
+        for name, wins in self.wins_by_bot.items():
+            seats = self.seats_by_bot.get(name, 0)
+            rates[name] = (wins / seats if seats else 0.0, *wilson(wins, seats))
+        return rates
 
     def lines(self) -> list[str]:
         """The report as readable lines."""
@@ -103,10 +131,17 @@ class SimulationReport:
 
         rate = self.decisions / self.seconds if self.seconds else 0.0
         budget = f", mcts budget {self.budget_ms} ms" if self.budget_ms else ""
+        if self.clock == "cpu":
+            budget += ", budgets on CPU time"
         lines = [
             f"{self.games} games, {self.players} players on {self.board}, "
             f"bots {', '.join(self.bots)}{budget}, seed {self.seed}, {self.workers} worker(s)",
             f"wins by bot:             {row(self.wins_by_bot)}  (seats {row(self.seats_by_bot)})",
+            "win rate by bot (95% interval): "
+            + "  ".join(
+                f"{name}: {rate * 100:.1f}% ({low * 100:.1f}-{high * 100:.1f}%)"
+                for name, (rate, low, high) in self.win_rates().items()
+            ),
         ]
         lines.extend(
             f"  {name} by start position: {row(wins)}"
@@ -140,6 +175,8 @@ class _Table:
     turn_order: tuple[str, ...]
     bots: tuple[str, ...]
     budget_ms: int | None
+    # Budgets read on each bot's own CPU time instead of the wall clock.
+    cpu_clock: bool = False
 
 
 @dataclass
@@ -163,8 +200,9 @@ class _Outcome:
 class _Timed:
     """A bot wrapped to time its decisions: by the wall clock, and by its own CPU time."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, cpu_clock: bool = False) -> None:
         self.bot = bot
+        self.cpu_clock = cpu_clock
         self.name = bot.name
         self.budget_ms = bot.budget_ms
         self.longest = 0.0
@@ -178,10 +216,13 @@ class _Timed:
         started_cpu = time.thread_time()
         command = self.bot.choose(state)
         seconds = time.perf_counter() - started
+        cpu = time.thread_time() - started_cpu
         self.longest = max(self.longest, seconds)
-        self.longest_cpu = max(self.longest_cpu, time.thread_time() - started_cpu)
+        self.longest_cpu = max(self.longest_cpu, cpu)
         self.decisions += 1
-        if self.budget_ms and seconds * 1000 > self.budget_ms * LATE:
+        # On the CPU clock the bot keeps to its budget in its own time, not the wall's.
+        spent = cpu if self.cpu_clock else seconds
+        if self.budget_ms and spent * 1000 > self.budget_ms * LATE:
             self.late += 1
         return command
 
@@ -198,8 +239,9 @@ def _play_table(table: _Table) -> _Outcome:
             turn_order=table.turn_order,
             mode=Mode.DIGITAL,
         )
+        clock = time.thread_time if table.cpu_clock else time.perf_counter
         bots = [
-            _Timed(make_bot(name, table.seed * 7 + seat, table.budget_ms))
+            _Timed(make_bot(name, table.seed * 7 + seat, table.budget_ms, clock), table.cpu_clock)
             for seat, name in enumerate(table.bots)
         ]
         played = play(Game(setup, board), bots, SeededDice(table.seed))
@@ -235,6 +277,7 @@ def simulate(
     budget_ms: int | None = None,
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    cpu_clock: bool = False,
 ) -> SimulationReport:
     """Play `games` games, `bots` cycled over the seats, rotated so each gets every seat."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -272,6 +315,7 @@ def simulate(
                 turn_order=tuple(seat_ids[(i + shift) % players] for i in range(players)),
                 bots=tuple(seat_bots[(i + turn) % players] for i in range(players)),
                 budget_ms=budget_ms,
+                cpu_clock=cpu_clock,
             )
 
     workers = min(workers, games)
@@ -283,6 +327,7 @@ def simulate(
         seed=seed,
         budget_ms=budget_ms,
         workers=workers,
+        clock="cpu" if cpu_clock else "wall",
     )
     summary = _Summary(report)
     started = time.perf_counter()

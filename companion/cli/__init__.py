@@ -1,4 +1,4 @@
-"""The command line: `python -m companion tally|replay|game|simulate|bench|app`.
+"""The command line: `python -m companion tally|replay|game|analyse|simulate|bench|app`.
 
 Every command reads or prints JSON where it makes sense; bad input exits with
 status 2 and one line on stderr naming the problem, never a traceback.
@@ -12,12 +12,14 @@ import math
 import os
 import socket
 import sys
+from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from pydantic import ValidationError
 
 from companion.boards import BoardError, resolve_board
+from companion.cli.analyse import analyse
 from companion.cli.game import game_app
 from companion.cli.io import (
     OneLineErrors,
@@ -52,11 +54,22 @@ app = typer.Typer(
     help="Summoner's Isle Companion: rules engine tools.",
 )
 app.add_typer(game_app, name="game")
+app.command("analyse")(analyse)
 
 INPUT_HELP = "A JSON file, or - to read standard input."
+
+
+class Clock(StrEnum):
+    """What the bots of a simulation read their budgets on."""
+
+    WALL = "wall"
+    CPU = "cpu"
+
+
 MIN_PORT, MAX_PORT = 1, 65535
 MAX_BENCH_SECONDS = 600
 MAX_WAIT_GAMES = 100
+MAX_CALIBRATION_GAMES = 1000
 MAX_SESSION_TIMEOUT_S = 86_400
 
 
@@ -166,7 +179,10 @@ def simulate(
         ),
     ] = "random",
     budget_ms: Annotated[
-        int | None, typer.Option(help="Milliseconds per mcts decision (default 1000).")
+        int | None,
+        typer.Option(
+            help="Milliseconds per turn of plain mcts seats (default 700); levels have their own."
+        ),
     ] = None,
     workers: Annotated[
         int | None, typer.Option(help="Games played at once in processes (default: cores).")
@@ -174,6 +190,13 @@ def simulate(
     board: Annotated[
         str | None, typer.Option(help="A shipped board id.", callback=unicode_argument)
     ] = None,
+    clock: Annotated[
+        Clock,
+        typer.Option(
+            help="What bots read their budgets on: wall (as on the digital board) or cpu "
+            "(each bot's own CPU time, so other work on the machine does not weaken it)."
+        ),
+    ] = Clock.WALL,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Play whole games between bots and report how they ended."""
@@ -183,7 +206,9 @@ def simulate(
     names = [name.strip() for name in bots.split(",") if name.strip()]
     try:
         workers = default_workers() if workers is None else workers
-        report = run(players, games, seed, names, board, budget_ms, workers)
+        report = run(
+            players, games, seed, names, board, budget_ms, workers, cpu_clock=clock is Clock.CPU
+        )
     except (BoardError, ValueError) as error:
         fail(str(error))
     except KeyboardInterrupt:
@@ -218,11 +243,62 @@ def bench(
             "(a few minutes per game; needs what `make test` installs).",
         ),
     ] = 0,
+    openspiel: Annotated[
+        bool,
+        typer.Option(
+            "--openspiel",
+            help="Instead, race the engine's random playouts against OpenSpiel's backgammon "
+            "for --seconds (needs the openspiel extra).",
+        ),
+    ] = False,
+    coach: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=MAX_WAIT_GAMES,
+            help="Instead, time the coach on this many table games of 2, 3 and 4 players: "
+            "each position's chances and each whole game's review.",
+        ),
+    ] = 0,
+    calibration: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=MAX_CALIBRATION_GAMES,
+            help="Instead, play this many games of 2, 3 and 4 mcts:normal seats and measure "
+            "how well the coach's chances are calibrated on them (hours of CPU).",
+        ),
+    ] = 0,
+    games_in: Annotated[
+        str | None,
+        typer.Option(
+            metavar="FILE",
+            help="Measure the calibration on these games (JSON lines of game logs) instead "
+            "of playing new ones.",
+        ),
+    ] = None,
+    games_out: Annotated[
+        str | None,
+        typer.Option(metavar="FILE", help="Save the games --calibration plays (JSON lines)."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of --coach and --calibration.")] = 1,
+    workers: Annotated[
+        int | None,
+        typer.Option(min=1, max=32, help="Processes for --calibration (default: cores)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Measure the engine (decisions per second, tally, replay) and the store (append, reopen)."""
     from companion.cli.app_waits import AppWaitsUnavailable
-    from companion.cli.bench import run_app_waits, run_bench, run_waits
+    from companion.cli.bench import (
+        OpenSpielMissing,
+        run_app_waits,
+        run_bench,
+        run_calibration,
+        run_coach,
+        run_openspiel,
+        run_waits,
+    )
 
     # NaN passes a `<= 0` test, and infinity would never end.
     if not math.isfinite(seconds) or not 0 < seconds <= MAX_BENCH_SECONDS:
@@ -230,18 +306,34 @@ def bench(
     try:
         if waits_app:
             result = run_app_waits(waits_app)
+        elif waits:
+            result = run_waits(waits)
+        elif openspiel:
+            result = run_openspiel(seconds)
+        elif coach:
+            result = run_coach(coach, seed)
+        elif calibration or games_in:
+            result = run_calibration(calibration, seed, workers, games_in, games_out, as_json)
         else:
-            result = run_waits(waits) if waits else run_bench(seconds)
+            result = run_bench(seconds)
     except AppWaitsUnavailable as error:
         fail(f"cannot measure waits in the app: {error}")
+    except OpenSpielMissing as error:
+        fail(str(error))
+    except UserError as error:
+        fail(str(error))
     except (OSError, StoreError) as error:
         fail(f"cannot run the store benchmark: {getattr(error, 'strerror', None) or error}")
+    except KeyboardInterrupt:
+        interrupted()
     if as_json:
         print_json(result)
         return
     for key, value in result.items():
         if isinstance(value, dict):
             value = ", ".join(f"{k} {v}" for k, v in value.items())
+        elif isinstance(value, list):
+            value = "\n" + "\n".join(f"  {item}" for item in value)
         typer.echo(f"{key:16} {value}")
 
 

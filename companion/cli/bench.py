@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
+import json
 import os
 import platform
 import random
 import statistics
+import sys
 import time
 from typing import Any
 
 from companion.boards import shipped_board
+from companion.bots import make_bot
 from companion.bots.playout import play
 from companion.bots.waits import measure_waits
 from companion.engine import Game, reset_phase
@@ -21,8 +25,11 @@ from models.game_log import GameLog
 from models.rules import EXTENDED_ROUNDS, KIND_ORDER, MAX_TRACK_ENERGY, STANDARD_ROUNDS
 from models.seeded_dice import SeededDice
 from models.setup import GameSetup, Mode
+from models.strict_json import JSONInputError, read_bounded
 
 BENCH_BOARD = "gathering-isle"
+# A file of calibration games holds hundreds of game logs, each read as strictly as one.
+GAMES_FILE_BYTES = 512 * 1024 * 1024
 BENCH_PLAYERS = ("red", "blue", "green", "yellow")
 
 
@@ -166,3 +173,218 @@ def run_waits(games: int, seed: int = 1) -> dict[str, Any]:
     from companion.play.turns import pause_for
 
     return measure_waits(pause_for, ("mcts:normal",) * 3, games, seed).summary()
+
+
+def openspiel_decisions_per_second(seconds: float = 3.0, seed: int = 1) -> dict[str, float]:
+    """Random playouts of OpenSpiel's backgammon (C++) through its Python API.
+
+    As the engine's: at a decision, list the legal actions and pick one uniformly; at a
+    chance node, draw the dice by their odds. Decisions and dice are counted apart: the
+    engine rolls an attack's dice inside its decision.
+    """
+    spiel: Any = importlib.import_module("pyspiel")
+    game = spiel.load_game("backgammon")
+    rng = random.Random(seed)
+    decisions = rolls = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, odds = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, odds)[0])
+                rolls += 1
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+    elapsed = time.perf_counter() - started
+    return {"decisions_per_s": decisions / elapsed, "actions_per_s": (decisions + rolls) / elapsed}
+
+
+def run_openspiel(seconds: float = 3.0, rounds: int = 3) -> dict[str, Any]:
+    """The engine's random playouts against OpenSpiel's backgammon, in turns, in one run.
+
+    Each side runs `rounds` times for `seconds / rounds`, alternately, so a change in the
+    machine's load meets both; the ratio is the engine's decisions per second over
+    OpenSpiel's (its dice, which are actions there, counted in its time but not as decisions).
+    """
+    try:
+        importlib.import_module("pyspiel")
+    except ImportError:
+        raise OpenSpielMissing(
+            "OpenSpiel is not installed: pip install 'summoners-isle-companion[openspiel]'"
+        ) from None
+    slice_ = seconds / rounds
+    engine: list[float] = []
+    spiel: list[dict[str, float]] = []
+    for number in range(rounds):
+        engine.append(decisions_per_second(slice_, seed=number + 1))
+        spiel.append(openspiel_decisions_per_second(slice_, seed=number + 1))
+    ours = statistics.mean(engine)
+    theirs = statistics.mean(one["decisions_per_s"] for one in spiel)
+    actions = statistics.mean(one["actions_per_s"] for one in spiel)
+    return {
+        "engine_decisions_per_s": round(ours),
+        "openspiel_decisions_per_s": round(theirs),
+        "openspiel_actions_per_s": round(actions),
+        "ratio": round(ours / theirs, 2),
+        "ratio_to_actions": round(ours / actions, 2),
+        "machine": machine(),
+    }
+
+
+class OpenSpielMissing(RuntimeError):
+    """OpenSpiel (the optional extra) is not installed."""
+
+
+def run_coach(games: int, seed: int = 1) -> dict[str, Any]:
+    """The coach on table games: each position's chances, and each whole game's review.
+
+    Table games are digital games between greedy bots recorded the table's way
+    (`coach/tabled.py`), `games` of 2, 3 and 4 players on the default boards. Times are
+    the process's CPU time (one core). A position's estimate starts afresh, as the app's
+    would after an Energy and Reset; a review shares its playouts' ends across positions.
+    """
+    from companion.coach import Estimator, review
+    from companion.coach.tabled import as_table
+
+    position_seconds: list[float] = []
+    review_seconds: list[float] = []
+    widths: list[float] = []
+    spreads: list[float] = []
+    for players in (2, 3, 4):
+        board_id = BENCH_BOARD if players > 2 else "duel-isle"
+        for number in range(games):
+            setup = GameSetup(
+                players=[{"id": p} for p in BENCH_PLAYERS[:players]],
+                board=board_id,
+                mode=Mode.DIGITAL,
+            )
+            game = Game(setup, shipped_board(board_id))
+            bots = [make_bot("greedy", seed=seed * 100 + number * 4 + s) for s in range(players)]
+            played = play(game, bots, SeededDice(seed * 1000 + players * 100 + number))
+            table, records = as_table(game, played.commands)
+            started = time.process_time()
+            told = review(table, records, seed=seed)
+            review_seconds.append(time.process_time() - started)
+            state = table.new_initial_state()
+            positions = [state.clone()]
+            for record in records:
+                state.apply(record)
+                if type(record).__name__ == "EnergyAndReset" and not state.is_terminal:
+                    positions.append(state.clone())
+            for position in positions:
+                started = time.process_time()
+                chances = Estimator(seed).chances(position)
+                position_seconds.append(time.process_time() - started)
+                widths.append(max((p.high - p.low) / 2 for p in chances.players))
+                others = [Estimator(seed + k).chances(position) for k in range(1, 5)]
+                for line in chances.players:
+                    values = [line.chance] + [other.chance(line.player) for other in others]
+                    mean = statistics.mean(values)
+                    spreads.extend(abs(value - mean) for value in values)
+            assert told.moments, "a review has a moment at the start"
+    return {
+        "table_positions": len(position_seconds),
+        "position_s_median": round(statistics.median(position_seconds), 3),
+        "position_s_max": round(max(position_seconds), 3),
+        "half_width_max_points": round(max(widths) * 100, 1),
+        "half_width_within_5_points": f"{sum(w <= 0.05 for w in widths)}/{len(widths)}",
+        "seeds_within_5_points": f"{sum(s <= 0.05 for s in spreads)}/{len(spreads)}",
+        "table_reviews": len(review_seconds),
+        "review_s_median": round(statistics.median(review_seconds), 2),
+        "review_s_max": round(max(review_seconds), 2),
+        "machine": machine(),
+    }
+
+
+def run_calibration(
+    games: int,
+    seed: int = 1,
+    workers: int | None = None,
+    games_in: str | None = None,
+    games_out: str | None = None,
+    as_json: bool = False,
+) -> dict[str, Any]:
+    """How well the coach's chances are calibrated, on games between `mcts:normal` seats.
+
+    Plays `games` games of 2, 3 and 4 players (or reads `games_in`, JSON lines of game
+    logs), saves them to `games_out` if given, and measures (`cli/calibration.py`).
+    """
+    from companion.bots.simulate import default_workers
+    from companion.cli import calibration as measure
+    from companion.cli.io import UserError
+
+    workers = workers or default_workers()
+    if games_in:
+        logs = read_games(games_in)
+    else:
+        logs = measure.play_games(games, seed, workers, _progress("games"))
+    if games_out:
+        try:
+            with open(games_out, "w", encoding="utf-8") as out:
+                for log in logs:
+                    out.write(json.dumps(log.to_json()) + "\n")
+        except OSError as error:
+            raise UserError(f"cannot write {games_out}: {error.strerror or error}") from None
+    report = measure.calibration(
+        logs, seed=seed, workers=workers, progress=lambda what, d, t: _progress(what)(d, t)
+    )
+    data = report.to_json()
+    if as_json:
+        return data
+    data["table"] = [_bucket_line(row) for row in data["table"]]
+    data["raw_table"] = [_bucket_line(row) for row in data["raw_table"]]
+    data["shipped_table"] = [_bucket_line(row) for row in data["shipped_table"]]
+    data["knots"] = {
+        players: " ".join(f"{x:.3f}>{y:.3f}" for x, y in knots)
+        for players, knots in data["knots"].items()
+    }
+    return data
+
+
+def _bucket_line(row: dict[str, Any]) -> str:
+    """One bucket of a calibration table as a line."""
+    check = "" if not row["checked"] else (" ok" if row["within_7_points"] else " OFF")
+    return (
+        f"{row['bucket']:>8}: {row['positions']:5} player-positions, "
+        f"predicted {row['mean_predicted']:5.1f}%, won {row['observed']:5.1f}%{check}"
+    )
+
+
+def _progress(what: str) -> Any:
+    """A progress callback writing 'what done/total' on stderr."""
+
+    def report(done: int, total: int) -> None:
+        sys.stderr.write(f"\r{what} {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return report
+
+
+def read_games(path: str) -> list[GameLog]:
+    """Game logs from a file of JSON lines, each read strictly; UserError names a bad line."""
+    from companion.cli.io import UserError, parse_json
+
+    try:
+        with open(path, "rb") as stream:
+            text = read_bounded(stream, path, GAMES_FILE_BYTES)
+    except JSONInputError as error:
+        raise UserError(str(error)) from None
+    except OSError as error:
+        raise UserError(f"cannot read {path}: {error.strerror or error}") from None
+    logs = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        data = parse_json(line, f"{path}, line {number}")
+        try:
+            logs.append(GameLog.model_validate(data))
+        except ValueError as error:
+            raise UserError(f"{path}, line {number}: not a game log ({error})") from None
+    if not logs:
+        raise UserError(f"{path} holds no game")
+    return logs

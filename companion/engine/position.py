@@ -186,6 +186,8 @@ def _parse_board(game: Game, text: str, seats: int) -> tuple[list[Token | None],
         position = match.end()
         if match.group(1):
             run = int(match.group(1))
+            if len(occupant) + run > game.isle.size:
+                break
             occupant.extend([None] * run)
             face_down.extend([False] * run)
             continue

@@ -14,7 +14,7 @@ from companion.engine.errors import SetupError
 from companion.engine.flow import blocker, occupants_by_id, run_reset, settle
 from companion.engine.isle import Isle, compile_isle
 from companion.engine.movement import reachable
-from companion.engine.position import parse_position, position_text
+from companion.engine.position import PositionError, parse_position, position_text
 from companion.engine.reach import reach
 from companion.engine.reset_phase import Tally
 from companion.engine.rulesets import RULE_SETS, RuleSet
@@ -91,10 +91,22 @@ class Game:
         refused = seats_refusal(board, len(self.players))
         if refused is not None:
             raise SetupError(refused)
+        if setup.start is not None:
+            # Read once here, so a setup whose start is no position of this game is refused.
+            self.new_initial_state()
 
     def new_initial_state(self) -> GameState:
-        """The state before the first command of round 1."""
-        return GameState.initial(self)
+        """The state before the first command: round 1's start, or the setup's `start`."""
+        start = self.setup.start
+        if start is None:
+            return GameState.initial(self)
+        try:
+            # Position text is ASCII: other scripts' digits would read as numbers too.
+            if start.isascii():
+                return GameState.from_position(self, start)
+        except PositionError:
+            pass
+        raise SetupError(Message("setup.start", board=quoted(self.board.id)))
 
 
 class GameState:
