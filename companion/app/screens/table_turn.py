@@ -351,7 +351,7 @@ class TurnCard:
         """A line for each player this step passes over, saying why."""
         lines: list[ft.Control] = []
         for player in state.order():
-            reason = state.blocker_message(player)
+            reason = state.blocker(player)
             if reason is not None:
                 said = say(self.words, "game.table.blocker", reason=reason)
                 lines.append(ft.Text(said, size=14, color=ft.Colors.ON_SURFACE_VARIANT))
