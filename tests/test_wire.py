@@ -18,17 +18,14 @@ import pytest
 
 from companion.app.web_page import FALLBACK_FONTS, STUB_PATH, OfflinePage, font_manifest
 from companion.app.wire import (
-    BadFrame,
     Bucket,
     Rate,
     WireGate,
     WireLimits,
-    check_event,
-    check_update,
     client_key,
     current_link,
-    read_frame,
 )
+from companion.app.wire_frames import BadFrame, check_event, check_update, read_frame
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
