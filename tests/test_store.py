@@ -529,8 +529,8 @@ def test_a_damaged_sqlite_file_is_moved_aside_and_a_new_one_started(tmp_path):
         (notice,) = store.notices
         (aside,) = [p for p in tmp_path.iterdir() if ".corrupt-" in p.name]
         assert aside.read_bytes() == garbage
-        assert str(aside) in notice
-        assert "moved to" in notice
+        assert str(aside) in str(notice)
+        assert "moved to" in str(notice)
         assert store.games() == []
         store.new_game(DUEL)
     with open_store(str(path)) as store:

@@ -129,7 +129,7 @@ class App:
         await self.find_language()
         self.show()
         for notice in self.store.notices:
-            notify(self.page, notice, error=True)
+            notify(self.page, self.words.render(notice), error=True)
         warm_up()
 
     def _spawn(self, work: Callable[[], Awaitable[None]]) -> None:

@@ -116,7 +116,7 @@ def opened(db: str | None, lang: str = DEFAULT_LANGUAGE) -> Iterator[Store]:
     except StoreError as error:
         fail(str(error))
     for notice in store.notices:
-        typer.echo(f"warning: {printable(notice)}", err=True)
+        typer.echo(f"warning: {printable(render(notice, lang))}", err=True)
     try:
         yield store
     except GameMovedOn as error:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from companion.engine import GameState, IllegalCommand, Phase
 from companion.engine.names import kind_term, kinds_term
-from companion.language import Message, Value
+from companion.language import Message
 from companion.play.session import GameSession
 from models.commands import Command, Pass, Removal, Skip, Summon, Swap
 from models.rules import CREATURES, KIND_ORDER, WYRM_SWAP_COST, CreatureKind
@@ -53,14 +53,16 @@ class SummonSquare:
     @property
     def label(self) -> Message:
         """What a screen reader says of it."""
-        values: dict[str, Value] = {
-            "player": self.name,
-            "kind": kind_term(self.kind),
-            "count": self.left,
-        }
+        kind = kind_term(self.kind)
         if self.tap is not None and self.tap.refused is not None:
-            return Message("game.table.summon_cell_locked", reason=self.tap.refused, **values)
-        return Message("game.table.summon_cell", **values)
+            return Message(
+                "game.table.summon_cell_locked",
+                player=self.name,
+                kind=kind,
+                count=self.left,
+                reason=self.tap.refused,
+            )
+        return Message("game.table.summon_cell", player=self.name, kind=kind, count=self.left)
 
 
 @dataclass(frozen=True, slots=True)

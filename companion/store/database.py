@@ -19,6 +19,7 @@ from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
+from companion.language import Message, quoted
 from companion.store import DB_ENV
 from companion.store.errors import StoreError
 
@@ -62,7 +63,7 @@ def resolve_url(db: str | None = None) -> URL:
     try:
         url = make_url(given)
     except (ArgumentError, ValueError):
-        raise StoreError(f"not a database URL: {given!r}") from None
+        raise StoreError(Message("store.db.not_url", given=quoted(given))) from None
     database = url.database or ""
     if url.get_backend_name() == "sqlite" and database.startswith("~"):
         # As for a plain path: `sqlite:///~/games.db` means the home folder, not a folder "~".
@@ -86,7 +87,7 @@ class Database:
 
     engine: Engine
     url: URL
-    notices: list[str] = field(default_factory=list)
+    notices: list[Message] = field(default_factory=list)
 
     @property
     def is_sqlite(self) -> bool:
@@ -102,7 +103,7 @@ class Database:
 def open_database(db: str | None = None) -> Database:
     """Open (creating and migrating when needed) the database named by `db`."""
     url = resolve_url(db)
-    notices: list[str] = []
+    notices: list[Message] = []
     path = sqlite_file(url)
     if path is not None:
         _make_folder(path.parent)
@@ -115,9 +116,8 @@ def open_database(db: str | None = None) -> Database:
         migrate(engine)
     except DBAPIError as error:
         engine.dispose()
-        raise StoreError(
-            f"cannot open the database {database.label}: {first_line(error)}"
-        ) from None
+        said = Message("store.db.cannot_open", database=database.label, error=first_line(error))
+        raise StoreError(said) from None
     except BaseException:
         engine.dispose()
         raise
@@ -129,13 +129,10 @@ def _make_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        raise StoreError(
-            f"cannot make the folder {folder} for the database: a file is in the way"
-        ) from None
+        raise StoreError(Message("store.db.folder_blocked", folder=str(folder))) from None
     except OSError as error:
-        raise StoreError(
-            f"cannot make the folder {folder} for the database: {error.strerror or error}"
-        ) from None
+        said = Message("store.db.no_folder", folder=str(folder), error=_os_words(error))
+        raise StoreError(said) from None
 
 
 def _engine(url: URL) -> Engine:
@@ -147,16 +144,13 @@ def _engine(url: URL) -> Engine:
             return engine
         return create_engine(url, pool_pre_ping=True)
     except (ArgumentError, NoSuchModuleError) as error:
-        raise StoreError(f"cannot use the database URL {url!r}: {error}") from None
+        said = Message("store.db.bad_url", url=repr(url), error=str(error))
+        raise StoreError(said) from None
     except ImportError as error:
         if url.get_backend_name() == "postgresql":
-            raise StoreError(
-                f"cannot use the database URL {url!r}: its database driver is not installed; "
-                f"PostgreSQL needs the postgres extra: pip install '{DISTRIBUTION}[postgres]'"
-            ) from None
-        raise StoreError(
-            f"cannot use the database URL {url!r}: its database driver is not installed ({error})"
-        ) from None
+            said = Message("store.db.no_postgres", url=repr(url), package=DISTRIBUTION)
+            raise StoreError(said) from None
+        raise StoreError(Message("store.db.no_driver", url=repr(url), error=str(error))) from None
 
 
 def _sqlite_connect(dbapi: sqlite3.Connection, record: object) -> None:
@@ -195,25 +189,20 @@ def _damage(path: Path) -> str | None:
         if not path.exists():
             return None
         if not path.is_file():
-            raise StoreError(f"the database path {path} is not a file")
+            raise StoreError(Message("store.db.not_a_file", path=str(path)))
         if not os.access(path, os.R_OK | os.W_OK):
-            raise StoreError(f"cannot read and write the database file {path}: permission denied")
+            raise StoreError(Message("store.db.no_permission", path=str(path)))
         with path.open("rb") as file:
             header = file.read(len(SQLITE_HEADER))
     except OSError as error:
-        raise StoreError(
-            f"cannot read the database file {path}: {error.strerror or error}"
-        ) from None
+        said = Message("store.db.unreadable", path=str(path), error=_os_words(error))
+        raise StoreError(said) from None
     if not header:
         return None  # an empty file: SQLite starts a new database in it
     if header != SQLITE_HEADER:
-        raise StoreError(
-            f"{path} is not a games database (not a SQLite file); it was left as it is"
-        )
+        raise StoreError(Message("store.db.not_sqlite", path=str(path)))
     if _foreign(path):
-        raise StoreError(
-            f"{path} is not a games database (another program's SQLite file); it was left as it is"
-        )
+        raise StoreError(Message("store.db.foreign", path=str(path)))
     try:
         connection = sqlite3.connect(f"{path.as_uri()}?mode=rw", uri=True, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as error:
@@ -251,10 +240,10 @@ def _foreign(path: Path) -> bool:
 def _damage_reason(error: sqlite3.Error) -> str:
     if getattr(error, "sqlite_errorcode", None) in _DAMAGED:
         return str(error)
-    raise StoreError(f"cannot open the database: {error}") from None
+    raise StoreError(Message("store.db.cannot_open_file", error=str(error))) from None
 
 
-def _move_aside(path: Path, reason: str) -> str:
+def _move_aside(path: Path, reason: str) -> Message:
     """Rename the damaged file (and its WAL files) out of the way; the notice says where."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     aside = path.with_name(f"{path.name}.corrupt-{stamp}")
@@ -265,14 +254,14 @@ def _move_aside(path: Path, reason: str) -> str:
                 companion_file.rename(aside.with_name(aside.name + suffix))
         path.rename(aside)
     except OSError as error:
-        raise StoreError(
-            f"the database {path} is damaged ({reason}) and could not be moved aside: "
-            f"{error.strerror or error}"
-        ) from None
-    return (
-        f"the database {path} could not be read ({reason}); "
-        f"it was moved to {aside} and a new, empty one was started"
-    )
+        said = Message("store.db.stuck", path=str(path), reason=reason, error=_os_words(error))
+        raise StoreError(said) from None
+    return Message("store.db.moved_aside", path=str(path), reason=reason, aside=str(aside))
+
+
+def _os_words(error: OSError) -> str:
+    """The system's own words for a file error."""
+    return str(error.strerror or error)
 
 
 # --- schema -----------------------------------------------------------------------------
@@ -318,12 +307,10 @@ def _upgrade(engine: Engine, target: str) -> None:
         current = schema_revision(connection)
         known = {script.revision for script in ScriptDirectory.from_config(config).walk_revisions()}
         if current is not None and current not in known:
-            raise StoreError(
-                f"the database is at schema revision {current}, newer than this app knows "
-                f"(up to {HEAD_REVISION}); update the app to open it"
-            )
+            said = Message("store.db.newer", current=current, known=HEAD_REVISION)
+            raise StoreError(said)
         config.attributes["connection"] = connection
         try:
             command.upgrade(config, target)
         except CommandError as error:
-            raise StoreError(f"cannot migrate the database: {error}") from None
+            raise StoreError(Message("store.db.cannot_migrate", error=str(error))) from None

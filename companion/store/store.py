@@ -273,7 +273,7 @@ class Store:
         return self._database.engine.url.render_as_string(hide_password=False)
 
     @property
-    def notices(self) -> list[str]:
+    def notices(self) -> list[Message]:
         """What the user must be told about opening the database (a damaged file moved aside)."""
         return self._database.notices
 
