@@ -31,15 +31,12 @@ from companion.cli.io import (
     unicode_argument,
 )
 from companion.cli.language import Lang
-from companion.engine import Game, SetupError, reset_phase
+from companion.cli.logs import replayed_log
+from companion.engine import reset_phase
 from companion.engine.isle import compile_isle
-from companion.engine.replay import ReplayError, replay
 from companion.engine.serialize import state_to_json
-from companion.language import Message
 from companion.language.render import DEFAULT_LANGUAGE, language, render
 from companion.store.errors import StoreError
-from models.commands import CommandFormatError
-from models.game_log import GameLog
 from models.problems import problem
 from models.tally_request import TallyRequest
 
@@ -144,19 +141,7 @@ def replay_command(
     lang: Lang = DEFAULT_LANGUAGE,
 ) -> None:
     """Replay a game log (docs/game-log.md) and print the final state as JSON."""
-    try:
-        data = read_json(source)
-        try:
-            log = GameLog.model_validate(data)
-        except ValidationError as error:
-            said = Message("problem.in_game_log", problem=problem(error, data))
-            raise UserError(render(said, lang)) from None
-        game = Game(log.setup, resolve_board(log.setup.board))
-        state = replay(game, log.parsed_commands())
-    except (ReplayError, SetupError, BoardError, CommandFormatError) as error:
-        fail(render(error.message, lang))
-    except (UserError, ValueError) as error:
-        fail(str(error))
+    _, _, state = replayed_log(source, lang)
     if position:
         echo(state.position())
     else:

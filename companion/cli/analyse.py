@@ -11,22 +11,18 @@ import re
 from typing import Annotated, Any
 
 import typer
-from pydantic import ValidationError
 
-from companion.boards import BoardError, resolve_board
 from companion.cli.game import Db, opened
-from companion.cli.io import UserError, echo, fail, print_json, read_json
+from companion.cli.io import echo, fail, print_json
 from companion.cli.language import Lang
+from companion.cli.logs import replayed_log
 from companion.coach import CoachError, Review, review
 from companion.coach.chances import DEFAULT_BUDGET, Chances
 from companion.coach.review import DIGITAL_BUDGET, Mark, Moment, percent
-from companion.engine import Game, SetupError
-from companion.engine.replay import ReplayError, replay
+from companion.engine import Game
 from companion.language import Message
 from companion.language.render import DEFAULT_LANGUAGE, language, render
-from models.commands import Command, CommandFormatError
-from models.game_log import GameLog
-from models.problems import problem
+from models.commands import Command
 
 # A saved game's id: what `game new` prints (docs/store.md).
 GAME_ID = re.compile(r"^[0-9a-f]{12}$")
@@ -75,21 +71,8 @@ def analyse(
 def _load(source: str, db: str | None, lang: str) -> tuple[Game, list[Command]]:
     """The game and its records, from a log file or the store; fails in one line."""
     if source == "-" or os.path.exists(source) or not GAME_ID.match(source):
-        try:
-            data = read_json(source)
-            try:
-                log = GameLog.model_validate(data)
-            except ValidationError as error:
-                said = Message("problem.in_game_log", problem=problem(error, data))
-                raise UserError(render(said, lang)) from None
-            game = Game(log.setup, resolve_board(log.setup.board))
-            records = log.parsed_commands()
-            replay(game, records)
-            return game, records
-        except (ReplayError, SetupError, BoardError, CommandFormatError) as error:
-            fail(render(error.message, lang))
-        except (UserError, ValueError) as error:
-            fail(str(error))
+        game, records, _ = replayed_log(source, lang)
+        return game, records
     with opened(db, lang) as store:
         saved = store.load(source)
     return saved.game, [entry.command for entry in saved.log]

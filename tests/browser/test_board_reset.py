@@ -71,7 +71,7 @@ def test_bonuses_on_true_totals_then_the_energy_and_reset_shown_and_logged(
     tablet.page.close()
 
     # Logged with its numbers, under the command that ended the round.
-    line = final.log[-1].reset
+    line = str(final.log[-1].reset)
     assert line == (
         "Energy and Reset, round 1: Ragna 1 → 8 (band 0-9 +5, 1 Sprite in Skald's Strand, "
         "Skald's Strand +1), Bjorn 2 → 10 (band 0-9 +5, 3 Sprites in Troll Fen, Troll Fen "
