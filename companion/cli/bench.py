@@ -264,12 +264,14 @@ def run_coach(games: int, seed: int = 1) -> dict[str, Any]:
     would after an Energy and Reset; a review shares its playouts' ends across positions.
     """
     from companion.coach import Estimator, review
+    from companion.coach.chances import DEFAULT_BUDGET
     from companion.coach.tabled import as_table
 
     position_seconds: list[float] = []
     review_seconds: list[float] = []
     widths: list[float] = []
     spreads: list[float] = []
+    at_budget = 0
     for players in (2, 3, 4):
         board_id = BENCH_BOARD if players > 2 else "duel-isle"
         for number in range(games):
@@ -295,7 +297,11 @@ def run_coach(games: int, seed: int = 1) -> dict[str, Any]:
                 started = time.process_time()
                 chances = Estimator(seed).chances(position)
                 position_seconds.append(time.process_time() - started)
-                widths.append(max((p.high - p.low) / 2 for p in chances.players))
+                # The interval's longer side: the chance is within it of either end.
+                widths.append(
+                    max(max(p.high - p.chance, p.chance - p.low) for p in chances.players)
+                )
+                at_budget += chances.playouts >= DEFAULT_BUDGET
                 others = [Estimator(seed + k).chances(position) for k in range(1, 5)]
                 for line in chances.players:
                     values = [line.chance] + [other.chance(line.player) for other in others]
@@ -308,6 +314,7 @@ def run_coach(games: int, seed: int = 1) -> dict[str, Any]:
         "position_s_max": round(max(position_seconds), 3),
         "half_width_max_points": round(max(widths) * 100, 1),
         "half_width_within_5_points": f"{sum(w <= 0.05 for w in widths)}/{len(widths)}",
+        "positions_at_budget": at_budget,
         "seeds_within_5_points": f"{sum(s <= 0.05 for s in spreads)}/{len(spreads)}",
         "table_reviews": len(review_seconds),
         "review_s_median": round(statistics.median(review_seconds), 2),
