@@ -6,9 +6,11 @@
    chances, per number of rounds still to come, on every round's end (maximum likelihood).
 3. Take positions from every game (each round's start, after its Energy and Reset, and
    the start of its Actions phase), estimate each player's chance there with the coach's
-   budget, and fit the calibration map (isotonic) on half of the games, check it on the
-   other half, and the other way round: the table reports chances on games the map was
-   not fitted on. The map shipped is fitted on all.
+   budget, and fit the map (a power and a share of the even chance per number of players,
+   `coach/calibration.py`) by maximum likelihood of who won.
+4. Check the map on other games, played with the next seed (`check`): the table reports
+   chances on games the map was not fitted on. Without them, out of fold: fitted on half
+   of the games, checked on the other half, and the other way round.
 
 Everything is seeded; the bots' choices also depend on how much they searched in their
 time, so a second run plays other games, not other figures.

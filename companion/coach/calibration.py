@@ -19,8 +19,8 @@ from collections.abc import Sequence
 TEMPERATURES: dict[int, float] = {1: 6.32, 2: 15.21, 3: 23.6, 4: 33.21, 5: 166.15}
 
 # (power, share of the even chance mixed in), by number of players: the fit of
-# `python -m companion bench --calibration 120 --seed 2` (docs/coach.md).
-PARAMETERS: dict[int, tuple[float, float]] = {2: (0.67, 0.084), 3: (0.815, 0.49), 4: (0.64, 0.094)}
+# `python -m companion bench --calibration 120 --seed 2 --check 100` (docs/coach.md).
+PARAMETERS: dict[int, tuple[float, float]] = {2: (0.67, 0.082), 3: (0.805, 0.5), 4: (0.645, 0.092)}
 
 Parameters = tuple[float, float]
 
