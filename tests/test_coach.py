@@ -25,7 +25,7 @@ from companion.bots import make_bot
 from companion.bots.playout import PlayedGame, play
 from companion.cli import app
 from companion.coach import CoachError, Estimator, board_known, playable, review, win_chances
-from companion.coach.calibration import KNOTS, calibrate, mapped
+from companion.coach.calibration import calibrate, calibrate_one
 from companion.coach.review import Mark, mark_for
 from companion.coach.tabled import as_table
 from companion.engine import Game
@@ -123,10 +123,32 @@ def test_a_finished_game_has_its_result_for_chances():
 
 def test_the_calibration_map_is_monotone_and_chances_add_up():
     for players in (2, 3, 4):
-        values = [mapped(step / 100, KNOTS[players]) for step in range(101)]
-        assert values == sorted(values)
-        shares = calibrate([0.2, 0.5, 0.3, 0.0][:players], players)
+        raw = [0.2, 0.5, 0.3, 0.0][:players]
+        shares = calibrate(raw, players)
         assert sum(shares) == pytest.approx(1.0)
+        assert shares[1] == max(shares)  # the order of the raw chances is kept
+        values = [calibrate_one(raw, 1, step / 100) for step in range(101)]
+        assert values == sorted(values)
+        assert calibrate_one(raw, 1, raw[1]) == pytest.approx(shares[1])
+
+
+def test_the_map_is_applied_to_all_chances_at_once():
+    # A power below 1 brings the chances together, and they still add up to 1.
+    closer = calibrate([0.9, 0.05, 0.05], 3, (0.5, 0.0))
+    assert closer[0] < 0.9 and sum(closer) == pytest.approx(1.0)
+    # A share of the even chance mixed in keeps a sure-looking chance off 0 and 1.
+    assert calibrate([1.0, 0.0], 2, (1.0, 0.2)) == pytest.approx([0.9, 0.1])
+
+
+def test_an_estimate_stops_once_every_calibrated_interval_is_within_five_points():
+    game, played = greedy_game(4)
+    state = game.new_initial_state()
+    for command in played.commands[:60]:
+        state.apply(command)
+    chances = win_chances(state, budget=2000, seed=1)
+    assert chances.playouts < 2000
+    for line in chances.players:
+        assert line.high - line.chance <= 0.05 and line.chance - line.low <= 0.05
 
 
 def test_marks_follow_the_documented_thresholds():
@@ -273,6 +295,11 @@ def test_bench_openspiel_races_the_engine_against_backgammon():
         figures["engine_decisions_per_s"] / figures["openspiel_decisions_per_s"], rel=0.01
     )
     assert figures["openspiel_actions_per_s"] > figures["openspiel_decisions_per_s"]
+    # Steps count the engine's attack dice as chance events, as OpenSpiel's dice are actions.
+    assert figures["engine_steps_per_s"] > figures["engine_decisions_per_s"]
+    assert figures["ratio_steps_to_actions"] == pytest.approx(
+        figures["engine_steps_per_s"] / figures["openspiel_actions_per_s"], rel=0.01
+    )
 
 
 def test_bench_calibration_measures_saved_games(tmp_path):
@@ -290,7 +317,16 @@ def test_bench_calibration_measures_saved_games(tmp_path):
     assert report["positions"] >= 3 * 6
     assert len(report["table"]) == 10
     assert report["player_positions"] == sum(row["positions"] for row in report["table"])
-    assert set(report["knots"]) == {"2", "3", "4"}
+    assert set(report["parameters"]) == {"2", "3", "4"}
+    assert report["checked_on"] == "out of fold"
+    checked = CliRunner().invoke(
+        app,
+        ["bench", "--games-in", str(games), "--check-in", str(games), "--workers", "1", "--json"],
+    )
+    assert checked.exit_code == 0, checked.output
+    on_check = json.loads(checked.stdout)
+    assert on_check["checked_on"] == "check games"
+    assert on_check["check_positions"] == report["positions"]
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"format": "summoners-isle-game"}\n', encoding="utf-8")
     refused = CliRunner().invoke(app, ["bench", "--games-in", str(bad)])

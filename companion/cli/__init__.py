@@ -266,6 +266,23 @@ def bench(
         str | None,
         typer.Option(metavar="FILE", help="Save the games --calibration plays (JSON lines)."),
     ] = None,
+    check: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=MAX_CALIBRATION_GAMES,
+            help="With --calibration, check the map on this many other games of 2, 3 and 4 "
+            "players, played with the next seed (else out of fold on the same games).",
+        ),
+    ] = 0,
+    check_in: Annotated[
+        str | None,
+        typer.Option(metavar="FILE", help="Check the calibration on these saved games."),
+    ] = None,
+    check_out: Annotated[
+        str | None,
+        typer.Option(metavar="FILE", help="Save the games --check plays (JSON lines)."),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of --coach and --calibration.")] = 1,
     workers: Annotated[
         int | None,
@@ -298,7 +315,9 @@ def bench(
         elif coach:
             result = run_coach(coach, seed)
         elif calibration or games_in:
-            result = run_calibration(calibration, seed, workers, games_in, games_out, as_json)
+            result = run_calibration(
+                calibration, seed, workers, games_in, games_out, as_json, check, check_in, check_out
+            )
         else:
             result = run_bench(seconds)
     except AppWaitsUnavailable as error:

@@ -20,7 +20,7 @@ from companion.engine import Game, reset_phase
 from companion.engine.dice import with_rolls
 from companion.engine.queries import search_view
 from companion.engine.replay import replay
-from models.commands import Command, EndActivation, Move, Pass, Swap
+from models.commands import Attack, Command, EndActivation, Move, Pass, Swap
 from models.game_log import GameLog
 from models.rules import EXTENDED_ROUNDS, KIND_ORDER, MAX_TRACK_ENERGY, STANDARD_ROUNDS
 from models.seeded_dice import SeededDice
@@ -45,18 +45,29 @@ def _game(final_round: int = STANDARD_ROUNDS) -> Game:
 
 def decisions_per_second(seconds: float = 3.0, seed: int = 1) -> float:
     """Random legal-command playouts of 4-player games: legal list, choice, dice, apply."""
+    return playout_rates(seconds, seed)["decisions_per_s"]
+
+
+def playout_rates(seconds: float = 3.0, seed: int = 1) -> dict[str, float]:
+    """Random legal-command playouts of 4-player games, per second: decisions, and steps
+    (decisions and chance events: an attack's dice, rolled inside its decision, are one)."""
     game = _game()
     rng = random.Random(seed)
     roll = SeededDice(seed)
-    decisions = 0
+    decisions = rolls = 0
     started = time.perf_counter()
     deadline = started + seconds
     while time.perf_counter() < deadline:
         state = game.new_initial_state()
         while not state.is_terminal:
-            state.apply(with_rolls(state, rng.choice(state.legal_commands()), roll))
+            command = rng.choice(state.legal_commands())
+            if type(command) is Attack:
+                command = with_rolls(state, command, roll)
+                rolls += 1
+            state.apply(command)
             decisions += 1
-    return decisions / (time.perf_counter() - started)
+    elapsed = time.perf_counter() - started
+    return {"decisions_per_s": decisions / elapsed, "steps_per_s": (decisions + rolls) / elapsed}
 
 
 def tally_microseconds(repeats: int = 2000, seed: int = 1) -> float:
@@ -206,8 +217,11 @@ def run_openspiel(seconds: float = 3.0, rounds: int = 3) -> dict[str, Any]:
     """The engine's random playouts against OpenSpiel's backgammon, in turns, in one run.
 
     Each side runs `rounds` times for `seconds / rounds`, alternately, so a change in the
-    machine's load meets both; the ratio is the engine's decisions per second over
-    OpenSpiel's (its dice, which are actions there, counted in its time but not as decisions).
+    machine's load meets both. Two ratios: decisions over decisions, and steps over
+    actions, counting every chance event on both sides (OpenSpiel's dice are actions of
+    the chance player; the engine's attack dice, rolled inside the attack, are counted as
+    one step more): the fair one, as neither game's share of chance counts for it
+    (docs/coach.md).
     """
     try:
         importlib.import_module("pyspiel")
@@ -216,19 +230,22 @@ def run_openspiel(seconds: float = 3.0, rounds: int = 3) -> dict[str, Any]:
             "OpenSpiel is not installed: pip install 'summoners-isle-companion[openspiel]'"
         ) from None
     slice_ = seconds / rounds
-    engine: list[float] = []
+    engine: list[dict[str, float]] = []
     spiel: list[dict[str, float]] = []
     for number in range(rounds):
-        engine.append(decisions_per_second(slice_, seed=number + 1))
+        engine.append(playout_rates(slice_, seed=number + 1))
         spiel.append(openspiel_decisions_per_second(slice_, seed=number + 1))
-    ours = statistics.mean(engine)
+    ours = statistics.mean(one["decisions_per_s"] for one in engine)
+    steps = statistics.mean(one["steps_per_s"] for one in engine)
     theirs = statistics.mean(one["decisions_per_s"] for one in spiel)
     actions = statistics.mean(one["actions_per_s"] for one in spiel)
     return {
         "engine_decisions_per_s": round(ours),
+        "engine_steps_per_s": round(steps),
         "openspiel_decisions_per_s": round(theirs),
         "openspiel_actions_per_s": round(actions),
         "ratio": round(ours / theirs, 2),
+        "ratio_steps_to_actions": round(steps / actions, 2),
         "ratio_to_actions": round(ours / actions, 2),
         "machine": machine(),
     }
@@ -247,12 +264,14 @@ def run_coach(games: int, seed: int = 1) -> dict[str, Any]:
     would after an Energy and Reset; a review shares its playouts' ends across positions.
     """
     from companion.coach import Estimator, review
+    from companion.coach.chances import DEFAULT_BUDGET
     from companion.coach.tabled import as_table
 
     position_seconds: list[float] = []
     review_seconds: list[float] = []
     widths: list[float] = []
     spreads: list[float] = []
+    at_budget = 0
     for players in (2, 3, 4):
         board_id = BENCH_BOARD if players > 2 else "duel-isle"
         for number in range(games):
@@ -278,7 +297,11 @@ def run_coach(games: int, seed: int = 1) -> dict[str, Any]:
                 started = time.process_time()
                 chances = Estimator(seed).chances(position)
                 position_seconds.append(time.process_time() - started)
-                widths.append(max((p.high - p.low) / 2 for p in chances.players))
+                # The interval's longer side: the chance is within it of either end.
+                widths.append(
+                    max(max(p.high - p.chance, p.chance - p.low) for p in chances.players)
+                )
+                at_budget += chances.playouts >= DEFAULT_BUDGET
                 others = [Estimator(seed + k).chances(position) for k in range(1, 5)]
                 for line in chances.players:
                     values = [line.chance] + [other.chance(line.player) for other in others]
@@ -291,6 +314,7 @@ def run_coach(games: int, seed: int = 1) -> dict[str, Any]:
         "position_s_max": round(max(position_seconds), 3),
         "half_width_max_points": round(max(widths) * 100, 1),
         "half_width_within_5_points": f"{sum(w <= 0.05 for w in widths)}/{len(widths)}",
+        "positions_at_budget": at_budget,
         "seeds_within_5_points": f"{sum(s <= 0.05 for s in spreads)}/{len(spreads)}",
         "table_reviews": len(review_seconds),
         "review_s_median": round(statistics.median(review_seconds), 2),
@@ -306,30 +330,38 @@ def run_calibration(
     games_in: str | None = None,
     games_out: str | None = None,
     as_json: bool = False,
+    check: int = 0,
+    check_in: str | None = None,
+    check_out: str | None = None,
 ) -> dict[str, Any]:
     """How well the coach's chances are calibrated, on games between `mcts:normal` seats.
 
-    Plays `games` games of 2, 3 and 4 players (or reads `games_in`, JSON lines of game
-    logs), saves them to `games_out` if given, and measures (`cli/calibration.py`).
+    Plays `games` games of 2, 3 and 4 players with `seed` (or reads `games_in`, JSON lines
+    of game logs) and fits the map on them; plays `check` games of each with the next seed
+    (or reads `check_in`) and measures the map there (`cli/calibration.py`). Either set is
+    saved to `games_out` / `check_out` if given.
     """
     from companion.bots.simulate import default_workers
     from companion.cli import calibration as measure
-    from companion.cli.io import UserError
 
     workers = workers or default_workers()
     if games_in:
         logs = read_games(games_in)
     else:
         logs = measure.play_games(games, seed, workers, _progress("games"))
-    if games_out:
-        try:
-            with open(games_out, "w", encoding="utf-8") as out:
-                for log in logs:
-                    out.write(json.dumps(log.to_json()) + "\n")
-        except OSError as error:
-            raise UserError(f"cannot write {games_out}: {error.strerror or error}") from None
+    _write_games(logs, games_out)
+    checks: list[GameLog] = []
+    if check_in:
+        checks = read_games(check_in)
+    elif check:
+        checks = measure.play_games(check, seed + 1, workers, _progress("check games"))
+    _write_games(checks, check_out)
     report = measure.calibration(
-        logs, seed=seed, workers=workers, progress=lambda what, d, t: _progress(what)(d, t)
+        logs,
+        seed=seed,
+        workers=workers,
+        progress=lambda what, d, t: _progress(what)(d, t),
+        check=checks,
     )
     data = report.to_json()
     if as_json:
@@ -337,11 +369,21 @@ def run_calibration(
     data["table"] = [_bucket_line(row) for row in data["table"]]
     data["raw_table"] = [_bucket_line(row) for row in data["raw_table"]]
     data["shipped_table"] = [_bucket_line(row) for row in data["shipped_table"]]
-    data["knots"] = {
-        players: " ".join(f"{x:.3f}>{y:.3f}" for x, y in knots)
-        for players, knots in data["knots"].items()
-    }
     return data
+
+
+def _write_games(logs: list[GameLog], path: str | None) -> None:
+    """Save game logs as JSON lines, if a path is given."""
+    from companion.cli.io import UserError
+
+    if not path:
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            for log in logs:
+                out.write(json.dumps(log.to_json()) + "\n")
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def _bucket_line(row: dict[str, Any]) -> str:

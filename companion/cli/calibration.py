@@ -6,9 +6,11 @@
    chances, per number of rounds still to come, on every round's end (maximum likelihood).
 3. Take positions from every game (each round's start, after its Energy and Reset, and
    the start of its Actions phase), estimate each player's chance there with the coach's
-   budget, and fit the calibration map (isotonic) on half of the games, check it on the
-   other half, and the other way round: the table reports chances on games the map was
-   not fitted on. The map shipped is fitted on all.
+   budget, and fit the map (a power and a share of the even chance per number of players,
+   `coach/calibration.py`) by maximum likelihood of who won.
+4. Check the map on other games, played with the next seed (`check`): the table reports
+   chances on games the map was not fitted on. Without them, out of fold: fitted on half
+   of the games, checked on the other half, and the other way round.
 
 Everything is seeded; the bots' choices also depend on how much they searched in their
 time, so a second run plays other games, not other figures.
@@ -26,7 +28,7 @@ from typing import Any
 from companion.boards import shipped_board
 from companion.bots import make_bot
 from companion.bots.playout import play
-from companion.coach.calibration import KNOTS, TEMPERATURES, calibrate
+from companion.coach.calibration import PARAMETERS, TEMPERATURES, Parameters, calibrate
 from companion.coach.chances import DEFAULT_BUDGET, Estimator
 from companion.engine import Game, GameState, Phase
 from models.game_log import GameLog
@@ -41,9 +43,12 @@ CHECKED_BUCKET = 30
 # How far the observed rate may be from a checked bucket's centre.
 TOLERANCE = 0.07
 # The temperatures tried when fitting one (energy, 5% apart from 0.5 to about 170: early
-# in a game energy leads say little about the winner), and the knots kept of an isotonic fit.
+# in a game energy leads say little about the winner).
 TEMPERATURE_GRID = tuple(round(0.5 * 1.05**step, 2) for step in range(120))
-MOST_KNOTS = 12
+# The map's powers and shares of the even chance tried, coarse then fine around the best.
+POWER_GRID = tuple(round(0.2 + 0.05 * step, 2) for step in range(37))
+EVEN_GRID = tuple(round(0.02 * step, 2) for step in range(26))
+FINE_STEPS = tuple(step / 10 for step in range(-5, 6))
 
 
 def board_for(players: int) -> str:
@@ -228,20 +233,23 @@ def _judge_job(
     ]
 
 
-def fit_knots(points: Sequence[tuple[float, bool]]) -> tuple[tuple[float, float], ...]:
-    """An isotonic (pool adjacent violators) map from raw chance to the share won, as knots."""
-    blocks: list[list[float]] = []  # [sum of raw, sum of wins, count]
-    for raw, won in sorted(points):
-        blocks.append([raw, float(won), 1.0])
-        while len(blocks) > 1 and (blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]):
-            last = blocks.pop()
-            for i in range(3):
-                blocks[-1][i] += last[i]
-    knots = [(block[0] / block[2], block[1] / block[2]) for block in blocks]
-    if len(knots) > MOST_KNOTS:
-        step = (len(knots) - 1) / (MOST_KNOTS - 1)
-        knots = [knots[round(i * step)] for i in range(MOST_KNOTS)]
-    return ((0.0, 0.0), *((round(x, 4), round(y, 4)) for x, y in knots), (1.0, 1.0))
+def fit_parameters(judged: Sequence[Judged]) -> Parameters:
+    """The map's power and share of the even chance under which the winners were likeliest."""
+    rows = [(one.raw, one.sample.winner) for one in judged]
+
+    def likelihood(parameters: Parameters) -> float:
+        return sum(
+            math.log(max(1e-9, calibrate(raw, len(raw), parameters)[winner]))
+            for raw, winner in rows
+        )
+
+    best = max(((p, e) for p in POWER_GRID for e in EVEN_GRID), key=likelihood)
+    fine = [
+        (round(best[0] + 0.05 * dp, 3), round(best[1] + 0.02 * de, 3))
+        for dp in FINE_STEPS
+        for de in FINE_STEPS
+    ]
+    return max((p for p in fine if p[0] > 0 and 0 <= p[1] < 1), key=likelihood)
 
 
 @dataclass
@@ -297,14 +305,19 @@ class CalibrationReport:
     games: dict[int, int]
     positions: int
     temperatures: dict[int, float]
-    knots: dict[int, tuple[tuple[float, float], ...]]
-    # Out-of-fold: each game's chances through a map fitted on the other half of the games.
+    parameters: dict[int, Parameters]
+    # Where the table's chances come from: "check games" (other games, of another seed,
+    # through the map fitted on these) or "out of fold" (each game's through the map
+    # fitted on the other half of the games).
+    checked_on: str
+    check_games: dict[int, int]
+    check_positions: int
     table: list[Bucket]
+    # The same positions' raw chances, and through the map shipped in coach/calibration.py.
     raw_table: list[Bucket]
-    # With the map and temperatures shipped in coach/calibration.py.
     shipped_table: list[Bucket]
     brier: dict[str, float] = field(default_factory=dict)
-    # Out-of-fold Brier scores by number of players and round, beside everyone equal's.
+    # The table's Brier scores by number of players and round, beside everyone equal's.
     brier_by_part: dict[str, dict[str, float]] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -313,9 +326,15 @@ class CalibrationReport:
         return {
             "games": {str(players): count for players, count in self.games.items()},
             "positions": self.positions,
+            "checked_on": self.checked_on,
+            "check_games": {str(players): n for players, n in self.check_games.items()},
+            "check_positions": self.check_positions,
             "player_positions": sum(bucket.count for bucket in self.table),
             "temperatures": {str(after): t for after, t in self.temperatures.items()},
-            "knots": {str(players): [list(k) for k in ks] for players, ks in self.knots.items()},
+            "parameters": {
+                str(players): {"power": power, "even": even}
+                for players, (power, even) in self.parameters.items()
+            },
             "table": [bucket.to_json() for bucket in self.table],
             "raw_table": [bucket.to_json() for bucket in self.raw_table],
             "shipped_table": [bucket.to_json() for bucket in self.shipped_table],
@@ -332,8 +351,10 @@ def calibration(
     seed: int = 1,
     workers: int = 1,
     progress: Callable[[str, int, int], None] | None = None,
+    check: Sequence[GameLog] = (),
 ) -> CalibrationReport:
-    """Fit the temperatures and the map on finished games, and measure the calibration."""
+    """Fit the temperatures and the map on finished games, and measure the calibration on
+    the `check` games (or, without them, out of fold on the games themselves)."""
     started = time.perf_counter()
     ends = [end for log in logs for end in round_ends(log)]
     temperatures = fit_temperatures(ends)
@@ -341,47 +362,60 @@ def calibration(
     TEMPERATURES.update(temperatures)
     try:
         found = [sample for number, log in enumerate(logs) for sample in samples(number, log)]
-        judged = judge(
-            logs,
-            found,
-            budget,
-            seed,
-            workers,
-            None if progress is None else lambda d, t: progress("positions", d, t),
+        judged = judge(logs, found, budget, seed, workers, _step(progress, "positions"))
+        checked = [sample for number, log in enumerate(check) for sample in samples(number, log)]
+        judged_check = judge(
+            check, checked, budget, seed + 1, workers, _step(progress, "check positions")
         )
     finally:
         TEMPERATURES.clear()
         TEMPERATURES.update(shipped)
-    knots: dict[int, tuple[tuple[float, float], ...]] = {}
-    out_of_fold: list[tuple[float, bool]] = []
-    # Out-of-fold (chance, won) by number of players and round, for the Brier scores.
+    parameters: dict[int, Parameters] = {}
+    # (chance, won) of the table, by number of players and round for the Brier scores.
+    tested_points: list[tuple[float, bool]] = []
     by_part: dict[str, list[tuple[float, bool]]] = {}
     raw_points: list[tuple[float, bool]] = []
     shipped_points: list[tuple[float, bool]] = []
     for players in PLAYER_COUNTS:
         mine = [j for j in judged if j.sample.players == players]
-        knots[players] = fit_knots(_points(mine))
-        for fold in (0, 1):
-            trained = fit_knots(_points([j for j in mine if j.sample.game % 2 != fold]))
-            tested = [j for j in mine if j.sample.game % 2 == fold]
-            out_of_fold.extend(_points(tested, trained))
-            for one in tested:
-                part = f"{players} players, round {one.sample.round}"
-                by_part.setdefault(part, []).extend(_points([one], trained))
-        raw_points.extend(_points(mine))
-        shipped_points.extend(_points(mine, KNOTS[players]))
+        parameters[players] = fit_parameters(mine)
+        if check:
+            tested = [j for j in judged_check if j.sample.players == players]
+            folds = [(parameters[players], tested)]
+        else:
+            tested = mine
+            folds = [
+                (
+                    fit_parameters([j for j in mine if j.sample.game % 2 != fold]),
+                    [j for j in mine if j.sample.game % 2 == fold],
+                )
+                for fold in (0, 1)
+            ]
+        for fitted, part in folds:
+            for one in part:
+                points = _points([one], fitted)
+                tested_points.extend(points)
+                by_part.setdefault(f"{players} players, round {one.sample.round}", []).extend(
+                    points
+                )
+        raw_points.extend(_points(tested))
+        shipped_points.extend(_points(tested, PARAMETERS[players]))
+    table_judged = judged_check if check else judged
     return CalibrationReport(
-        games={p: sum(1 for log in logs if len(log.setup.players) == p) for p in PLAYER_COUNTS},
+        games=_counts(logs),
         positions=len(found),
         temperatures=temperatures,
-        knots=knots,
-        table=buckets(out_of_fold),
+        parameters=parameters,
+        checked_on="check games" if check else "out of fold",
+        check_games=_counts(check),
+        check_positions=len(checked),
+        table=buckets(tested_points),
         raw_table=buckets(raw_points),
         shipped_table=buckets(shipped_points),
         brier={
-            "out_of_fold": _brier(out_of_fold),
+            "table": _brier(tested_points),
             "raw": _brier(raw_points),
-            "uniform": _brier([(1 / j.sample.players, w) for j in judged for w in _wins(j)]),
+            "uniform": _brier([(1 / j.sample.players, w) for j in table_judged for w in _wins(j)]),
         },
         brier_by_part={
             part: {
@@ -394,17 +428,33 @@ def calibration(
     )
 
 
+def _counts(logs: Sequence[GameLog]) -> dict[int, int]:
+    """How many of the games have each number of players."""
+    return {p: sum(1 for log in logs if len(log.setup.players) == p) for p in PLAYER_COUNTS}
+
+
+def _step(
+    progress: Callable[[str, int, int], None] | None, what: str
+) -> Callable[[int, int], None] | None:
+    """A progress callback for one step of the run."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(what, done, total)
+
+
 def _wins(judged: Judged) -> list[bool]:
     return [seat == judged.sample.winner for seat in range(judged.sample.players)]
 
 
 def _points(
-    judged: Sequence[Judged], knots: tuple[tuple[float, float], ...] | None = None
+    judged: Sequence[Judged], parameters: Parameters | None = None
 ) -> list[tuple[float, bool]]:
-    """(chance, won) for every player at every sample, through `knots` if given."""
+    """(chance, won) for every player at every sample, through the map if given."""
     points: list[tuple[float, bool]] = []
     for one in judged:
-        chances = one.raw if knots is None else calibrate(one.raw, one.sample.players, knots=knots)
+        chances = (
+            one.raw if parameters is None else calibrate(one.raw, one.sample.players, parameters)
+        )
         points.extend(zip(chances, _wins(one), strict=True))
     return points
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from companion.bots.evaluation import Evaluator
 from companion.bots.greedy import GreedyBot
-from companion.coach.calibration import calibrate, temperature_for
+from companion.coach.calibration import calibrate, calibrate_one, temperature_for
 from companion.coach.playable import digital_game, playable
 from companion.engine import Game, GameState, Phase
 from companion.engine.constants import BOUNTY, COSTS
@@ -32,8 +32,9 @@ from models.commands import Activate, Attack, Command, EndActivation, Move, Pass
 # The most playouts one estimate may play (the budget), and the fewest before it may stop.
 DEFAULT_BUDGET = 400
 MIN_PLAYOUTS = 32
-# An estimate stops early once every player's 95% interval is at most this far each side.
-TARGET_HALF_WIDTH = 0.04
+# An estimate stops early once every player's calibrated 95% interval is at most this far
+# each side of the chance (the measure asks for 5 points).
+TARGET_HALF_WIDTH = 0.05
 # A 95% interval is the mean plus or minus this many standard errors.
 Z95 = 1.96
 _UNIT = float(2**64)
@@ -110,11 +111,8 @@ class Estimator:
                 0,
             )
         means, widths, played = self.raw(state, budget)
-        seats = len(players)
-        chances = calibrate(means, seats)
-        pairs = list(zip(means, widths, strict=True))
-        lows = calibrate([max(0.0, mean - width) for mean, width in pairs], seats, False)
-        highs = calibrate([min(1.0, mean + width) for mean, width in pairs], seats, False)
+        chances = calibrate(means, len(players))
+        lows, highs = _ends(means, widths)
         return Chances(
             tuple(
                 PlayerChance(player, chance, min(low, chance), max(high, chance))
@@ -124,7 +122,9 @@ class Estimator:
         )
 
     def raw(self, state: GameState, budget: int) -> tuple[list[float], list[float], int]:
-        """The playouts' mean chance per seat, its 95% half width, and how many were played."""
+        """The playouts' mean chance per seat, its 95% half width, and how many were played:
+        at least `MIN_PLAYOUTS`, then until every calibrated interval is within
+        `TARGET_HALF_WIDTH` each side of its chance, or the budget is spent."""
         start = playable(state, self._digital(state.game))
         seats = len(state.game.players)
         sums = [0.0] * seats
@@ -136,10 +136,7 @@ class Estimator:
             for seat, share in enumerate(value):
                 sums[seat] += share
                 squares[seat] += share * share
-            if played >= MIN_PLAYOUTS and all(
-                _half_width(total, square, played) <= TARGET_HALF_WIDTH
-                for total, square in zip(sums, squares, strict=True)
-            ):
+            if played >= MIN_PLAYOUTS and _narrow(sums, squares, played):
                 break
         means = [total / played for total in sums]
         widths = [_half_width(t, s, played) for t, s in zip(sums, squares, strict=True)]
@@ -225,6 +222,33 @@ def _half_width(total: float, square: float, count: int) -> float:
     mean = total / count
     variance = max(0.0, (square - count * mean * mean) / (count - 1))
     return Z95 * math.sqrt(variance / count)
+
+
+def _ends(means: list[float], widths: list[float]) -> tuple[list[float], list[float]]:
+    """The calibrated ends of every seat's 95% interval (`calibrate_one`)."""
+    lows = [
+        calibrate_one(means, seat, mean - width)
+        for seat, (mean, width) in enumerate(zip(means, widths, strict=True))
+    ]
+    highs = [
+        calibrate_one(means, seat, mean + width)
+        for seat, (mean, width) in enumerate(zip(means, widths, strict=True))
+    ]
+    return lows, highs
+
+
+def _narrow(sums: list[float], squares: list[float], count: int) -> bool:
+    """Whether every seat's calibrated 95% interval is within the target each side."""
+    means = [total / count for total in sums]
+    widths = [_half_width(t, s, count) for t, s in zip(sums, squares, strict=True)]
+    if max(widths) > 2 * TARGET_HALF_WIDTH:
+        return False
+    chances = calibrate(means, len(means))
+    lows, highs = _ends(means, widths)
+    return all(
+        high - chance <= TARGET_HALF_WIDTH and chance - low <= TARGET_HALF_WIDTH
+        for chance, low, high in zip(chances, lows, highs, strict=True)
+    )
 
 
 def win_chances(state: GameState, budget: int = DEFAULT_BUDGET, seed: int = 0) -> Chances:
