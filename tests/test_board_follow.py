@@ -34,8 +34,6 @@ from test_turns import (
     think_here,
 )
 
-from companion.app.board_frame import Arrangement, arrangement, isle_height, sideways_isle
-from companion.app.board_geometry import MARK_REACH, Layout, label_places
 from companion.app.board_view import IsleCanvas
 from companion.app.screens import home
 from companion.app.screens.board_editor import BoardEditor
@@ -48,6 +46,9 @@ from companion.engine.queries import Creature, passed_over_by
 from companion.language import Message
 from companion.language.render import language
 from companion.play.board_device import TIMINGS, Pace, pace_of, went_on_key
+from companion.play.board_frame import Arrangement, arrangement, isle_height, sideways_isle
+from companion.play.board_labels import label_places
+from companion.play.board_layout import MARK_REACH, Layout
 from companion.play.board_summary import (
     CARD_LINES,
     Group,
@@ -425,7 +426,7 @@ def test_a_slow_device_points_out_each_computer_command_longer(store):
 def test_the_new_plain_modules_load_without_flet():
     modules = [
         "companion.play.board_device",
-        "companion.app.board_frame",
+        "companion.play.board_frame",
         "companion.play.board_summary",
     ]
     loaded = subprocess.run(

@@ -8,16 +8,6 @@ import pytest
 from pydantic import ValidationError
 
 from companion.app.board_draft import BoardDraft
-from companion.app.board_geometry import (
-    INSCRIBED,
-    MARK_REACH,
-    MIN_SPACING,
-    Layout,
-    along,
-    canvas_height,
-    convex_hull,
-    label_places,
-)
 from companion.app.screens.board_cards import BAR_MARGIN, BAR_MOST, bar_padding
 from companion.app.sizes import TAP
 from companion.boards import shipped_board, shipped_board_ids
@@ -26,6 +16,15 @@ from companion.engine import Game, Phase
 from companion.engine.dice import with_rolls
 from companion.engine.queries import undo_depth
 from companion.play.board_guide import step_guide
+from companion.play.board_labels import INSCRIBED, label_places
+from companion.play.board_layout import (
+    MARK_REACH,
+    MIN_SPACING,
+    Layout,
+    along,
+    canvas_height,
+    convex_hull,
+)
 from companion.play.board_taps import Mark, describe_board, targets
 from companion.play.turns import bot_seats
 from models.commands import Activate, Attack, Dominate, EndActivation, Move, Pass, Summon, Swap

@@ -11,21 +11,12 @@ from collections.abc import Callable, Mapping
 import flet as ft
 import flet.canvas as cv
 
-from companion.app.board_geometry import (
-    NUMBER_SHARE,
-    Box,
-    Layout,
-    Point,
-    convex_hull,
-    label_lines,
-    label_places,
-    label_size,
-    label_text,
-)
 from companion.app.theme import ACCENT, CREATURE_MARK, FONT, PlayerColour
 from companion.engine.queries import Creature
 from companion.language import Term
 from companion.language.render import Language
+from companion.play.board_labels import Box, label_lines, label_places, label_size, label_text
+from companion.play.board_layout import NUMBER_SHARE, Layout, Point, convex_hull
 from companion.play.board_taps import Mark, Target, describe_board
 from companion.play.game_words import board_place_terms, english, territory_names
 from models.board import Board

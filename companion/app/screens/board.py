@@ -16,16 +16,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
-from companion.app.board_frame import (
-    PADDING,
-    SIDEWAYS_PADDING,
-    SPACING,
-    Arrangement,
-    arrangement,
-    isle_height,
-    isle_width,
-    sideways_isle,
-)
 from companion.app.board_view import IsleCanvas
 from companion.app.game_panels import GameBar, PlayersCard
 from companion.app.screens.board_attack import AttackPanel
@@ -36,6 +26,16 @@ from companion.app.theme import colour_of
 from companion.app.widgets import WIDE, energy_track, notify, screen, section
 from companion.language import Message
 from companion.play.board_device import STORED_PACE, TIMINGS, Pace, pace_of, went_on_key
+from companion.play.board_frame import (
+    PADDING,
+    SIDEWAYS_PADDING,
+    SPACING,
+    Arrangement,
+    arrangement,
+    isle_height,
+    isle_width,
+    sideways_isle,
+)
 from companion.play.board_summary import Replay, Step, Story, latest, story_since
 from companion.play.board_taps import targets
 from companion.play.game_words import say

@@ -13,7 +13,6 @@ from typing import Any
 
 import flet as ft
 
-from companion.app.board_frame import BOTTOM_BAR
 from companion.app.game_panels import tally_lines
 from companion.app.theme import ACCENT_TEXT, FONT
 from companion.app.widgets import big_button, player_chip, section
@@ -22,6 +21,7 @@ from companion.engine.names import kinds_term
 from companion.language import Message, Value
 from companion.language.render import Language
 from companion.play.board_device import PACE_NAMES, Pace
+from companion.play.board_frame import BOTTOM_BAR
 from companion.play.board_guide import phase_name, ringed, step_guide, territory_of
 from companion.play.board_summary import Replay, Story
 from companion.play.game_words import order_of, say

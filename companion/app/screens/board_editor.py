@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app.board_draft import BoardDraft, DraftHistory
-from companion.app.board_geometry import Point, canvas_height
 from companion.app.board_view import IsleCanvas
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import SIZED, big_button, board_options, notify, screen, section
@@ -28,6 +27,7 @@ from companion.boards.user import (
 )
 from companion.engine.names import board_term
 from companion.language import Message
+from companion.play.board_layout import Point, canvas_height
 from companion.play.game_words import say
 from models.board import Board
 from models.rules import DOMINATION_BONUS_RANGE
