@@ -242,7 +242,9 @@ def test_the_story_tells_every_record_since_the_persons_last_decision_once_and_i
     assert blue.player == "blue" and blue.lines[0].told is Told.ACTIVATE
     attacks = [EN.render(line.said) for line in blue.lines if line.told is Told.ATTACK]
     assert attacks and all(": " in said and "+4=" in said for said in attacks)  # their dice
-    removed = sum(1 for said in attacks if "the attacker moves into its space; Bjorn gains 3" in said)
+    removed = sum(
+        1 for said in attacks if "the attacker moves into its space; Bjorn gains 3" in said
+    )
     count = len(attacks)
     counts = f"{count} attack{'s' if count > 1 else ''} ({removed} removed)"
     assert EN.value(blue.counts) == counts + (" · +3 energy in bounties" if removed else "")

@@ -15,6 +15,7 @@ from companion.app.theme import ACCENT, CREATURE_MARK, FONT, PlayerColour
 from companion.engine.queries import Creature
 from companion.language import Term
 from companion.language.render import Language
+from companion.play.board_badges import MIN_SIZE, SIZE_SHARE, badge_places, badge_text
 from companion.play.board_labels import Box, label_lines, label_places, label_size, label_text
 from companion.play.board_layout import NUMBER_SHARE, Layout, Point, convex_hull
 from companion.play.board_taps import Mark, Target, describe_board
@@ -115,6 +116,8 @@ class IsleCanvas:
         # through to the canvas.
         # Passing the column's width on to the canvas: a stack would otherwise shrink it to nothing.
         self.stack = ft.Stack([self.semantics], fit=ft.StackFit.PASS_THROUGH)
+        # Where the territories' names go on the layout as it is (worked out in `_draw`).
+        self.label_boxes: dict[str, Box] = {}
         self._draw()
 
     @property
@@ -179,6 +182,7 @@ class IsleCanvas:
     def _draw(self) -> None:
         """Draw both layers and place the spaces' reader boxes, for the layout as it is."""
         self._made.clear()
+        self.label_boxes = label_places(self.board, self.layout, self.names)
         self.ground.shapes = self._ground()
         self.canvas.shapes = self._pieces()
         self._place_spaces()
@@ -271,10 +275,16 @@ class IsleCanvas:
             if key not in made:
                 made[key] = self._token(piece, *layout.points[location])
             shapes.extend(made[key])
+        badges = badge_places(
+            layout,
+            {at: target.cost for at, target in self.marks.items() if target.mark is Mark.MOVE},
+            self.label_boxes.values(),
+        )
         for location, target in self.marks.items():
-            key = ("mark", location, target.mark, target.cost)
+            badge = badges.get(location)
+            key = ("mark", location, target.mark, target.cost, badge)
             if key not in made:
-                made[key] = _mark(target, *layout.points[location], r)
+                made[key] = _mark(target, *layout.points[location], r, badge)
             shapes.extend(made[key])
         # Over the marks' rings: each token's owner badge, and every space's number (the log
         # and the guide call a space 'North Cliffs 4', on every screen and in every step).
@@ -300,7 +310,7 @@ class IsleCanvas:
         # Names go on top: placed clear of the spaces where there is room, they stay readable
         # where a crowded canvas makes one graze a token's ring.
         if ("labels",) not in made:
-            places = label_places(self.board, layout, self.names)
+            places = self.label_boxes
             size = label_size(layout)
             made[("labels",)] = [
                 _territory_label(
@@ -458,18 +468,22 @@ def _territory_label(text: str, box: Box, size: float) -> cv.Text:
     )
 
 
-def _mark(target: Target, x: float, y: float, radius: float) -> list[cv.Shape]:
-    """How a space a tap would use is marked: a coloured ring, and a cost for moves."""
+def _mark(
+    target: Target, x: float, y: float, radius: float, badge: Box | None = None
+) -> list[cv.Shape]:
+    """How a space a tap would use is marked: a coloured ring, and for a move its cost on a
+    badge in the `badge` box (`badge_places`)."""
     if target.mark in (Mark.SUMMON, Mark.ACTIVATE):
         # A gold dashed ring; the space keeps its number (no '+' over it) for the sentences.
         return [cv.Circle(x, y, radius + 3, paint=_stroke(ACCENT, 3, [6, 4]))]
     if target.mark is Mark.MOVE:
         # A cost is a badge with an arrow ("→2": two actions), nothing like a space's plain
         # number, which sits in the middle of an empty space.
-        text = f"→{target.cost}"
-        size = max(10.0, radius * 0.6)
-        width, height = size * 0.75 * len(text) + 6, size + 5
-        bx, by = x + radius * 0.2, y - radius - height * 0.45
+        text = badge_text(target.cost)
+        size = max(MIN_SIZE, radius * SIZE_SHARE)
+        assert badge is not None, "a move's badge is placed"
+        bx, by = badge[0], badge[1]
+        width, height = badge[2] - badge[0], badge[3] - badge[1]
         return [
             cv.Circle(x, y, radius + 3, paint=_stroke(MOVE_COLOUR, 3)),
             cv.Rect(bx, by, width, height, border_radius=height / 2, paint=_fill(MOVE_COLOUR)),
@@ -480,9 +494,9 @@ def _mark(target: Target, x: float, y: float, radius: float) -> list[cv.Shape]:
         ]
     colour, glyph = (ATTACK_COLOUR, "⚔") if target.mark is Mark.ATTACK else (SWAP_COLOUR, "⇄")
     # A glyph beside the ring, so the kind of target never depends on telling colours apart.
-    bx, by, badge = x + radius * 0.85, y - radius * 0.85, max(9.0, radius * 0.5)
+    bx, by, glyph_size = x + radius * 0.85, y - radius * 0.85, max(9.0, radius * 0.5)
     return [
         cv.Circle(x, y, radius + 4, paint=_stroke(colour, 4)),
-        cv.Circle(bx, by, badge, paint=_fill(colour)),
-        _text(glyph, bx, by, badge * 1.3, "#101010", weight=ft.FontWeight.BOLD),
+        cv.Circle(bx, by, glyph_size, paint=_fill(colour)),
+        _text(glyph, bx, by, glyph_size * 1.3, "#101010", weight=ft.FontWeight.BOLD),
     ]

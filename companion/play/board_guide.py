@@ -73,8 +73,8 @@ def guide_message(state: GameState) -> Message | None:
             # The example is a real one: the dearest move marked, as the engine charges it
             # (a Sprite with one action left was told '→2').
             cost = max(target.cost for target in marked if target.mark is Mark.MOVE)
-            actions = Message("count.action", count=cost)
-            parts.append(Message("game.guide.tap_move", cost=cost, actions=actions))
+            taken = Message("count.action", count=cost)
+            parts.append(Message("game.guide.tap_move", cost=cost, actions=taken))
         if Mark.ATTACK in marks:
             parts.append(Message("game.guide.tap_attack"))
         if Mark.SWAP in marks:
