@@ -34,6 +34,9 @@ __all__ = ["BOTTOM_BAR", "BoardCards", "bar_padding", "reset_title"]
 # The widest the bar's buttons grow: on a tablet a button the whole screen wide reads as a
 # banner, not as something to tap.
 BAR_MOST = 720
+# The bar's words are set medium, in every theme: the app's font has no bold face, and the
+# bold Flutter makes up squeezed 'Fin de l'activation' at 740x360 (issue 24's trial).
+BAR_WEIGHT = ft.FontWeight.W_500
 BAR_MARGIN = 12
 # How the computer seats' levels are named (new_game's choices), as message ids.
 BOT_NAMES = {
@@ -523,7 +526,7 @@ def fit_bar(button: ft.Button | ft.OutlinedButton) -> None:
     button.height = BOTTOM_BAR - 20
     button.style = ft.ButtonStyle(
         padding=ft.Padding.symmetric(horizontal=10, vertical=4),
-        text_style=ft.TextStyle(size=15, weight=ft.FontWeight.W_600, font_family=FONT),
+        text_style=ft.TextStyle(size=15, weight=BAR_WEIGHT, font_family=FONT),
     )
     if isinstance(button.content, str):
         button.content = bar_text(button.content)
@@ -531,4 +534,4 @@ def fit_bar(button: ft.Button | ft.OutlinedButton) -> None:
 
 def bar_text(text: str) -> ft.Text:
     """A bar button's words: centred, two lines at most."""
-    return ft.Text(text, max_lines=2, text_align=ft.TextAlign.CENTER, size=15)
+    return ft.Text(text, max_lines=2, text_align=ft.TextAlign.CENTER, size=15, weight=BAR_WEIGHT)
