@@ -502,3 +502,25 @@ def test_the_ring_on_the_next_rounds_first_player_is_explained_when_others_were_
                 )
     assert all(seen.values()), seen
     assert ringed(state, labels.__getitem__) is None  # the game is over
+
+
+def test_turning_a_phone_back_and_forth_places_the_labels_once_per_size(monkeypatch):
+    """Issue 24's trial: turning back to sideways during a computer's turn took seconds; the
+    labels' places (the dearest part of drawing the isle) were worked out at every fit."""
+    import companion.app.board_view as board_view
+
+    placed = []
+    real = board_view.label_places
+    monkeypatch.setattr(
+        board_view, "label_places", lambda *args: placed.append(args[1].width) or real(*args)
+    )
+    colours = {p: colour_of(p) for p in ("red", "blue", "green", "yellow")}
+    sizes = {"upright": (366.0, 500.0), "sideways": (420.0, 382.0)}
+    isle = IsleCanvas(GATHERING, colours, lambda _: None, 366, lambda w: sizes["upright"][1])
+    for turn in ("sideways", "upright", "sideways", "upright"):
+        width, height = sizes[turn]
+        isle.height_for = lambda _, height=height: height
+        isle.tight = turn == "sideways"
+        isle.refit(width, send=False)
+        assert (isle.layout.width, isle.layout.height) == (width, height)
+    assert placed == [366.0, 420.0]

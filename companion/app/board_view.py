@@ -118,6 +118,9 @@ class IsleCanvas:
         self.stack = ft.Stack([self.semantics], fit=ft.StackFit.PASS_THROUGH)
         # Where the territories' names go on the layout as it is (worked out in `_draw`).
         self.label_boxes: dict[str, Box] = {}
+        # ... kept for each size the canvas has had: a phone turned back and forth (each turn
+        # fits the canvas two or three times) places them once per size.
+        self._labels_by_size: dict[tuple[float, float, bool], dict[str, Box]] = {}
         self._draw()
 
     @property
@@ -146,6 +149,7 @@ class IsleCanvas:
         """Draw another version of the board (the editor's), keeping the canvas size."""
         self.board = board
         self.places, self.names = self._named(board)
+        self._labels_by_size.clear()
         self.layout = Layout.fit(
             board, self.layout.width, self.layout.height, frame=self.frame, tight=self.tight
         )
@@ -156,16 +160,17 @@ class IsleCanvas:
         self.ground.update()
         self.canvas.update()
 
-    def refit(self, width: float | None = None) -> None:
+    def refit(self, width: float | None = None, *, send: bool = True) -> None:
         """Size the canvas again for the page as it is now (turned, resized, reloaded), and
-        for `width` if the screen knows it before the canvas reports it."""
-        self._fit(width or self.layout.width)
+        for `width` if the screen knows it before the canvas reports it; not `send`, when the
+        screen sends the whole page next."""
+        self._fit(width or self.layout.width, send=send)
 
     def _resized(self, event: cv.CanvasResizeEvent) -> None:
         # The width is the layout's to give; the height follows from it and the page.
         self._fit(event.width)
 
-    def _fit(self, width: float) -> None:
+    def _fit(self, width: float, *, send: bool = True) -> None:
         height = self.height_for(width)
         layout = self.layout
         if (
@@ -177,12 +182,17 @@ class IsleCanvas:
         self.ground.height = self.canvas.height = height
         self.layout = Layout.fit(self.board, width, height, frame=self.frame, tight=self.tight)
         self._draw()
-        self.stack.update()
+        if send:
+            self.stack.update()
 
     def _draw(self) -> None:
         """Draw both layers and place the spaces' reader boxes, for the layout as it is."""
         self._made.clear()
-        self.label_boxes = label_places(self.board, self.layout, self.names)
+        layout = self.layout
+        key = (layout.width, layout.height, layout.tight)
+        if key not in self._labels_by_size:
+            self._labels_by_size[key] = label_places(self.board, layout, self.names)
+        self.label_boxes = self._labels_by_size[key]
         self.ground.shapes = self._ground()
         self.canvas.shapes = self._pieces()
         self._place_spaces()

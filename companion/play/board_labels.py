@@ -158,7 +158,8 @@ def label_places(
             candidates += _label_boxes(points, centre, two, size, layout)
         labels = list(placed.values())
         placed[territory.id] = min(
-            candidates,
+            # Many places come out the same once kept inside the canvas: each is weighed once.
+            dict.fromkeys(candidates),
             key=lambda box: _label_cost(box, territory.locations, layout, spaces, labels, centre),
         )
     return placed
@@ -179,25 +180,43 @@ def _label_cost(
     centre: Point,
 ) -> tuple[float, ...]:
     """How bad a place is for the label of the territory whose locations are `own`."""
-    others = [at for at in layout.points if at not in own]
-    near_own = min(_distance(box, layout.points[at]) for at in own)
-    near_other = min((_distance(box, layout.points[at]) for at in others), default=math.inf)
     clearance = others_clearance(layout)
+    # A space's squares reach this far from its centre: one farther from the box touches none.
+    reach = (layout.radius + MARK_REACH) * math.sqrt(2)
+    near_own = near_other = math.inf
+    crowding = 0
+    own_cores = own_digits = rings = 0.0
+    # One pass over the spaces (a layout is drawn again at every turn of a phone).
+    for at, point in layout.points.items():
+        distance = _distance(box, point)
+        mine = at in own
+        if mine:
+            near_own = min(near_own, distance)
+        else:
+            near_other = min(near_other, distance)
+            if distance < clearance:
+                crowding += math.ceil(clearance - distance)
+        if distance < reach:
+            core, ring, digits = spaces[at]
+            rings += _overlap(box, ring)
+            if mine:
+                own_cores += _overlap(box, core)
+                own_digits += _overlap(box, digits)
     middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
     return (
         # Two labels over each other cannot be read: that counts first (a pixel apart at least).
         round(sum(_overlap(_grown(box, 1), other) for other in labels)),
         # Over another territory's space, or what is drawn on it.
-        sum(math.ceil(max(0.0, clearance - _distance(box, layout.points[at]))) for at in others),
+        crowding,
         # Midway between two territories a label names neither: clearly nearer its own.
         max(0, math.ceil(near_own * CLEAR_OF_OTHERS - near_other)),
         # Where there is room, it covers none of its own spaces' middles (a token's letter,
         # a space's number) and grazes no ring either.
-        round(sum(_overlap(box, spaces[at][0]) for at in own)),
+        round(own_cores),
         # On or touching its own land, not out in the sea.
         max(0, math.ceil(near_own - layout.land)),
-        round(sum(_overlap(box, spaces[at][2]) for at in own)),
-        round(sum(_overlap(box, spaces[at][1]) for at in layout.points)),
+        round(own_digits),
+        round(rings),
         # One line reads better than two.
         box[3] - box[1] > 1.5 * label_size(layout) + LABEL_LEADING,
         math.dist(middle, centre),
@@ -211,8 +230,9 @@ def _grown(box: Box, by: float) -> Box:
 
 def _distance(box: Box, point: Point) -> float:
     """How far a point lies outside a box (0 inside it)."""
-    dx = max(box[0] - point[0], 0.0, point[0] - box[2])
-    dy = max(box[1] - point[1], 0.0, point[1] - box[3])
+    x, y = point
+    dx = box[0] - x if x < box[0] else (x - box[2] if x > box[2] else 0.0)
+    dy = box[1] - y if y < box[1] else (y - box[3] if y > box[3] else 0.0)
     return math.hypot(dx, dy)
 
 

@@ -23,7 +23,7 @@ from companion.app.screens.board_cards import BOT_NAMES, BoardCards
 from companion.app.screens.board_motion import GLIDE_FRAME_S, GLIDE_FRAMES, HAND_GLIDE_FRAMES, glide
 from companion.app.screens.board_side import SideRail, drawer
 from companion.app.theme import colour_of
-from companion.app.widgets import WIDE, energy_track, notify, screen, section
+from companion.app.widgets import RESIZES, energy_track, notify, screen, section
 from companion.language import Message
 from companion.play.board_device import STORED_PACE, TIMINGS, Pace, pace_of, went_on_key
 from companion.play.board_frame import (
@@ -190,7 +190,8 @@ class BoardScreen:
         else:
             self.board.width = self.isle_box.width = None
         self.isle.tight = sideways
-        self.isle.refit(isle_width(self.session.saved.game.board, width, height))
+        # The screen is sent whole next (`show`): the isle is not sent on its own first.
+        self.isle.refit(isle_width(self.session.saved.game.board, width, height), send=False)
 
     def resized(self) -> None:
         """The page turned or resized: the screen is laid out again if its arrangement
@@ -561,7 +562,7 @@ class BoardScreen:
         others: list[ft.Control] = [self.players.control, self.ringed, *pace, energy]
         if tally is not None and not waiting:
             others.append(self._kept("tally", tally, self.cards.tally_card))
-        self.view.data = WIDE
+        self.view.data = RESIZES
         if self.shown is Arrangement.SIDEWAYS:
             self.card_slot.controls = [card]
             self.drawer_column.controls = [*others, self.legend]
