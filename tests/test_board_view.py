@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from companion.app.board_draft import BoardDraft
-from companion.app.screens.board_cards import BAR_MARGIN, BAR_MOST, bar_padding
+from companion.app.screens.board_bar import BAR_MARGIN, BAR_MOST, bar_padding
 from companion.app.sizes import TAP
 from companion.boards import shipped_board, shipped_board_ids
 from companion.boards.user import board_from_counts

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Locator, Page
 
-from companion.app.screens.board_cards import BOTTOM_BAR
+from companion.play.board_frame import BOTTOM_BAR
 from companion.play.board_layout import Layout
 from companion.play.tap_guard import GUARD_S
 

@@ -19,6 +19,7 @@ import flet as ft
 from companion.app.board_view import IsleCanvas
 from companion.app.game_panels import GameBar, PlayersCard
 from companion.app.screens.board_attack import AttackPanel
+from companion.app.screens.board_bar import BottomBar
 from companion.app.screens.board_cards import BOT_NAMES, BoardCards
 from companion.app.screens.board_motion import GLIDE_FRAME_S, GLIDE_FRAMES, HAND_GLIDE_FRAMES, glide
 from companion.app.screens.board_side import SideRail, drawer
@@ -114,12 +115,15 @@ class BoardScreen:
             on_tap_sea=self.tapped_sea,
         )
         app.on_page_resize(self.resized)
-        self.cards = BoardCards(session, self.turns, self.record, self.go_on, app.go, words)
+        self.cards = BoardCards(session, self.turns, self.record, app.go, words)
         self.cards.on_replay = self.start_replay
         self.cards.on_skip = self.skip_replay
         self.cards.show_dialog = page.show_dialog
         self.cards.page_pop = page.pop_dialog
-        self.cards.fit_width(width)
+        self.bottom = BottomBar(
+            session, self.turns, self.record, self.go_on, self.cards.go_on_label, words
+        )
+        self.bottom.fit_width(width)
         self.game_bar = GameBar(app.go, session.id, self.undo, self.redo, words)
         self.rail = SideRail(app.go, session.id, self.undo, self.redo, self.open_panels, words)
         notes = {player: say(words, "game.players.computer") for player in self.turns.bots}
@@ -151,7 +155,7 @@ class BoardScreen:
         # card (scrolling) and the buttons; the panels in a drawer.
         self.card_slot = ft.Column(scroll=ft.ScrollMode.AUTO, expand=True)
         self.side = ft.Column(
-            [self.rail.control, self.card_slot, self.cards.slot],
+            [self.rail.control, self.card_slot, self.bottom.slot],
             expand=True,
             spacing=6,
         )
@@ -175,7 +179,7 @@ class BoardScreen:
         self.shown = shown = arrangement(width, height)
         view = self.view
         sideways = shown is Arrangement.SIDEWAYS
-        self.cards.dock(sideways)
+        self.bottom.dock(sideways)
         view.appbar = None if sideways else self.game_bar.control
         view.end_drawer = self.drawer if sideways else None
         view.padding = SIDEWAYS_PADDING if sideways else PADDING
@@ -205,8 +209,8 @@ class BoardScreen:
             self.show(None)
             return
         docked = self.shown is not Arrangement.SIDEWAYS  # the bar is on the page
-        if self.cards.fit_width(page.width or 360) and docked and self.cards.bar.visible:
-            self.cards.bar.update()
+        if self.bottom.fit_width(page.width or 360) and docked and self.bottom.bar.visible:
+            self.bottom.bar.update()
         self.isle.refit()
 
     def board_height(self, width: float) -> float:
@@ -526,8 +530,8 @@ class BoardScreen:
         self.game_bar.show(state, undo, redo, shown_round)
         self.rail.show(state, undo, redo, shown_round)
         self.players.show(state)
-        self.cards.bottom_bar()
-        self.view.bottom_appbar = None if self.shown is Arrangement.SIDEWAYS else self.cards.bar
+        self.bottom.show()
+        self.view.bottom_appbar = None if self.shown is Arrangement.SIDEWAYS else self.bottom.bar
         self.draw_isle(waiting)
         tally = state.last_tally
         # Play waits while an Energy and Reset is shown; it takes the step guide's place.
