@@ -20,7 +20,7 @@ from companion.app.board_view import IsleCanvas
 from companion.app.game_panels import GameBar, PlayersCard
 from companion.app.screens.board_attack import AttackPanel
 from companion.app.screens.board_bar import BottomBar
-from companion.app.screens.board_cards import BOT_NAMES, BoardCards
+from companion.app.screens.board_cards import BoardCards
 from companion.app.screens.board_motion import GLIDE_FRAME_S, GLIDE_FRAMES, HAND_GLIDE_FRAMES, glide
 from companion.app.screens.board_side import SideRail, drawer
 from companion.app.theme import colour_of
@@ -37,6 +37,7 @@ from companion.play.board_frame import (
     isle_width,
     sideways_isle,
 )
+from companion.play.board_refusals import untaken
 from companion.play.board_summary import Replay, Step, Story, latest, story_since
 from companion.play.board_taps import targets
 from companion.play.game_words import say
@@ -360,24 +361,11 @@ class BoardScreen:
             self.tell(refused, error=True)
 
     def untaken(self) -> str | None:
-        """Why the isle takes no tap now, in a sentence: an Energy and Reset to read, a
-        computer's turn, the game over; None when a person is to decide."""
-        state = self.session.state
-        words = self.words
-        waiting = self.turns.reset_waiting()
-        if waiting is not None and state.last_tally is not None:
-            round_ = state.last_tally.round or state.round
-            return say(words, "game.board.tap_reset", round=round_, button=self.cards.go_on_label())
-        if state.is_terminal:
-            return say(words, "game.board.over")
-        player = state.current_player
-        if player is not None and player in self.turns.bots:
-            bot = self.cards.bot_names.get(player, "")
-            level = say(words, BOT_NAMES[bot]) if bot in BOT_NAMES else bot
-            return say(
-                words, "game.board.tap_computer", player=self.session.label(player), level=level
-            )
-        return None
+        """Why the isle takes no tap now, in a sentence (`play/board_refusals.untaken`)."""
+        bots = {player: self.cards.bot_names.get(player, "") for player in self.turns.bots}
+        waiting = self.turns.reset_waiting() is not None
+        said = untaken(self.session.state, waiting, bots, self.session.label)
+        return None if said is None else self.words.render(said)
 
     async def move_by_hand(self, move: Move) -> None:
         """A person's move: the creature glides its way, then the move is recorded."""

@@ -25,20 +25,13 @@ from companion.language import Message, Value
 from companion.language.render import Language
 from companion.play.board_device import PACE_NAMES, Pace
 from companion.play.board_guide import phase_name, ringed, step_guide, territory_of
+from companion.play.board_refusals import bot_level, go_on_label
 from companion.play.board_summary import Replay, Story
 from companion.play.game_words import order_of, say
 from companion.play.session import GameSession
 from companion.play.turns import UNATTENDED_RESET_S, Turns, bot_seats
 from models.commands import Command, Dominate
 from models.rules import KIND_ORDER
-
-# How the computer seats' levels are named (new_game's choices), as message ids.
-BOT_NAMES = {
-    "greedy": "game.bot.quick",
-    "mcts:easy": "game.bot.easy",
-    "mcts:normal": "game.bot.normal",
-    "mcts:hard": "game.bot.hard",
-}
 
 
 class BoardCards:
@@ -152,8 +145,7 @@ class BoardCards:
         name = self.session.label(player)
         bot = self.bot_names.get(player)
         if bot:
-            level = say(self.words, BOT_NAMES[bot]) if bot in BOT_NAMES else bot
-            heading = say(self.words, "game.board.turn_of_bot", player=name, level=level)
+            heading = say(self.words, "game.board.turn_of_bot", player=name, level=bot_level(bot))
         else:
             heading = say(self.words, "game.board.turn_of", player=name)
         return ft.Row(
@@ -317,10 +309,7 @@ class BoardCards:
 
     def go_on_label(self) -> str:
         """What the button that leaves an Energy and Reset says: the next round, or the result."""
-        state = self.session.state
-        if state.is_terminal:
-            return say(self.words, "game.board.see_result")
-        return say(self.words, "game.board.continue_to", round=state.round)
+        return self.words.render(go_on_label(self.session.state))
 
     def order(self, tally: Tally) -> Value:
         """The next round's order of a tally, by the players' names."""
