@@ -32,7 +32,7 @@ CROWDED_RADIUS = 15.0
 INSCRIBED = 0.71
 # A label's own spaces are at least this many times nearer it than any other territory's:
 # a label midway between two territories names neither.
-CLEAR_OF_OTHERS = 1.3
+CLEAR_OF_OTHERS = 1.5
 # Two labels stay this far apart, in pixels: closer, one above the other, they read as one
 # (issue 24's trial, in French at 740x360).
 LABEL_GAP = 4.0
@@ -214,11 +214,11 @@ def _label_cost(
         crowding,
         # Midway between two territories a label names neither: clearly nearer its own.
         max(0, math.ceil(near_own * CLEAR_OF_OTHERS - near_other)),
+        # On or touching its own land, not out in the sea.
+        max(0, math.ceil(near_own - layout.land)),
         # Where there is room, it covers none of its own spaces' middles (a token's letter,
         # a space's number) and grazes no ring either.
         round(own_cores),
-        # On or touching its own land, not out in the sea.
-        max(0, math.ceil(near_own - layout.land)),
         round(own_digits),
         round(rings),
         # One line reads better than two.
