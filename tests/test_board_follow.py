@@ -34,8 +34,6 @@ from test_turns import (
     think_here,
 )
 
-from companion.app.board_frame import Arrangement, arrangement, isle_height, sideways_isle
-from companion.app.board_geometry import MARK_REACH, Layout, label_places
 from companion.app.board_view import IsleCanvas
 from companion.app.screens import home
 from companion.app.screens.board_editor import BoardEditor
@@ -48,6 +46,9 @@ from companion.engine.queries import Creature, passed_over_by
 from companion.language import Message
 from companion.language.render import language
 from companion.play.board_device import TIMINGS, Pace, pace_of, went_on_key
+from companion.play.board_frame import Arrangement, arrangement, isle_height, sideways_isle
+from companion.play.board_labels import label_places
+from companion.play.board_layout import MARK_REACH, Layout
 from companion.play.board_summary import (
     CARD_LINES,
     Group,
@@ -241,7 +242,9 @@ def test_the_story_tells_every_record_since_the_persons_last_decision_once_and_i
     assert blue.player == "blue" and blue.lines[0].told is Told.ACTIVATE
     attacks = [EN.render(line.said) for line in blue.lines if line.told is Told.ATTACK]
     assert attacks and all(": " in said and "+4=" in said for said in attacks)  # their dice
-    removed = sum(1 for said in attacks if "removed; Bjorn gains 3" in said)
+    removed = sum(
+        1 for said in attacks if "the attacker moves into its space; Bjorn gains 3" in said
+    )
     count = len(attacks)
     counts = f"{count} attack{'s' if count > 1 else ''} ({removed} removed)"
     assert EN.value(blue.counts) == counts + (" · +3 energy in bounties" if removed else "")
@@ -425,7 +428,7 @@ def test_a_slow_device_points_out_each_computer_command_longer(store):
 def test_the_new_plain_modules_load_without_flet():
     modules = [
         "companion.play.board_device",
-        "companion.app.board_frame",
+        "companion.play.board_frame",
         "companion.play.board_summary",
     ]
     loaded = subprocess.run(
@@ -499,3 +502,25 @@ def test_the_ring_on_the_next_rounds_first_player_is_explained_when_others_were_
                 )
     assert all(seen.values()), seen
     assert ringed(state, labels.__getitem__) is None  # the game is over
+
+
+def test_turning_a_phone_back_and_forth_places_the_labels_once_per_size(monkeypatch):
+    """Issue 24's trial: turning back to sideways during a computer's turn took seconds; the
+    labels' places (the dearest part of drawing the isle) were worked out at every fit."""
+    import companion.app.board_view as board_view
+
+    placed = []
+    real = board_view.label_places
+    monkeypatch.setattr(
+        board_view, "label_places", lambda *args: placed.append(args[1].width) or real(*args)
+    )
+    colours = {p: colour_of(p) for p in ("red", "blue", "green", "yellow")}
+    sizes = {"upright": (366.0, 500.0), "sideways": (420.0, 382.0)}
+    isle = IsleCanvas(GATHERING, colours, lambda _: None, 366, lambda w: sizes["upright"][1])
+    for turn in ("sideways", "upright", "sideways", "upright"):
+        width, height = sizes[turn]
+        isle.height_for = lambda _, height=height: height
+        isle.tight = turn == "sideways"
+        isle.refit(width, send=False)
+        assert (isle.layout.width, isle.layout.height) == (width, height)
+    assert placed == [366.0, 420.0]

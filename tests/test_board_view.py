@@ -8,24 +8,24 @@ import pytest
 from pydantic import ValidationError
 
 from companion.app.board_draft import BoardDraft
-from companion.app.board_geometry import (
-    INSCRIBED,
-    MARK_REACH,
-    MIN_SPACING,
-    Layout,
-    along,
-    canvas_height,
-    convex_hull,
-    label_places,
-)
-from companion.app.screens.board_cards import BAR_MARGIN, BAR_MOST, bar_padding
+from companion.app.screens.board_bar import BAR_MARGIN, BAR_MOST, bar_padding
 from companion.app.sizes import TAP
 from companion.boards import shipped_board, shipped_board_ids
 from companion.boards.user import board_from_counts
 from companion.engine import Game, Phase
 from companion.engine.dice import with_rolls
 from companion.engine.queries import undo_depth
+from companion.language.render import language
 from companion.play.board_guide import step_guide
+from companion.play.board_labels import INSCRIBED, label_places
+from companion.play.board_layout import (
+    MARK_REACH,
+    MIN_SPACING,
+    Layout,
+    along,
+    canvas_height,
+    convex_hull,
+)
 from companion.play.board_taps import Mark, describe_board, targets
 from companion.play.turns import bot_seats
 from models.commands import Activate, Attack, Dominate, EndActivation, Move, Pass, Summon, Swap
@@ -460,3 +460,25 @@ def test_the_bottom_bar_is_the_screen_wide_on_a_phone_and_at_most_bar_most_on_a_
     padding = bar_padding(width)
     assert padding.left == padding.right == side
     assert width - 2 * side <= max(BAR_MOST, width - 2 * BAR_MARGIN)
+
+
+def test_the_move_hint_gives_a_cost_the_engine_charges_for_a_marked_space():
+    """Issue 24's trial: a Sprite with one action left was told '→2: the move takes 2 actions'."""
+    state = duel().new_initial_state()
+    for command in [Summon(K.WYRM, "rh1"), Pass(), Pass(), Summon(K.SPRITE, "rh2"), Pass()]:
+        state.apply(command)
+    state.apply(Activate("rh1"))
+    costs = {target.cost for target in targets(state).values() if target.mark is Mark.MOVE}
+    most = max(costs)
+    assert f"(→{most}: the move takes {most} actions)" in step_guide(state)
+    while state.step_kind is not K.SPRITE or state.decision().active is None:
+        command = next(
+            (c for c in state.legal_commands() if isinstance(c, Activate)),
+            next(c for c in state.legal_commands() if isinstance(c, EndActivation | Pass)),
+        )
+        state.apply(command)
+    costs = {target.cost for target in targets(state).values() if target.mark is Mark.MOVE}
+    assert costs == {1}
+    guide = step_guide(state)
+    assert "(→1: the move takes 1 action)" in guide and "→2" not in guide
+    assert "(→1\u202f: le déplacement coûte 1 action)" in step_guide(state, language("fr"))

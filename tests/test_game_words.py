@@ -9,11 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.app.board_draft import BoardDraft, DraftHistory
-from companion.app.board_geometry import Layout, label_places, label_text
 from companion.boards import shipped_board
 from companion.engine import Game
 from companion.language.render import language
 from companion.play.board_guide import step_guide
+from companion.play.board_labels import label_places, label_text
+from companion.play.board_layout import Layout
 from companion.play.board_taps import describe_board, targets
 from companion.play.game_words import board_place_terms, place_terms, territory_names
 from companion.play.session import GameSession

@@ -104,7 +104,6 @@ def test_the_package_root_holds_only_the_entry_points():
 # whole play layer, and the app's drawing arithmetic.
 APP_LOGIC = [
     "companion.app.board_draft",
-    "companion.app.board_geometry",
     "companion.app.sizes",
     *sorted(
         ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")

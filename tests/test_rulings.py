@@ -13,6 +13,7 @@ from companion.engine.constants import KIND_INDEX
 from companion.engine.dice import attack_odds
 from companion.engine.flow import settle
 from companion.engine.reset_phase import Pass as TallyPass
+from companion.language.render import language
 from models.board import Board
 from models.commands import (
     Activate,
@@ -644,10 +645,26 @@ def test_sprite_defence_counts_only_the_owners_other_sprites_in_the_territory():
     state.apply(Activate("m2"))
     attack = Attack("e1", attack_roll=1, defence_roll=2)
     assert str(state.sentence(attack)).endswith(
-        "1+2=3 against 2+1=3, removed; john gains 1 (5 → 6)"
+        "1+2=3 against 2+1=3, removed, and the attacker moves into its space; john gains 1 (5 → 6)"
     )
     state.apply(attack)
     assert at(state, "e1") == ("john", T)
+
+
+def test_a_won_attack_says_the_attacker_moves_into_the_space_it_won_in_both_languages():
+    """Ruling 7: on success the attacker moves into the defender's location; issue 24's trial
+    found the sentence silent about it."""
+    state = arrange({"m2": ("john", T), "e1": ("sarah", T)}, players=("john", "sarah"), step=T)
+    state.apply(Activate("m2"))
+    won = Attack("e1", attack_roll=6)
+    english = str(state.sentence(won))
+    french = language("fr").render(state.sentence(won))
+    assert "removed, and the attacker moves into its space;" in english
+    assert "retiré, et l'attaquant prend sa case\u202f;" in french
+    lost = Attack("e1", attack_roll=1)
+    assert "moves into" not in str(state.sentence(lost))
+    state.apply(won)
+    assert at(state, "e1") == ("john", T) and at(state, "m2") is None
 
 
 @pytest.mark.parametrize(

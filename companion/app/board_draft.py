@@ -11,12 +11,12 @@ import copy
 import math
 from dataclasses import dataclass, field
 
-from companion.app.board_geometry import Point
 from companion.boards import BoardError, parse_board
 from companion.boards.user import board_name, slug, user_board_id
 from companion.engine.names import board_term, territory_term
 from companion.language import Message, Term
 from companion.language.render import Language
+from companion.play.board_layout import Point
 from companion.play.game_words import board_place_terms, english, say
 from models.board import Board, Location, Territory
 from models.rules import MAX_PLAYERS, MIN_PLAYERS

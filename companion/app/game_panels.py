@@ -147,7 +147,9 @@ class PlayersCard:
             size=12,
             color=ft.Colors.ON_SURFACE_VARIANT,
         )
-        self.control = section(say(words, "game.players.title"), self.column, key)
+        # The key to the rows' short numbers ('W 0·1') goes above them, where the first row
+        # is read: under the last row it fell out of sight in a sideways phone's drawer.
+        self.control = section(say(words, "game.players.title"), key, self.column)
 
     def show(self, state: GameState) -> None:
         """Put the rows in turn order and fill in each player's numbers."""

@@ -19,7 +19,7 @@ from companion.app.screens import home, join
 from companion.app.theme import FONTS, theme
 from companion.app.warm_up import screen_module, warm_up
 from companion.app.web_sessions import keep_after_disconnect
-from companion.app.widgets import PADDING, SEAT_PICKER, SHARE_PANEL, SIZED, WIDE, notify
+from companion.app.widgets import PADDING, RESIZES, SEAT_PICKER, SHARE_PANEL, SIZED, WIDE, notify
 from companion.app.wire import Link, current_link
 from companion.language.message import Message, Value
 from companion.language.render import DEFAULT_LANGUAGE, LANGUAGES, Language, screen_language
@@ -441,7 +441,7 @@ class App:
             view = self._build(self.visit.home())
         width = page.width or 0
         self._wide = width > COLUMN_WIDTH + 40
-        if view.data != WIDE and width > COLUMN_WIDTH + 40:
+        if view.data not in (WIDE, RESIZES) and width > COLUMN_WIDTH + 40:
             view.padding = _centred(width)
         page.views.clear()
         page.views.append(view)
@@ -471,7 +471,11 @@ class App:
         width = self.page.width or 0
         wide = width > COLUMN_WIDTH + 40
         view = self.page.views[-1] if self.page.views else None
-        if wide != self._wide:
+        if wide != self._wide and view is not None and view.data == RESIZES:
+            # Laid out again in place below: building the digital board again at every turn
+            # of a phone took a second or more during a computer's turn (issue 24's trial).
+            self._wide = wide
+        elif wide != self._wide:
             if view is None or view.data in (WIDE, SIZED):
                 self.show()
                 return

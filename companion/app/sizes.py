@@ -1,3 +1,6 @@
-"""Sizes the screens and the board's geometry share, in logical pixels: plain numbers, no Flet."""
+"""Sizes the screens share, in logical pixels: the play layer's, which the board's geometry
+(`companion/play/board_layout.py`) uses too."""
 
-TAP = 48  # the smallest tap target
+from companion.play.sizes import TAP
+
+__all__ = ["TAP"]

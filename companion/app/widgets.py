@@ -19,6 +19,9 @@ from models.rules import ENERGY_BANDS, KIND_ORDER, MAX_TRACK_ENERGY, WINNING_ENE
 TRACK_COLUMNS = 6
 WIDE = "wide"  # a view's `data` when it lays itself out across the whole width
 SIZED = "sized"  # a view's `data` when it sizes what it draws to the page as it is built
+# A view's `data` when it lays itself out across the whole width and again at every change of
+# the page's size (the digital board): the page neither builds it again nor sets its margins.
+RESIZES = "resizes"
 # The `data` of the views a change of seats on a shared table redraws.
 SEAT_PICKER = "seat-picker"
 SHARE_PANEL = "share-panel"

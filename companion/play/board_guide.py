@@ -66,10 +66,15 @@ def guide_message(state: GameState) -> Message | None:
             place=place_terms(state.game.isle)[turn.active],
             actions=Message("count.action", count=turn.actions_left),
         )
-        marks = {target.mark for target in targets(state).values()}
+        marked = targets(state).values()
+        marks = {target.mark for target in marked}
         parts: list[Message] = []
         if Mark.MOVE in marks:
-            parts.append(Message("game.guide.tap_move"))
+            # The example is a real one: the dearest move marked, as the engine charges it
+            # (a Sprite with one action left was told '→2').
+            cost = max(target.cost for target in marked if target.mark is Mark.MOVE)
+            taken = Message("count.action", count=cost)
+            parts.append(Message("game.guide.tap_move", cost=cost, actions=taken))
         if Mark.ATTACK in marks:
             parts.append(Message("game.guide.tap_attack"))
         if Mark.SWAP in marks:

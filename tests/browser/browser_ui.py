@@ -9,8 +9,8 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Locator, Page
 
-from companion.app.board_geometry import Layout
-from companion.app.screens.board_cards import BOTTOM_BAR
+from companion.play.board_frame import BOTTOM_BAR
+from companion.play.board_layout import Layout
 from companion.play.tap_guard import GUARD_S
 
 PHONE = {"width": 360, "height": 740}

@@ -11,8 +11,8 @@ import time
 from browser_ui import BOARD, PHONE, Screen, click_until, scroll_to, tap_location
 
 from companion.app.board_draft import BoardDraft
-from companion.app.board_geometry import Layout
 from companion.boards import shipped_board
+from companion.play.board_layout import Layout
 from models.board import Board
 
 READY = "Ready for the digital board: 24 spaces in 7 territories, 34 paths"

@@ -14,8 +14,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from browser_ui import BOARD, HAS_TEXT, Screen
+from browser_ui import BOARD, HAS_TEXT, Screen, seats
 from test_board_fit import GATHERING, mid_game
+
+from models.setup import GameSetup
 
 SIDEWAYS = {
     "844x390": {"width": 844, "height": 390},
@@ -155,3 +157,34 @@ def test_screenshots_sideways_in_both_themes_and_languages(server, browser, arti
             ui.page.get_by_label("Home" if lang == "en" else "Accueil").first.click()
             ui.wait_for(resume)
         context.close()
+
+
+def test_reloads_and_leaving_a_sideways_board_while_computers_play_print_no_traceback(
+    server, browser, artifacts
+):
+    """Issue 24, item 5: a browser that reloads or leaves during computer turns (here on a
+    phone on its side, turned upright and back) leaves the server's output clean."""
+    setup = GameSetup(
+        players=seats(
+            "red", "blue", "green", **dict.fromkeys(("red", "blue", "green"), "mcts:normal")
+        ),
+        board="gathering-isle",
+        mode="digital",
+    )
+    game = server.new_game(setup)
+    ui = Screen(browser.new_page(viewport=SIDEWAYS["844x390"]), artifacts)
+    ui.open(f"{server.url}/game/{game}", "Computer")
+    for turn, viewport in enumerate((UPRIGHT, SIDEWAYS["740x360"], SIDEWAYS["844x390"])):
+        time.sleep(1.5 + turn * 0.5)
+        ui.page.reload(wait_until="domcontentloaded")
+        ui.page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60000)
+        ui.page.set_viewport_size(viewport)
+    time.sleep(2)
+    ui.page.goto(f"{server.url}/", wait_until="domcontentloaded")
+    time.sleep(2)
+    ui.page.close()
+    time.sleep(3)
+    said = server.said()
+    assert not any(sign in said for sign in ("Traceback", "Receive loop error", "Exception in")), (
+        said
+    )

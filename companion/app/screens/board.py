@@ -11,48 +11,43 @@ digital game undoes, resumes and replays like any other.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
-from companion.app.board_frame import (
-    PADDING,
-    SIDEWAYS_PADDING,
-    SPACING,
+from companion.app.board_view import IsleCanvas
+from companion.app.game_panels import GameBar, PlayersCard
+from companion.app.screens import board_pace, board_render, board_replay
+from companion.app.screens.board_attack import AttackPanel
+from companion.app.screens.board_bar import BottomBar
+from companion.app.screens.board_cards import BoardCards
+from companion.app.screens.board_frame import Frame
+from companion.app.screens.board_motion import GLIDE_FRAME_S, GLIDE_FRAMES, HAND_GLIDE_FRAMES, glide
+from companion.app.screens.board_pace import SESSION_PACE
+from companion.app.screens.board_side import SideRail
+from companion.app.theme import colour_of
+from companion.app.widgets import notify, screen
+from companion.language import Message
+from companion.play.board_device import TIMINGS, pace_of, went_on_key
+from companion.play.board_frame import (
     Arrangement,
     arrangement,
     isle_height,
     isle_width,
     sideways_isle,
 )
-from companion.app.board_view import IsleCanvas
-from companion.app.game_panels import GameBar, PlayersCard
-from companion.app.screens.board_attack import AttackPanel
-from companion.app.screens.board_cards import BOT_NAMES, BoardCards
-from companion.app.screens.board_motion import GLIDE_FRAME_S, GLIDE_FRAMES, HAND_GLIDE_FRAMES, glide
-from companion.app.screens.board_side import SideRail, drawer
-from companion.app.theme import colour_of
-from companion.app.widgets import WIDE, energy_track, notify, screen, section
-from companion.language import Message
-from companion.play.board_device import STORED_PACE, TIMINGS, Pace, pace_of, went_on_key
-from companion.play.board_summary import Replay, Step, Story, latest, story_since
-from companion.play.board_taps import targets
+from companion.play.board_refusals import untaken
+from companion.play.board_summary import Replay, Story
 from companion.play.game_words import say
 from companion.play.session import GameSession, Outcome
 from companion.play.tap_guard import TapGuard, Verdict
 from companion.play.turns import Turns, seat_bots
-from models.commands import Attack, Command, Dominate, Move
+from models.commands import Attack, Command, Move
 
 if TYPE_CHECKING:
     from companion.app.main import App
 
 T = TypeVar("T")
-
-# Where a browser's session keeps, for its screens built again, the pace it read and the
-# store of its kept settings.
-SESSION_PACE = "board-pace"
-SESSION_PREFS = "board-prefs"
 
 
 def build(app: App, game_id: str) -> ft.View:
@@ -65,7 +60,7 @@ def build(app: App, game_id: str) -> ft.View:
     board.wake_bots()
     app.page.run_task(board.turns.keep_watch, board)
     if board.turns.bots and app.page.session.store.get(SESSION_PACE) is None:
-        app.page.run_task(board.read_pace)
+        app.page.run_task(board_pace.read_pace, board)
     return view
 
 
@@ -92,8 +87,8 @@ class BoardScreen:
         self.guard = TapGuard()
         # The story since the person to decide last decided, and the "Last:" line, for the
         # revision they were told at; a replay of the story under way.
-        self._story: tuple[int, str, Story] | None = None
-        self._latest: tuple[int, tuple[Message, tuple[Message, ...]] | None] | None = None
+        self.kept_story: tuple[int, str, Story] | None = None
+        self.kept_latest: tuple[int, tuple[Message, tuple[Message, ...]] | None] | None = None
         self.replay: Replay | None = None
         page = app.page
         width, height = page.width or 360, page.height or 740
@@ -114,57 +109,25 @@ class BoardScreen:
             on_tap_sea=self.tapped_sea,
         )
         app.on_page_resize(self.resized)
-        self.cards = BoardCards(session, self.turns, self.record, self.go_on, app.go, words)
+        self.cards = BoardCards(session, self.turns, self.record, app.go, words)
         self.cards.on_replay = self.start_replay
         self.cards.on_skip = self.skip_replay
         self.cards.show_dialog = page.show_dialog
         self.cards.page_pop = page.pop_dialog
-        self.cards.fit_width(width)
+        self.bottom = BottomBar(
+            session, self.turns, self.record, self.go_on, self.cards.go_on_label, words
+        )
+        self.bottom.fit_width(width)
         self.game_bar = GameBar(app.go, session.id, self.undo, self.redo, words)
         self.rail = SideRail(app.go, session.id, self.undo, self.redo, self.open_panels, words)
         notes = {player: say(words, "game.players.computer") for player in self.turns.bots}
         self.players = PlayersCard(session, notes, words=words)
         # Under the players while an Energy and Reset is read: who is ringed already, and why.
         self.ringed = ft.Text(size=13, color=ft.Colors.ON_SURFACE_VARIANT, visible=False)
-        # The isle with its key, made once: a new parent at every redraw would send the whole
-        # isle (every space, every shape) to the browser again.
-        self.legend = ft.Text(
-            say(words, "game.board.legend"), size=12, color=ft.Colors.ON_SURFACE_VARIANT
-        )
-        self.isle_box = ft.Container(content=self.isle.control, border_radius=12)
-        self.board = ft.Column(
-            [self.isle_box], spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH
-        )
-        # Side by side, each column scrolls on its own: scrolling down the panels leaves the
-        # isle in view beside them.
-        self.panels = ft.Column(expand=12 - 7, scroll=ft.ScrollMode.AUTO)
-        self.layout = ft.Row(
-            [
-                ft.Column([self.board], expand=7, scroll=ft.ScrollMode.AUTO),
-                self.panels,
-            ],
-            expand=True,
-            spacing=SPACING,
-            vertical_alignment=ft.CrossAxisAlignment.START,
-        )
-        # A phone on its side: the isle the screen's height, and beside it the rail, the turn
-        # card (scrolling) and the buttons; the panels in a drawer.
-        self.card_slot = ft.Column(scroll=ft.ScrollMode.AUTO, expand=True)
-        self.side = ft.Column(
-            [self.rail.control, self.card_slot, self.cards.slot],
-            expand=True,
-            spacing=6,
-        )
-        self.sideways = ft.Row(
-            [self.board, self.side],
-            expand=True,
-            spacing=SPACING,
-            vertical_alignment=ft.CrossAxisAlignment.START,
-        )
-        self.drawer_column = ft.Column(spacing=8)
-        self.drawer = drawer([self.drawer_column])
+        # The isle and what goes around it in each arrangement, made once.
+        self.frame = Frame(self.isle.control, self.rail.control, self.bottom.slot, words)
         # Panels that change seldom, by name: what they were made from, and the control.
-        self._made: dict[str, tuple[Any, ft.Control]] = {}
+        self.made: dict[str, tuple[Any, ft.Control]] = {}
         self.arrange()
 
     def arrange(self) -> None:
@@ -173,24 +136,14 @@ class BoardScreen:
         page = self.app.page
         width, height = page.width or 360, page.height or 740
         self.shown = shown = arrangement(width, height)
-        view = self.view
         sideways = shown is Arrangement.SIDEWAYS
-        self.cards.dock(sideways)
-        view.appbar = None if sideways else self.game_bar.control
-        view.end_drawer = self.drawer if sideways else None
-        view.padding = SIDEWAYS_PADDING if sideways else PADDING
-        view.scroll = ft.ScrollMode.AUTO if shown is Arrangement.PHONE else None
-        self.board.controls = (
-            [self.isle_box, self.legend] if shown is Arrangement.TABLET else [self.isle_box]
-        )
-        if sideways:
-            board = self.session.saved.game.board
-            isle, _ = sideways_isle(board, width, height)
-            self.board.width = self.isle_box.width = isle
-        else:
-            self.board.width = self.isle_box.width = None
+        self.bottom.dock(sideways)
+        self.view.appbar = None if sideways else self.game_bar.control
+        board = self.session.saved.game.board
+        self.frame.arrange(self.view, shown, sideways_isle(board, width, height)[0])
         self.isle.tight = sideways
-        self.isle.refit(isle_width(self.session.saved.game.board, width, height))
+        # The screen is sent whole next (`show`): the isle is not sent on its own first.
+        self.isle.refit(isle_width(board, width, height), send=False)
 
     def resized(self) -> None:
         """The page turned or resized: the screen is laid out again if its arrangement
@@ -204,8 +157,8 @@ class BoardScreen:
             self.show(None)
             return
         docked = self.shown is not Arrangement.SIDEWAYS  # the bar is on the page
-        if self.cards.fit_width(page.width or 360) and docked and self.cards.bar.visible:
-            self.cards.bar.update()
+        if self.bottom.fit_width(page.width or 360) and docked and self.bottom.bar.visible:
+            self.bottom.bar.update()
         self.isle.refit()
 
     def board_height(self, width: float) -> float:
@@ -214,34 +167,6 @@ class BoardScreen:
         return isle_height(
             self.session.saved.game.board, width, page.width or 360, page.height or 740
         )
-
-    async def read_pace(self) -> None:
-        """The pace this browser keeps (normal if none), read once per browser session."""
-        kept = await self.prefs().get(STORED_PACE)
-        self.app.page.session.store.set(SESSION_PACE, str(kept or ""))
-        pace = pace_of(kept)
-        if pace is not self.pace:
-            self.pace = pace
-            self.turns.timing = TIMINGS[pace]
-            if not self.closed():
-                self.show(None)
-
-    def set_pace(self, pace: Pace) -> None:
-        """This device's pace from now on, kept in its browser."""
-        self.pace = pace
-        self.turns.timing = TIMINGS[pace]
-        self.app.page.session.store.set(SESSION_PACE, pace.value)
-        self.app.page.run_task(self.prefs().set, STORED_PACE, pace.value)
-        self.show(None)
-
-    def prefs(self) -> ft.SharedPreferences:
-        """This browser's kept settings (one per browser session)."""
-        store = self.app.page.session.store
-        prefs = store.get(SESSION_PREFS)
-        if not isinstance(prefs, ft.SharedPreferences):
-            prefs = ft.SharedPreferences()
-            store.set(SESSION_PREFS, prefs)
-        return prefs
 
     def open_panels(self, _: ft.Event[Any]) -> None:
         """Open the panels' drawer (a phone on its side)."""
@@ -355,24 +280,11 @@ class BoardScreen:
             self.tell(refused, error=True)
 
     def untaken(self) -> str | None:
-        """Why the isle takes no tap now, in a sentence: an Energy and Reset to read, a
-        computer's turn, the game over; None when a person is to decide."""
-        state = self.session.state
-        words = self.words
-        waiting = self.turns.reset_waiting()
-        if waiting is not None and state.last_tally is not None:
-            round_ = state.last_tally.round or state.round
-            return say(words, "game.board.tap_reset", round=round_, button=self.cards.go_on_label())
-        if state.is_terminal:
-            return say(words, "game.board.over")
-        player = state.current_player
-        if player is not None and player in self.turns.bots:
-            bot = self.cards.bot_names.get(player, "")
-            level = say(words, BOT_NAMES[bot]) if bot in BOT_NAMES else bot
-            return say(
-                words, "game.board.tap_computer", player=self.session.label(player), level=level
-            )
-        return None
+        """Why the isle takes no tap now, in a sentence (`play/board_refusals.untaken`)."""
+        bots = {player: self.cards.bot_names.get(player, "") for player in self.turns.bots}
+        waiting = self.turns.reset_waiting() is not None
+        said = untaken(self.session.state, waiting, bots, self.session.label)
+        return None if said is None else self.words.render(said)
 
     async def move_by_hand(self, move: Move) -> None:
         """A person's move: the creature glides its way, then the move is recorded."""
@@ -415,65 +327,19 @@ class BoardScreen:
 
     def story(self, player: str) -> Story:
         """Everything since `player` last decided, worked out once per revision."""
-        revision = self.session.saved.revision
-        if self._story is None or self._story[:2] != (revision, player):
-            self._story = (revision, player, story_since(self.session, player))
-        return self._story[2]
+        return board_replay.story(self, player)
 
     def last_line(self) -> tuple[Message, tuple[Message, ...]] | None:
         """The newest record's line and the players it passed over, once per revision."""
-        revision = self.session.saved.revision
-        if self._latest is None or self._latest[0] != revision:
-            self._latest = (revision, latest(self.session))
-        return self._latest[1]
+        return board_replay.last_line(self)
 
     def start_replay(self) -> None:
         """Play the story since the person's last turn again on the isle."""
-        player = self.session.state.current_player
-        if player is None or self.turns.busy:
-            return
-        steps = self.story(player).steps
-        if not steps:
-            return
-        self.replay = Replay(steps)
-        self.app.page.run_task(self.run_replay, self.replay)
+        board_replay.start_replay(self)
 
     def skip_replay(self) -> None:
         """Stop the replay: the isle shows the game as it is."""
-        if self.replay is not None:
-            self.replay.skip()
-            self.replay = None
-            if not self.closed():
-                self.show(None)
-
-    async def run_replay(self, replay: Replay) -> None:
-        """Each record of the story on the isle in turn, at this device's pace; then the game
-        as it is."""
-        seconds = self.turns.timing.replay
-        # Whether the record shown last glided: a glide took half of its time already.
-        glided = False
-
-        async def show(index: int, step: Step) -> None:
-            nonlocal glided
-            glided = False
-            if not self.on_screen() or replay is not self.replay:
-                replay.skip()
-                return
-            self.show(None)
-            if isinstance(step.command, Move):
-                frames = min(GLIDE_FRAMES * 2, int(seconds / 2 / GLIDE_FRAME_S))
-                await glide(self.isle, step.before, step.command, self.on_screen, frames=frames)
-                glided = True
-
-        async def sleep(pause: float) -> None:
-            # Every record is on the isle for the whole pause: a move's glide is half of it.
-            await asyncio.sleep(pause / 2 if glided else pause)
-
-        await replay.run(show, seconds, sleep)
-        if replay is self.replay:
-            self.replay = None
-            if self.on_screen():
-                self.show(None)
+        board_replay.skip_replay(self)
 
     def changed_elsewhere(self, revision: int) -> None:
         """Another device recorded in this game: show it as it is now, and leave it the bots."""
@@ -513,101 +379,5 @@ class BoardScreen:
     # --- drawing ----------------------------------------------------------------------
 
     def render(self) -> None:
-        """Rebuild the screen from the saved game's state."""
-        state = self.session.state
-        # A tap is made by the player this drawing shows, whatever the game has moved on to.
-        self.shown_player = state.current_player
-        waiting = self.turns.reset_waiting() is not None and state.last_tally is not None
-        # Until play goes on, the round shown is the one whose Energy and Reset is read.
-        shown_round = state.last_tally.round if waiting and state.last_tally else None
-        words = self.words
-        undo, redo = self.turns.undo_text(words), self.turns.redo_text(words)
-        self.game_bar.show(state, undo, redo, shown_round)
-        self.rail.show(state, undo, redo, shown_round)
-        self.players.show(state)
-        self.cards.bottom_bar()
-        self.view.bottom_appbar = None if self.shown is Arrangement.SIDEWAYS else self.cards.bar
-        self.draw_isle(waiting)
-        tally = state.last_tally
-        # Play waits while an Energy and Reset is shown; it takes the step guide's place.
-        if waiting and tally:
-            card = self.cards.reset_card(tally)
-        else:
-            player = state.current_player
-            story = (
-                self.story(player)
-                if player is not None and self.turns.human_to_move() and self.replay is None
-                else None
-            )
-            card = self.cards.turn_card(story, self.last_line(), self.replay)
-        ringed = self.cards.ringed_note() if waiting else None
-        self.ringed.value = ringed or ""
-        self.ringed.visible = ringed is not None
-        energy = self._kept(
-            "energy",
-            self.counters(),
-            lambda c: section(say(words, "game.board.energy"), energy_track(c, words)),
-        )
-        # The computers' pace, where there are computers: under the players, short.
-        pace = (
-            [
-                self._kept(
-                    "pace", self.pace, lambda _: self.cards.pace_card(self.pace, self.set_pace)
-                )
-            ]
-            if self.turns.bots
-            else []
-        )
-        others: list[ft.Control] = [self.players.control, self.ringed, *pace, energy]
-        if tally is not None and not waiting:
-            others.append(self._kept("tally", tally, self.cards.tally_card))
-        self.view.data = WIDE
-        if self.shown is Arrangement.SIDEWAYS:
-            self.card_slot.controls = [card]
-            self.drawer_column.controls = [*others, self.legend]
-            self.view.controls = [self.sideways]
-        elif self.shown is Arrangement.TABLET:
-            self.panels.controls = [card, *others]
-            self.view.controls = [self.layout]
-        elif waiting:
-            # The Energy and Reset is read first; the isle waits under it.
-            self.view.controls = [card, self.board, self.legend, *others]
-        else:
-            # The isle on top never moves as the step guide under it grows or shrinks.
-            self.view.controls = [self.board, card, self.legend, *others]
-
-    def draw_isle(self, waiting: bool) -> None:
-        """The isle as the game stands, with what a tap would do; or, while the story is
-        replayed, the position its record was played from, the record's spaces pointed out."""
-        state = self.session.state
-        replay = self.replay
-        if replay is not None and replay.index is not None:
-            step = replay.steps[replay.index]
-            before = step.before
-            self.isle.show(before.creatures(), {}, state.game.labels, before.places(step.command))
-            return
-        marks = targets(state) if self.turns.human_to_move() and not waiting else {}
-        flash: tuple[str, ...] = ()
-        turn = state.decision()
-        if self.turns.showing is not None:
-            flash = state.places(self.turns.showing[1])
-        elif turn is not None and turn.territory is not None:
-            flash = state.places(Dominate(turn.territory, True))
-        self.isle.show(state.creatures(), marks, state.game.labels, flash)
-
-    def _kept(self, name: str, key: T, build: Callable[[T], ft.Control]) -> ft.Control:
-        """The control `build(key)` makes, made again only when `key` has changed: a control
-        kept is compared, not sent again, when the screen is redrawn for each command."""
-        kept = self._made.get(name)
-        if kept is None or kept[0] != key:
-            kept = (key, build(key))
-            self._made[name] = kept
-        return kept[1]
-
-    def counters(self) -> list[tuple[str, str, int]]:
-        """(name, colour, energy) per player in turn order, for the track."""
-        state = self.session.state
-        return [
-            (self.session.label(p), self.session.colour(p), state.energy_of(p))
-            for p in state.order()
-        ]
+        """Rebuild the screen from the saved game's state (`board_render`)."""
+        board_render.render(self)

@@ -1,5 +1,7 @@
 """The digital board's cards: the step guide, the domination choice, the Energy and Reset
-just run (play waits for Continue), the last tally, the bar.
+just run (play waits for Continue), the last tally, the computers' pace.
+
+The story since a person's last turn is `board_story`, the bar of buttons `board_bar`.
 
 Each is drawn from the engine's query surface (`GameState.decision`, `domination_preview`,
 the tally) and the turn controller (a computer thinking, the command it is about to play,
@@ -13,35 +15,23 @@ from typing import Any
 
 import flet as ft
 
-from companion.app.board_frame import BOTTOM_BAR
 from companion.app.game_panels import tally_lines
-from companion.app.theme import ACCENT_TEXT, FONT
+from companion.app.screens.board_story import StoryCard
+from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, player_chip, section
-from companion.engine import Phase, Tally
+from companion.engine import Tally
 from companion.engine.names import kinds_term
 from companion.language import Message, Value
 from companion.language.render import Language
 from companion.play.board_device import PACE_NAMES, Pace
 from companion.play.board_guide import phase_name, ringed, step_guide, territory_of
+from companion.play.board_refusals import bot_level, go_on_label
 from companion.play.board_summary import Replay, Story
 from companion.play.game_words import order_of, say
 from companion.play.session import GameSession
 from companion.play.turns import UNATTENDED_RESET_S, Turns, bot_seats
-from models.commands import Command, Dominate, EndActivation, Pass
+from models.commands import Command, Dominate
 from models.rules import KIND_ORDER
-
-__all__ = ["BOTTOM_BAR", "BoardCards", "bar_padding", "reset_title"]
-# The widest the bar's buttons grow: on a tablet a button the whole screen wide reads as a
-# banner, not as something to tap.
-BAR_MOST = 720
-BAR_MARGIN = 12
-# How the computer seats' levels are named (new_game's choices), as message ids.
-BOT_NAMES = {
-    "greedy": "game.bot.quick",
-    "mcts:easy": "game.bot.easy",
-    "mcts:normal": "game.bot.normal",
-    "mcts:hard": "game.bot.hard",
-}
 
 
 class BoardCards:
@@ -52,7 +42,6 @@ class BoardCards:
         session: GameSession,
         turns: Turns,
         record: Callable[[Command], object],
-        go_on: Callable[[], None],
         go: Callable[[str], None],
         words: Language,
     ) -> None:
@@ -67,41 +56,14 @@ class BoardCards:
         self.on_skip: Callable[[], None] = lambda: None
         self.show_dialog: Callable[[Any], None] = lambda _: None
         self.page_pop: Callable[[], object] = lambda: None
-        self.end_button = big_button(
-            say(words, "game.board.end_activation"), lambda _: record(EndActivation())
+        self.story = StoryCard(
+            session,
+            words,
+            on_replay=lambda: self.on_replay(),
+            on_skip=lambda: self.on_skip(),
+            show_dialog=lambda dialog: self.show_dialog(dialog),
+            page_pop=lambda: self.page_pop(),
         )
-        self.done_button = big_button(
-            say(words, "game.board.done"), lambda _: record(Pass()), primary=False
-        )
-        self.continue_button = big_button(
-            say(words, "game.board.continue"), lambda _: go_on(), icon=ft.Icons.ARROW_FORWARD
-        )
-        for button in (self.end_button, self.done_button, self.continue_button):
-            fit_bar(button)
-        self.buttons = ft.Row(
-            [self.end_button, self.done_button, self.continue_button],
-            spacing=8,
-            alignment=ft.MainAxisAlignment.CENTER,
-        )
-        self.bar = ft.BottomAppBar(height=BOTTOM_BAR, padding=bar_padding(0), content=self.buttons)
-        # On a phone on its side the buttons stand under the turn card, beside the isle.
-        self.slot = ft.Container(height=BOTTOM_BAR - 20, visible=False)
-
-    def dock(self, sideways: bool) -> None:
-        """Put the buttons in the bar at the screen's bottom, or (sideways) beside the isle."""
-        if sideways:
-            self.bar.content = None
-            self.slot.content = self.buttons
-        else:
-            self.slot.content = None
-            self.bar.content = self.buttons
-
-    def fit_width(self, width: float) -> bool:
-        """Keep the bar's buttons within BAR_MOST on a page `width` wide; whether that changed."""
-        padding = bar_padding(width)
-        changed = padding != self.bar.padding
-        self.bar.padding = padding
-        return changed
 
     def turn_card(
         self,
@@ -131,7 +93,7 @@ class BoardCards:
             else:
                 guide = ft.Text(step_guide(state, words), size=15)
                 if replay is not None and replay.running:
-                    parts += [self.replay_part(replay), guide]
+                    parts += [self.story.replay_part(replay), guide]
                 else:
                     # What to do now first: on a phone on its side the story below may need
                     # a scroll (issue 24's trial), the guide never.
@@ -139,7 +101,7 @@ class BoardCards:
                 if turn.territory is not None:
                     parts.append(self.domination_part(turn.territory, turn.bonuses_left))
                 if (replay is None or not replay.running) and story is not None and story.lines:
-                    parts.append(self.story_part(story))
+                    parts.append(self.story.story_part(story))
         if last is not None:
             said, passes = last
             quiet = ft.Colors.ON_SURFACE_VARIANT
@@ -150,119 +112,6 @@ class BoardCards:
         return ft.Semantics(
             identifier="turn-card",
             content=ft.Card(content=ft.Container(padding=12, content=ft.Column(parts, spacing=8))),
-        )
-
-    def story_part(self, story: Story) -> ft.Control:
-        """Everything since this player last decided, grouped by player: its first lines,
-        "and N more" opening the rest, and Replay (computers play fast: what changed while
-        the player looked away is told where they look, not only in the log)."""
-        words = self.words
-        heading = say(words, "game.board.since_last", player=self.session.label(story.player))
-        # Replay where there are records to play again (not only players passed over).
-        replay = ft.OutlinedButton(
-            say(words, "game.summary.replay"),
-            icon=ft.Icons.REPLAY,
-            on_click=lambda _: self.on_replay(),
-            visible=bool(story.steps),
-        )
-        head = ft.Row(
-            [ft.Text(heading, size=14, weight=ft.FontWeight.BOLD, expand=True), replay],
-            vertical_alignment=ft.CrossAxisAlignment.CENTER,
-        )
-        lines: list[ft.Control] = [head]
-        for group, shown in story.shown():
-            lines.extend(
-                self.group_lines(group.player, group.counts, [line.said for line in shown])
-            )
-        hidden = story.hidden()
-        if hidden:
-            lines.append(
-                ft.TextButton(
-                    say(words, "game.summary.more", count=hidden),
-                    icon=ft.Icons.EXPAND_MORE,
-                    on_click=lambda _: self.open_story(story),
-                )
-            )
-        return ft.Semantics(identifier="story", content=ft.Column(lines, spacing=4))
-
-    def group_lines(
-        self, player: str | None, counts: Value | None, said: list[Message]
-    ) -> list[ft.Control]:
-        """One player's part of the story: their counter, name and counts, then each line."""
-        words = self.words
-        if player is None:
-            name = say(words, "game.phase.energy_and_reset")
-            head: list[ft.Control] = [ft.Icon(ft.Icons.BALANCE, size=20)]
-        else:
-            name = self.session.label(player)
-            head = [player_chip(name, self.session.colour(player), size=22)]
-        title = [ft.TextSpan(name, ft.TextStyle(weight=ft.FontWeight.BOLD))]
-        if counts is not None:
-            title.append(
-                ft.TextSpan(
-                    f" · {words.value(counts)}", ft.TextStyle(color=ft.Colors.ON_SURFACE_VARIANT)
-                )
-            )
-        lines: list[ft.Control] = [
-            ft.Row([*head, ft.Text(spans=title, size=14, expand=True)], spacing=6)
-        ]
-        lines.extend(ft.Text(f"• {words.render(line)}", size=14) for line in said)
-        return lines
-
-    def open_story(self, story: Story) -> None:
-        """The whole story in a dialog, every line of every player."""
-        words = self.words
-        body: list[ft.Control] = []
-        for group in story.groups:
-            body.extend(
-                self.group_lines(group.player, group.counts, [line.said for line in group.lines])
-            )
-        heading = say(words, "game.board.since_last", player=self.session.label(story.player))
-        dialog = ft.AlertDialog(
-            title=ft.Text(heading, size=18),
-            content=ft.Semantics(
-                identifier="story-all",
-                content=ft.Column(body, spacing=4, scroll=ft.ScrollMode.AUTO, tight=True),
-            ),
-            actions=[
-                ft.TextButton(say(words, "game.summary.close"), on_click=lambda _: self.page_pop())
-            ],
-            scrollable=True,
-        )
-        self.show_dialog(dialog)
-
-    def replay_part(self, replay: Replay) -> ft.Control:
-        """The record being replayed on the isle, and Skip."""
-        words = self.words
-        index = replay.index or 0
-        step = replay.steps[index]
-        said = say(
-            words,
-            "game.summary.replaying",
-            index=index + 1,
-            count=len(replay.steps),
-            what=step.said,
-        )
-        return ft.Semantics(
-            identifier="replay",
-            label=said,
-            content=ft.Container(
-                padding=8,
-                border_radius=8,
-                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
-                content=ft.Row(
-                    [
-                        ft.Icon(ft.Icons.REPLAY, color=ACCENT_TEXT),
-                        ft.Text(said, size=14, expand=True),
-                        ft.TextButton(
-                            say(words, "game.summary.skip"),
-                            icon=ft.Icons.SKIP_NEXT,
-                            on_click=lambda _: self.on_skip(),
-                        ),
-                    ],
-                    spacing=8,
-                ),
-            ),
         )
 
     def pace_card(self, pace: Pace, on_change: Callable[[Pace], None]) -> ft.Control:
@@ -296,8 +145,7 @@ class BoardCards:
         name = self.session.label(player)
         bot = self.bot_names.get(player)
         if bot:
-            level = say(self.words, BOT_NAMES[bot]) if bot in BOT_NAMES else bot
-            heading = say(self.words, "game.board.turn_of_bot", player=name, level=level)
+            heading = say(self.words, "game.board.turn_of_bot", player=name, level=bot_level(bot))
         else:
             heading = say(self.words, "game.board.turn_of", player=name)
         return ft.Row(
@@ -353,38 +201,6 @@ class BoardCards:
         command = self.turns.showing[1]
         said = self.words.render(self.session.state.sentence(command))
         return ft.Text(said, size=16, weight=ft.FontWeight.BOLD)
-
-    def bottom_bar(self) -> ft.BottomAppBar:
-        """End activation and Done, pinned at the bottom: one tap away however far one scrolls.
-
-        The bar and its buttons are made once and changed in place: a button that stays the
-        same control keeps taking taps while the screen around it is redrawn.
-        """
-        bar = self.bar
-        state = self.session.state
-        waiting = self.turns.reset_waiting() is not None and state.last_tally is not None
-        self.continue_button.visible = waiting
-        if waiting:
-            self.end_button.visible = self.done_button.visible = False
-            round_ = (state.last_tally.round if state.last_tally else None) or state.round
-            words = self.words
-            self.continue_button.content = bar_text(self.go_on_label())
-            self.continue_button.tooltip = say(words, "game.board.go_on_tip", round=round_)
-            bar.visible = self.slot.visible = True
-            return bar
-        turn = state.decision()
-        if turn is None or not self.turns.human_to_move() or turn.kind is None:
-            bar.visible = self.slot.visible = False
-            return bar
-        # Compared by type: commands without fields are all equal to the empty tuple.
-        self.end_button.visible = any(type(c) is EndActivation for c in turn.commands)
-        self.done_button.visible = any(type(c) is Pass for c in turn.commands)
-        done = (
-            "game.board.done_summoning" if turn.phase is Phase.SUMMONING else "game.board.done_with"
-        )
-        self.done_button.content = bar_text(say(self.words, done, kinds=kinds_term(turn.kind)))
-        bar.visible = self.slot.visible = True
-        return bar
 
     def domination_part(self, territory_id: str, bonuses_left: int) -> ft.Control:
         """Take or decline a territory's bonus, each with the engine's tally it would lead to."""
@@ -493,10 +309,7 @@ class BoardCards:
 
     def go_on_label(self) -> str:
         """What the button that leaves an Energy and Reset says: the next round, or the result."""
-        state = self.session.state
-        if state.is_terminal:
-            return say(self.words, "game.board.see_result")
-        return say(self.words, "game.board.continue_to", round=state.round)
+        return self.words.render(go_on_label(self.session.state))
 
     def order(self, tally: Tally) -> Value:
         """The next round's order of a tally, by the players' names."""
@@ -508,27 +321,3 @@ def reset_title(words: Language, tally: Tally) -> str:
     if tally.round is None:
         return say(words, "game.phase.energy_and_reset")
     return say(words, "game.tally.title", round=tally.round)
-
-
-def bar_padding(width: float) -> ft.Padding:
-    """The bar's margins on a page `width` wide: its buttons centred, at most BAR_MOST wide."""
-    side = max(BAR_MARGIN, (width - BAR_MOST) / 2)
-    return ft.Padding.symmetric(horizontal=side, vertical=10)
-
-
-def fit_bar(button: ft.Button | ft.OutlinedButton) -> None:
-    """A button of the bottom bar: the bar's width shared with the other one shown, and its
-    words on two lines where they need it (French ones are longer), within the bar's height."""
-    button.expand = True
-    button.height = BOTTOM_BAR - 20
-    button.style = ft.ButtonStyle(
-        padding=ft.Padding.symmetric(horizontal=10, vertical=4),
-        text_style=ft.TextStyle(size=15, weight=ft.FontWeight.W_600, font_family=FONT),
-    )
-    if isinstance(button.content, str):
-        button.content = bar_text(button.content)
-
-
-def bar_text(text: str) -> ft.Text:
-    """A bar button's words: centred, two lines at most."""
-    return ft.Text(text, max_lines=2, text_align=ft.TextAlign.CENTER, size=15)

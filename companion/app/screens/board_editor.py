@@ -14,23 +14,23 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app.board_draft import BoardDraft, DraftHistory
-from companion.app.board_geometry import Point, canvas_height
 from companion.app.board_view import IsleCanvas
+from companion.app.screens.board_editor_dialogs import ask_delete, ask_replace
+from companion.app.screens.board_editor_territory import territory_card
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import SIZED, big_button, board_options, notify, screen, section
 from companion.boards import BoardError, shipped_board, shipped_board_ids
 from companion.boards.user import (
     BoardExists,
     delete_user_board,
-    keep_both,
     save_user_board,
     user_boards,
 )
 from companion.engine.names import board_term
 from companion.language import Message
+from companion.play.board_layout import Point, canvas_height
 from companion.play.game_words import say
 from models.board import Board
-from models.rules import DOMINATION_BONUS_RANGE
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -186,58 +186,12 @@ class BoardEditor:
             # Saving the board the draft was started from (or last saved as) updates it.
             save_user_board(board, replace=board.id == self.draft.source)
         except BoardExists as clash:
-            self.confirm_replace(board, clash.saved)
+            ask_replace(self, board, clash.saved)
             return
         except BoardError as error:
             notify(self.app.page, self.sentence(error.message), error=True)
             return
         self.saved(board)
-
-    def confirm_replace(self, board: Board, saved: Board) -> None:
-        """Another board is saved under this one's name: replace it, keep both, or neither."""
-        page = self.app.page
-        words = self.words
-        both = keep_both(board)
-
-        def save_as(chosen: Board, replace: bool) -> None:
-            page.pop_dialog()
-            try:
-                save_user_board(chosen, replace=replace)
-            except BoardError as error:
-                notify(page, self.sentence(error.message), error=True)
-                return
-            if chosen.name != self.draft.name:
-                self.history.rename(chosen.name)
-                self.history.settle()
-            self.saved(chosen)
-
-        page.show_dialog(
-            ft.AlertDialog(
-                title=ft.Text(say(words, "game.editor.replace_title", board=saved.name)),
-                content=ft.Text(
-                    say(words, "game.editor.replace_text", board=saved.name, both=both.name),
-                    size=15,
-                ),
-                # The safe choice is the filled one (issue 24): replacing a board loses it,
-                # so that button is outlined in the error colour, never the default.
-                actions=[
-                    ft.TextButton(
-                        say(words, "game.attack.cancel"), on_click=lambda _: page.pop_dialog()
-                    ),
-                    ft.FilledButton(
-                        say(words, "game.editor.keep_both"),
-                        icon=ft.Icons.SAVE,
-                        on_click=lambda _: save_as(both, replace=False),
-                    ),
-                    ft.OutlinedButton(
-                        say(words, "game.editor.replace"),
-                        icon=ft.Icons.WARNING_AMBER,
-                        style=ft.ButtonStyle(color=ft.Colors.ERROR),
-                        on_click=lambda _: save_as(board, True),
-                    ),
-                ],
-            )
-        )
 
     def saved(self, board: Board) -> None:
         """After a save: the board is offered everywhere, and saving again updates it."""
@@ -251,30 +205,6 @@ class BoardEditor:
         if self.draft.source in shipped_board_ids():
             return None
         return next((b for b in self.boards if b.id == self.draft.source), None)
-
-    def confirm_delete(self, _: ft.Event[Any]) -> None:
-        """Ask before deleting the user's board the draft was started from."""
-        page = self.app.page
-        words = self.words
-        board = self.user_board()
-        if board is None:
-            return
-        page.show_dialog(
-            ft.AlertDialog(
-                title=ft.Text(say(words, "game.editor.delete_title", board=board.name)),
-                content=ft.Text(say(words, "game.editor.delete_text"), size=15),
-                actions=[
-                    ft.TextButton(
-                        say(words, "game.attack.cancel"), on_click=lambda _: page.pop_dialog()
-                    ),
-                    ft.FilledButton(
-                        say(words, "game.editor.delete"),
-                        icon=ft.Icons.DELETE_FOREVER,
-                        on_click=lambda _: self.delete(board),
-                    ),
-                ],
-            )
-        )
 
     def delete(self, board: Board) -> None:
         """Delete a user board and start again from the first shipped layout."""
@@ -380,7 +310,7 @@ class BoardEditor:
             ft.Text(say(words, TOOL_HELP[self.tool]), size=14),
             ft.Container(content=self.isle.control, border_radius=12),
             status,
-            self.territory_card(),
+            territory_card(self),
             section(
                 say(words, "game.correct.save"),
                 name,
@@ -414,7 +344,7 @@ class BoardEditor:
             say(words, "game.editor.delete_board"),
             icon=ft.Icons.DELETE_FOREVER,
             style=ft.ButtonStyle(color=ft.Colors.ERROR, icon_color=ft.Colors.ERROR),
-            on_click=self.confirm_delete,
+            on_click=lambda _: ask_delete(self),
         )
         return section(title, start, note, delete)
 
@@ -423,95 +353,6 @@ class BoardEditor:
         self.tool = tool
         self.path_start = None
         self.refresh()
-
-    def territory_card(self) -> ft.Control:
-        """The territory new spaces go to: its name and bonus; a new one; removing one."""
-        low, high = DOMINATION_BONUS_RANGE
-        territory = self.draft.territory(self.selected)
-        words = self.words
-
-        def rename(value: str) -> None:
-            self.history.rename_territory(territory.id, value)
-            self.typed()
-
-        def renamed(_: ft.Event[Any]) -> None:
-            self.history.settle()
-            self.refresh()
-
-        def set_bonus(value: str) -> None:
-            self.history.set_bonus(territory.id, int(value))
-            self.refresh()
-
-        def select(territory_id: str) -> None:
-            self.selected = territory_id
-            self.refresh()
-
-        def add(_: ft.Event[Any]) -> None:
-            name = self.history.territory_name(len(self.draft.territories) + 1)
-            self.selected = self.history.add_territory(name)
-            self.tool = "add"
-            self.refresh()
-
-        def remove(_: ft.Event[Any]) -> None:
-            self.history.remove_territory(territory.id)
-            self.selected = self.draft.territories[0].id
-            self.refresh()
-
-        return section(
-            say(words, "game.editor.territory"),
-            ft.Semantics(
-                identifier="editor-territory",
-                content=ft.Dropdown(
-                    label=say(words, "game.editor.goes_to"),
-                    value=territory.id,
-                    options=[
-                        ft.DropdownOption(
-                            key=t.id,
-                            text=say(
-                                words,
-                                "game.editor.territory_option",
-                                territory=t.name,
-                                bonus=t.bonus,
-                                spaces=Message("game.editor.count.space", count=len(t.locations)),
-                            ),
-                        )
-                        for t in self.draft.territories
-                    ],
-                    on_select=lambda e: select(e.control.value),
-                ),
-            ),
-            ft.Row(
-                [
-                    ft.TextField(
-                        label=say(words, "game.editor.name"),
-                        value=territory.name,
-                        expand=True,
-                        on_change=lambda e: rename(e.control.value),
-                        on_blur=renamed,
-                    ),
-                    ft.Dropdown(
-                        label=say(words, "game.editor.bonus"),
-                        width=96,
-                        value=str(territory.bonus),
-                        options=[ft.DropdownOption(key=str(b)) for b in range(low, high + 1)],
-                        on_select=lambda e: set_bonus(e.control.value),
-                    ),
-                ]
-            ),
-            ft.Row(
-                [
-                    ft.OutlinedButton(
-                        say(words, "game.editor.new_territory"), icon=ft.Icons.ADD, on_click=add
-                    ),
-                    ft.OutlinedButton(
-                        say(words, "game.editor.remove_territory"),
-                        icon=ft.Icons.DELETE_OUTLINE,
-                        on_click=remove,
-                    ),
-                ],
-                wrap=True,
-            ),
-        )
 
 
 # What each tool does, as message ids.

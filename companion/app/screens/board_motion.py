@@ -11,9 +11,9 @@ from collections.abc import Callable
 
 import flet as ft
 
-from companion.app.board_geometry import along
 from companion.app.board_view import IsleCanvas
 from companion.engine import GameState
+from companion.play.board_layout import along
 from models.commands import Move
 from models.rules import DIE_SIDES
 

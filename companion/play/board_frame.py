@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from companion.app.board_geometry import canvas_height, tight_width
+from companion.play.board_layout import canvas_height, tight_width
 from models.board import Board
 
 
