@@ -10,10 +10,10 @@ from functools import cache
 
 import pytest
 
-from companion.boards import shipped_board
+from companion.boards import resolve_board, shipped_board
 from companion.bots import make_bot
 from companion.bots.playout import PlayedGame, play
-from companion.coach import Estimator, review, win_chances
+from companion.coach import CoachError, Estimator, review, win_chances
 from companion.coach.tabled import as_table
 from companion.engine import Game
 from companion.engine.replay import replay
@@ -137,10 +137,29 @@ def test_the_coach_works_off_the_callers_thread_once_per_moment_and_keeps_it_out
     work.close()
 
 
-def test_the_service_gives_every_page_one_coach():
-    with open_store(":memory:") as opened:
-        service = Service(opened)
-        assert Visit(service).service.coach is service.coach
+def test_a_board_without_paths_gets_a_sentence_not_chances_and_is_asked_again():
+    board = resolve_board(
+        {
+            "territories": [
+                {"id": "north", "bonus": 2, "locations": ["n1", "n2"]},
+                {"id": "south", "bonus": 1, "locations": ["s1", "s2"]},
+            ]
+        }
+    )
+    table = Game(GameSetup(players=[{"id": "a"}, {"id": "b"}], board=board), board)
+    work = CoachWork()
+    for _ in range(2):  # a refusal is not kept as a result
+        with pytest.raises(CoachError) as refused:
+            asyncio.run(work.chances("g", table, []))
+        said = render(Message("coachui.reason", reason=refused.value.message), "en")
+        assert said.startswith("No win chances: ") and said.endswith(".")
+    assert work.known("chances/" + records_key("g", [])) is None
+    work.close()
+
+
+def test_the_service_gives_every_page_one_coach(store):
+    service = Service(store)
+    assert Visit(service).service.coach is service.coach
 
 
 # --- the result's rounds -----------------------------------------------------------------

@@ -175,6 +175,7 @@ def test_the_result_and_the_review_tell_the_games_story(server, browser, artifac
     shares = [round(start.chance(p) * 100) for p in table.players]
     ui.wait_for(f"Start, Ragna: 5 energy, {shares[0]}% chance to win", timeout=60)
     ui.shot("coach-result-rounds", tall=2600)
+    shots(ui, "result-dark")
 
     ui.click(ui.button("Review the game"))
     ui.wait_for("Turning points", timeout=60)
@@ -188,6 +189,8 @@ def test_the_result_and_the_review_tell_the_games_story(server, browser, artifac
     time.sleep(1)
     ui.tap("History", "Wins by player")
     ui.click(ui.page.get_by_role("button", name=re.compile(" won")).first)
+    ui.wait_for("Show win chances round by round")
+    shots(ui, "result-light")
     ui.click(ui.button("Review the game"))
     ui.wait_for(turning[0], timeout=60)
     shots(ui, "review-table-light")
@@ -219,7 +222,7 @@ def test_a_sandbox_game_starts_from_a_table_games_round_3(server, browser, artif
     ui.click(ui.page.locator("[flt-semantics-identifier=play-on-seat-2]").first)
     ui.click(ui.button("Computer: quick"))
     ui.wait_for("Bjorn is played by Computer: quick")
-    ui.shot("coach-play-on-dialog", tall=844)
+    shots(ui, "play-on-dialog")
     ui.click(ui.button("Start the new game"))
     ui.wait_for("New game from this moment: Start of round 3")
     ui.wait_for("Round 3/6")
