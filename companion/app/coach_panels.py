@@ -219,6 +219,20 @@ class RoundsTable:
         )
         self._fill(None)
 
+    def start_if_shown(self) -> None:
+        """Fill the chances in at once if this device shows them (asking its browser first
+        when this session has not yet)."""
+        shown = shows_chances(self.app)
+        if shown:
+            self.start()
+        elif shown is None:
+
+            async def read() -> None:
+                if await read_switch(self.app) and mounted(self.control):
+                    self.start()
+
+            self.app.page.run_task(read)
+
     def start(self) -> None:
         """Work the chances out (off the page's thread) and fill them in."""
         self.ask.visible = False

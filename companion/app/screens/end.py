@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.coach_panels import RoundsTable, shows_chances
+from companion.app.coach_panels import RoundsTable
 from companion.app.play_on_dialog import open_play_on
 from companion.app.theme import ACCENT, colour_of
 from companion.app.widgets import big_button, notify, player_chip, screen, section
@@ -82,8 +82,7 @@ def build(app: App, game_id: str) -> ft.View:
         lambda told: round_rows(game.players, energies, told, result),
         lambda: app.service.coach.review(game_id, game, records),
     )
-    if shows_chances(app):
-        rounds.start()
+    rounds.start_if_shown()
     view.controls = [
         ft.Semantics(
             identifier="winner",
