@@ -200,7 +200,7 @@ def test_the_result_shows_each_rounds_energy_beside_the_chance_from_there():
 def test_a_table_review_tells_its_turning_points_and_plays_on_from_the_round_before():
     table, records = table_game()
     told = review(table, records, budget=32)
-    shown = review_view(told, final=True)
+    shown = review_view(told)
     assert not shown.digital and not shown.marks
     assert render(shown.marks_note, "en").startswith("At the table, the records between")
     assert render(shown.rounds[0].text, "en").startswith("Round 1: Ann ")
@@ -220,7 +220,7 @@ def test_a_table_review_tells_its_turning_points_and_plays_on_from_the_round_bef
 def test_a_digital_review_marks_records_by_what_they_cost_with_a_sign_and_a_word():
     game, played = greedy_game(2)
     told = review(game, played.commands, budget=32)
-    shown = review_view(told, final=True)
+    shown = review_view(told)
     assert shown.digital
     marked = told.marked()
     assert len(shown.marks) == len(marked) > 0
@@ -283,3 +283,21 @@ def test_the_review_has_an_address_of_its_own(store):
     saved = store.import_log(GameLog.of(table.setup, records))
     route = Visit(Service(store)).route(["game", saved.id, "review"])
     assert (route.screen, route.game_id) == ("review", saved.id)
+
+
+def test_a_game_in_play_is_reviewed_up_to_now_and_every_moment_can_be_played_on_from():
+    game, played = greedy_game(2)
+    now = len(played.commands) // 2
+    state = replay(game, played.commands[:now])
+    told = review(game, played.commands[:now], budget=32)
+    assert told.moments[-1].index not in {m.index for m in told.round_starts()}
+    shown = review_view(told)
+    assert render(shown.rounds[-1].text, "en").startswith(f"Now (round {state.round}): Ann ")
+    assert render(shown.rounds[-1].text, "fr").startswith(
+        f"Maintenant (manche {state.round})\u202f: Ann "
+    )
+    assert all(0 <= line.upto <= now for line in shown.choices)
+    assert [render(line.text, "en") for line in shown.choices][:2] == [
+        "Start of round 1",
+        "Start of round 2",
+    ]

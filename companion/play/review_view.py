@@ -66,13 +66,13 @@ class ReviewView:
     choices: tuple[Line, ...]
 
 
-def review_view(told: Review, final: bool) -> ReviewView:
-    """The screen's lines for a review; `final`: the game is over (its last line is the end)."""
+def review_view(told: Review) -> ReviewView:
+    """The screen's lines for a review."""
     labels = told.labels
     starts = {moment.index for moment in told.round_starts()}
     rounds = []
     for moment in told.by_round():
-        if moment is told.moments[-1] and final:
+        if moment is told.moments[-1] and ended(moment):
             when = Message("coach.at_end")
         elif moment.index not in starts:
             when = Message("coach.now", round=moment.round)
@@ -95,7 +95,7 @@ def review_view(told: Review, final: bool) -> ReviewView:
         turning=turning,
         marks=marks,
         marks_note=note,
-        choices=tuple(moment_choices(told.moments, final)),
+        choices=tuple(moment_choices(told.moments)),
     )
 
 
@@ -120,14 +120,18 @@ def _marked(moment: Moment, labels: Mapping[str, str]) -> MarkedLine:
     )
 
 
-def moment_choices(moments: Sequence[Moment], final: bool) -> list[Line]:
+def ended(moment: Moment) -> bool:
+    """Whether the game is over at a moment (its chances are the result: no playouts)."""
+    return moment.chances.playouts == 0
+
+
+def moment_choices(moments: Sequence[Moment]) -> list[Line]:
     """The moments a new game may start from: the start of each round (a table game: its
-    start and after each Energy and Reset), and before each marked record."""
+    start and after each Energy and Reset), and before each marked record; never the end."""
     choices: list[Line] = []
     seen: set[int] = set()
-    last = moments[-1] if final else None
     for place, moment in enumerate(moments):
-        if moment is not last and (place == 0 or moment.round != moments[place - 1].round):
+        if not ended(moment) and (place == 0 or moment.round != moments[place - 1].round):
             choices.append(Line(Message("coachui.play_on.round", round=moment.round), moment.index))
             seen.add(moment.index)
     for moment in moments:

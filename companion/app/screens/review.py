@@ -56,9 +56,7 @@ def build(app: App, game_id: str) -> ft.View:
         except CoachError as error:
             shown: list[ft.Control] = [ft.Text(reason_text(app, error), size=16)]
         else:
-            shown = ReviewScreen(
-                app, game_id, review_view(told, saved.state.is_terminal)
-            ).controls()
+            shown = ReviewScreen(app, game_id, review_view(told)).controls()
         if mounted(view) and app.page.views and app.page.views[-1] is view:
             view.controls = list[ft.BaseControl](shown)
             view.update()
