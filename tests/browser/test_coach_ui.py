@@ -239,3 +239,33 @@ def test_a_sandbox_game_starts_from_a_table_games_round_3(server, browser, artif
     assert [p.bot for p in new.setup.players] == [None, "greedy", None]
     ui.page.wait_for_url(f"{server.url}/game/{new.id}")
     ui.shot("coach-play-on-board", tall=844)
+
+
+def test_the_chances_and_the_review_speak_french(server, browser, artifacts):
+    table, records = greedy_game(Mode.TABLE)
+    finished = saved(server, table, records)
+    first_reset = next(n for n, r in enumerate(records, 1) if isinstance(r, EnergyAndReset))
+    playing = saved(server, table, records[:first_reset])
+    labels = table.labels
+    page = browser.new_context(viewport=PHONE, locale="fr-FR").new_page()
+    ui = Screen(page, artifacts)
+
+    # The table's line, switched on in French: '41 %' with a narrow no-break space.
+    ui.open(f"{server.url}/game/{playing}", "Masquées sur cet appareil")
+    ui.click(page.get_by_role("switch", name="Afficher les chances de victoire"))
+    line = render(chances_message(chances_after(table, records[:first_reset]), labels), "fr")
+    assert "\u202f%" in line
+    ui.wait_for("Chances de victoire après l'Énergie et Réinitialisation de la manche 1")
+    ui.wait_for(line, timeout=60)
+    ui.shot("coach-fr-table", tall=1400)
+
+    # The result fills in the chances at once (this device turned them on), then the review.
+    told = review(table, records)
+    ui.open(f"{server.url}/game/{finished}/end", "Énergie et chances de victoire")
+    start = round(told.by_round()[0].chances.chance("red") * 100)
+    ui.wait_for(f"Début, Ragna\u202f: 5 d'énergie, {start}\u202f% de chances de gagner", 60)
+    ui.shot("coach-fr-result", tall=2600)
+    ui.click(ui.button("Revoir la partie"))
+    ui.wait_for(render(told.turning_points[0].message(labels), "fr"), timeout=60)
+    ui.wait_for("À la table, les coups entre deux Énergie et Réinitialisation")
+    shots(ui, "fr-review")
