@@ -8,14 +8,14 @@ stays responsive and says it is working.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from companion.app.sizes import TAP
 from companion.app.widgets import big_button, player_chip, section
-from companion.coach import Chances, CoachError, Review
+from companion.coach import CoachError, Review
 from companion.language import Message
 from companion.play.coach_view import (
     STORED_CHANCES,
@@ -167,9 +167,7 @@ class ChanceCard:
         """Have the coach work the chances out, then show them if still wanted."""
         game = self.session.saved.game
         try:
-            chances: Chances | None = await self.app.service.coach.chances(
-                self.session.id, game, moment
-            )
+            chances = await self.app.service.coach.chances(self.session.id, game, moment)
             said = self.app.words.render(line_text(line, chances, game.labels))
         except CoachError as error:
             said = reason_text(self.app, error)
@@ -189,7 +187,7 @@ class RoundsTable:
         app: App,
         session: GameSession,
         rows: Callable[[Review | None], Sequence[RoundRow]],
-        review: Callable[[], Any],
+        review: Callable[[], Awaitable[Review]],
     ) -> None:
         self.app = app
         self.session = session
