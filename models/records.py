@@ -89,7 +89,9 @@ class CommandRecord(SQLModel, table=True):
     seq: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
     # The command as JSON (models.commands.command_to_json), attack dice included.
     command: dict[str, Any] = Field(sa_type=JSON)
-    # state.describe(command) from the state it was applied to: the log line and undo label.
+    # state.sentence(command) from the state it was applied to, as a message's JSON (its id
+    # and values: companion/language/stored.py), rendered in each reader's language; rows
+    # saved before it was data hold English words, and are told again from the command.
     description: str
     created: datetime = Field(sa_type=UTCDateTime)
     # None while the command is part of the game; see Mark.

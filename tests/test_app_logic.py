@@ -42,14 +42,14 @@ def test_a_refused_command_says_why_and_stores_nothing(session):
     """Ruling 3 through the app: the Wyrms step refuses a Sprite; the reason reads as a sentence."""
     outcome = session.do(Summon(K.SPRITE))
     assert not outcome.ok
-    assert outcome.message == "It is the Wyrms step, not Sprites."
+    assert str(outcome.said) == "It is the Wyrms step, not Sprites."
     assert session.saved.log == ()
 
 
 def test_records_undo_and_redo_go_through_the_store(session):
     done = session.do(Summon(K.WYRM))
-    assert done.ok and done.message == "Ragna summons a Wyrm for 5 energy (5 → 0)"
-    assert session.undo().message == "Undone: Ragna summons a Wyrm for 5 energy (5 → 0)"
+    assert done.ok and str(done.said) == "Ragna summons a Wyrm for 5 energy (5 → 0)"
+    assert str(session.undo().said) == "Undone: Ragna summons a Wyrm for 5 energy (5 → 0)"
     assert session.state.energy_of("red") == 5
     assert session.redo().ok
     reopened = GameSession(session.store, session.id)
@@ -60,8 +60,8 @@ def test_another_device_moving_on_is_reported_and_reloaded(session):
     other = GameSession(session.store, session.id)
     assert other.do(Summon(K.WYRM)).ok
     outcome = session.do(Pass())
-    assert not outcome.ok and "The game moved on before that tap" in outcome.message
-    assert "(last recorded: Ragna summons a Wyrm" in outcome.message
+    assert not outcome.ok and "The game moved on before that tap" in str(outcome.said)
+    assert "(last recorded: Ragna summons a Wyrm" in str(outcome.said)
     assert session.state.energy_of("red") == 0
 
 

@@ -129,7 +129,7 @@ def test_the_parts_agree_with_play_and_with_the_board_view():
             for command in legal:
                 seen.add(type(command))
                 name = type(command).__name__
-                assert not state.describe(command).startswith(name)
+                assert not str(state.sentence(command)).startswith(name)
                 assert set(state.places(command)) <= places
                 outcomes = state.chance_outcomes(command)
                 assert sum(p for p, _ in outcomes) == pytest.approx(1)

@@ -82,7 +82,7 @@ def test_undo_and_redo_labels_are_told_again_in_french(tmp_path):
         assert english == "Ragna summons a Wyrm onto Rune Hollow 1 for 5 energy (5 → 0)"
         assert session.undo_text(FR) == done.text(FR)
         undone = session.undo()
-        assert undone.message == f"Undone: {english}"
+        assert str(undone.said) == f"Undone: {english}"
         assert undone.text(FR) == f"Annulé\u202f: {done.text(FR)}"
         assert session.redo_text(FR) == done.text(FR)
         refused = session.do(Summon(K.TROLL, "rh1"), by="red")

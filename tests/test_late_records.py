@@ -65,7 +65,7 @@ def refused(state, command, message: str) -> None:
 def test_a_late_summon_pays_and_is_then_placed_like_any_creature():
     state = at_reset(1, 1, 0)
     late = LateSummon("c", T)
-    assert state.describe(late) == (
+    assert str(state.sentence(late)) == (
         "recorded late: Cy summoned a Troll this round, for 3 energy (10 → 7)"
     )
     assert render(state.sentence(late), "fr") == (
@@ -117,7 +117,7 @@ def test_late_records_belong_to_energy_and_reset():
 def test_a_late_removal_pays_its_bounty_and_sends_the_creature_back():
     state = at_reset(2, 2, 0)  # Ann and Bob: a Wyrm and a Troll each
     late = LateRemoval("a", "b", T)
-    assert state.describe(late) == (
+    assert str(state.sentence(late)) == (
         "recorded late: Ann removed Bob's Troll this round and gains 2 (10 → 12)"
     )
     state.apply(late)
@@ -166,7 +166,7 @@ def test_late_records_travel_as_json_and_through_the_store(tmp_path):
         )
         assert saved.state.phase is Phase.ENERGY_AND_RESET
         saved = store.append(saved.id, LateSummon("c", S), saved.revision)
-        assert saved.undo_label == (
+        assert str(saved.undo_label) == (
             "recorded late: Cy summoned a Sprite this round, for 1 energy (5 → 4)"
         )
         saved = store.undo(saved.id, saved.revision)

@@ -167,7 +167,7 @@ def test_an_attacks_breakdown_is_ruling_7_with_the_engines_odds():
     assert (view.bonus, view.defence, view.support, view.bounty) == (4, None, 0, 1)
     assert view.defence_roll
     assert view.chance == attack_odds(K.WYRM, K.SPRITE, 0)
-    assert view.explain() == (
+    assert str(view.explanation()) == (
         "Your Wyrm rolls a d6 + 4; the Sprite rolls a d6 + 0 (0 other Sprites of its owner "
         "there). Success removes it and gains 1 energy."
     )

@@ -135,7 +135,7 @@ def test_a_late_summon_adds_one_to_place_and_a_late_removal_takes_one_off(store)
     saved = store.append(saved.id, LateSummon("b", S), saved.revision)
     later = draft_from(saved.state, store.draft(saved.id).entries)
     assert later.groups() == [(Creature("b", S), 1)]
-    assert later.notes[Creature("b", S)] == "1 summoned this round"
+    assert str(later.notes[Creature("b", S)]) == "1 summoned this round"
     # Ann's late removal of Bob's Troll: it stood alone in its territory, so it goes.
     saved = store.append(saved.id, LateRemoval("a", "b", T), saved.revision)
     later = draft_from(saved.state, store.draft(saved.id).entries)
@@ -145,7 +145,7 @@ def test_a_late_summon_adds_one_to_place_and_a_late_removal_takes_one_off(store)
     saved = store.append(saved.id, LateRemoval("b", "c", S), saved.revision)
     later = draft_from(saved.state, store.draft(saved.id).entries)
     assert dict(later.groups())[Creature("c", S)] == 1
-    assert "where is each now" in later.notes[Creature("c", S)]
+    assert "where is each now" in str(later.notes[Creature("c", S)])
 
 
 def test_deleting_a_game_deletes_its_draft(store):

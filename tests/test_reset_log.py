@@ -28,7 +28,9 @@ def tally(energy, creatures=(), **options):
 
 
 def test_a_log_line_gives_each_players_numbers_and_the_next_order():
-    line = tally({"red": 12, "blue": 20}, [("nc1", "red", "sprite")], round_=3).log_line(LABELS)
+    line = str(
+        tally({"red": 12, "blue": 20}, [("nc1", "red", "sprite")], round_=3).log_message(LABELS)
+    )
     assert line == (
         "Energy and Reset, round 3: Ragna 12 → 16 (band 10-18 +3, 1 Sprite in North Cliffs), "
         "Bjorn 20 → 20 (band 19-23 no change); next order: Ragna → Bjorn."
@@ -36,7 +38,7 @@ def test_a_log_line_gives_each_players_numbers_and_the_next_order():
 
 
 def test_a_tie_in_the_next_order_is_explained():
-    line = tally({"red": 3, "blue": 3}, round_=1).log_line(LABELS)
+    line = str(tally({"red": 3, "blue": 3}, round_=1).log_message(LABELS))
     assert line.startswith("Energy and Reset, round 1: Ragna 3 → 8 (band 0-9 +5), Bjorn 3 → 8")
     assert line.endswith(
         "next order: Bjorn → Ragna. Bjorn and Ragna are tied on 8: whoever was later in this "
@@ -46,10 +48,10 @@ def test_a_tie_in_the_next_order_is_explained():
 
 def test_the_game_ending_says_who_won_instead_of_an_order():
     sprites = [("nc1", "red", "sprite"), ("nc2", "red", "sprite")]
-    line = tally({"red": 33, "blue": 10}, sprites, round_=4).log_line(LABELS)
+    line = str(tally({"red": 33, "blue": 10}, sprites, round_=4).log_message(LABELS))
     # 33 loses 5 in band 30-35, then 2 Sprites: 30, no win; a Summoner needs 36.
     assert "Ragna 33 → 30 (band 30-35 -5, 2 Sprites in North Cliffs)" in line
-    final = tally({"red": 9, "blue": 4}, round_=6, final_round=True).log_line(LABELS)
+    final = str(tally({"red": 9, "blue": 4}, round_=6, final_round=True).log_message(LABELS))
     assert final == (
         "Energy and Reset, round 6: Ragna 9 → 14 (band 0-9 +5), Bjorn 4 → 9 (band 0-9 +5). "
         "Ragna has the most energy (14) and wins."
@@ -57,7 +59,9 @@ def test_the_game_ending_says_who_won_instead_of_an_order():
 
 
 def test_a_tally_asked_on_its_own_names_no_round():
-    assert tally({"red": 12, "blue": 20}).log_line(LABELS).startswith("Energy and Reset: Ragna")
+    assert str(tally({"red": 12, "blue": 20}).log_message(LABELS)).startswith(
+        "Energy and Reset: Ragna"
+    )
 
 
 def digital_round(store, take):
@@ -79,7 +83,7 @@ def test_the_command_that_ends_a_round_carries_its_energy_and_reset(tmp_path):
             # Skald's Strand: +1; the bonus of 1, taken or not.
             won = "Skald's Strand +1" if take else "Skald's Strand declined"
             after = 8 if take else 7
-            assert last.reset == (
+            assert str(last.reset) == (
                 f"Energy and Reset, round 1: Ragna 1 → {after} (band 0-9 +5, 1 Sprite in "
                 f"Skald's Strand, {won}), Bjorn 5 → 10 (band 0-9 +5); next order: "
                 + ("Ragna → Bjorn." if after < 10 else "Bjorn → Ragna.")
@@ -100,7 +104,7 @@ def test_a_table_energy_and_reset_is_worded_too(tmp_path):
         for command in (Pass(by="red"), Pass(by="blue")) * 3:
             saved = store.append(saved.id, command, saved.revision)
         saved = store.append(saved.id, EnergyAndReset((), (), ()), saved.revision)
-    assert saved.log[-1].reset == (
+    assert str(saved.log[-1].reset) == (
         "Energy and Reset, round 1: Ragna 5 → 10 (band 0-9 +5), Bjorn 5 → 10 (band 0-9 +5); "
         "next order: Bjorn → Ragna. Bjorn and Ragna are tied on 10: whoever was later in "
         "this round's order goes earlier, so the order is Bjorn, Ragna."
@@ -114,7 +118,7 @@ def test_game_show_lists_the_energy_and_reset_under_its_command(tmp_path):
     runner = CliRunner()
     shown = runner.invoke(game_app, ["show", saved.id, "--db", db], terminal_width=400).stdout
     lines = shown.splitlines()
-    at = lines.index(f"  {saved.log[-1].seq:4}  {saved.log[-1].description}")
+    at = lines.index(f"  {saved.log[-1].seq:4}  {saved.log[-1].sentence!s}")
     assert lines[at + 1] == f"        {saved.log[-1].reset}"
     data = runner.invoke(game_app, ["show", saved.id, "--db", db, "--json"]).stdout
     assert '"energy_and_reset": "Energy and Reset, round 1: Ragna 1 → 7' in data

@@ -221,7 +221,7 @@ def test_win_in_sprite_pass_stops_later_players():
     blue = result.player("blue")
     # The modifier pass had finished for everyone; the Sprite pass never reached blue.
     assert (blue.modifier, blue.sprites, blue.after) == (3, 0, 13)
-    assert result.winner_note == (
+    assert str(result.winner_message) == (
         "red reached 36 in the sprites pass and wins at once with Summoner status."
     )
 
@@ -290,7 +290,7 @@ def test_next_turn_order_lowest_first():
     """Ruling 12: the lowest energy goes first next round."""
     result = tally({"red": 20, "blue": 9})
     assert result.turn_order == ("blue", "red")
-    assert result.order_notes == ()
+    assert result.order_messages == ()
 
 
 def test_next_turn_order_tie_goes_to_the_later_player():
@@ -300,7 +300,7 @@ def test_next_turn_order_tie_goes_to_the_later_player():
     result = reset_phase(ISLE, order, energy, board(), {}, labels={p: p.title() for p in order})
     assert [line.after for line in result.players] == [20, 13, 25, 13]
     assert result.turn_order == ("sarah", "john", "ann", "bob")
-    assert result.order_notes == (
+    assert tuple(map(str, result.order_messages)) == (
         "Sarah and John are tied on 13: whoever was later in this round's order goes earlier, "
         "so the order is Sarah, John.",
     )
@@ -314,7 +314,7 @@ def test_final_round_most_energy_wins_without_summoner_status():
     result = tally({"red": 20, "blue": 18}, final=True)
     assert (result.winner, result.summoner, result.game_over) == ("blue", False, True)
     assert result.decided_in is Pass.FINAL_ROUND
-    assert result.winner_note == "blue has the most energy (21) and wins."
+    assert str(result.winner_message) == "blue has the most energy (21) and wins."
 
 
 def test_final_round_tie_rulebook_example():
@@ -325,7 +325,7 @@ def test_final_round_tie_rulebook_example():
     result = reset_phase(ISLE, order, energy, board(), {}, final_round=True, labels=labels)
     assert [line.after for line in result.players] == [13, 27, 27]
     assert (result.winner, result.summoner, result.game_over) == ("sarah", False, True)
-    assert result.winner_note == (
+    assert str(result.winner_message) == (
         "John and Sarah tie on 27; Sarah was latest in the final round's order and wins."
     )
 
@@ -342,7 +342,7 @@ def test_reaching_36_in_the_final_round_keeps_summoner_status():
 def test_explanation_mentions_every_number():
     """Ruling 10: the tally explains band, Sprites and domination with their numbers."""
     result = tally({"red": 12, "blue": 20}, n1=("red", S), n2=("red", S), s1=("red", S))
-    assert result.player("red").explain("Red") == (
+    assert str(result.player("red").explanation("Red")) == (
         "Red starts on 12; band 10-18 gives +3; uncontested Sprites give +3 "
         "(2 in North, 1 in South); holding all of North: +2; ends on 20."
     )
@@ -351,7 +351,7 @@ def test_explanation_mentions_every_number():
 def test_explanation_of_no_change_and_declined_bonus():
     """Rulings 2 and 10: the 19-23 band says 'no change'; a declined bonus says so."""
     result = tally({"red": 20, "blue": 20}, declined={"red": ["rock"]}, r1=("red", T))
-    assert result.player("red").explain("Red") == (
+    assert str(result.player("red").explanation("Red")) == (
         "Red starts on 20; band 19-23 gives no change; holding all of Rock: declined (1); "
         "ends on 20."
     )
@@ -360,6 +360,6 @@ def test_explanation_of_no_change_and_declined_bonus():
 def test_explanation_of_loss():
     """Ruling 2: a losing band shows its negative change."""
     result = tally({"red": 30, "blue": 20})
-    assert result.player("red").explain("Red") == (
+    assert str(result.player("red").explanation("Red")) == (
         "Red starts on 30; band 30-35 gives -5; ends on 25."
     )

@@ -274,7 +274,7 @@ def test_correction_record_needs_a_reason_and_stays_on_the_track():
     refused(state, Correction("red", 6, "counted a bounty"), "that would put red on 36")
     refused(state, Correction("grey", 1, "typo"), "there is no player 'grey' in this game")
     fix = Correction("red", 5, "forgot a bounty")
-    assert state.describe(fix) == "red's energy corrected by +5 (30 → 35): forgot a bounty"
+    assert str(state.sentence(fix)) == "red's energy corrected by +5 (30 → 35): forgot a bounty"
     state.apply(fix)
     assert energies(state) == {"red": 35, "blue": 5}
     assert state.phase is Phase.SUMMONING  # 35 is on the track: no win
@@ -561,7 +561,7 @@ def test_move_through_own_creature_costs_its_full_length():
     state.apply(Activate("w1"))
     moves = {c.to for c in state.legal_commands() if isinstance(c, Move)}
     assert moves == {"w3", "m1"}
-    assert state.describe(Move("w3")) == "red's Troll at West 1 moves to West 3 (2 actions)"
+    assert str(state.sentence(Move("w3"))) == "red's Troll at West 1 moves to West 3 (2 actions)"
     state.apply(Move("w3"))
     assert state.actions_left == 1
     assert (at(state, "w1"), at(state, "w2"), at(state, "w3")) == (None, ("red", S), ("red", T))
@@ -613,7 +613,7 @@ def test_sprite_defence_rulebook_example():
     assert state.current_player == "john"
     state.apply(Activate("m2"))
     attack = Attack("e1", attack_roll=4, defence_roll=4)
-    assert state.describe(attack) == (
+    assert str(state.sentence(attack)) == (
         "john's Troll at Mid 2 attacks sarah's Sprite at East 1: "
         "4+2=6 against 4+3=7, the attack fails"
     )
@@ -643,7 +643,9 @@ def test_sprite_defence_counts_only_the_owners_other_sprites_in_the_territory():
     state = arrange(placed, players=("john", "sarah"), step=T)
     state.apply(Activate("m2"))
     attack = Attack("e1", attack_roll=1, defence_roll=2)
-    assert state.describe(attack).endswith("1+2=3 against 2+1=3, removed; john gains 1 (5 → 6)")
+    assert str(state.sentence(attack)).endswith(
+        "1+2=3 against 2+1=3, removed; john gains 1 (5 → 6)"
+    )
     state.apply(attack)
     assert at(state, "e1") == ("john", T)
 
@@ -701,7 +703,7 @@ def test_bounty_is_paid_at_once_table(victim, bounty):
         energy={"red": 10},
     )
     assert state.current_player == "red"
-    assert state.describe(Removal("blue", victim)) == (
+    assert str(state.sentence(Removal("blue", victim))) == (
         f"red removes blue's {victim.title} and gains {bounty} (10 → {10 + bounty})"
     )
     state.apply(Removal("blue", victim))
@@ -768,7 +770,7 @@ def test_one_statement_of_the_attack_gives_odds_outcomes_and_sentences(
         after.apply(rolled)
         removed = at(after, "e1") == ("red", attacker)
         assert probability == pytest.approx(float(odds if removed else 1 - odds))
-        assert state.describe(rolled).endswith("fails") is not removed
+        assert str(state.sentence(rolled)).endswith("fails") is not removed
     assert state.chance_outcomes(Move("m1")) == [(1.0, Move("m1"))]
 
 
@@ -779,7 +781,7 @@ def test_wyrm_swap_costs_one_energy_and_no_action():
     """Ruling 8: the active Wyrm trades places with its own neighbour for 1 energy, any times."""
     state = arrange({"w2": ("red", W), "w3": ("red", T), "w1": ("red", S)})
     state.apply(Activate("w2"))
-    assert state.describe(Swap("w3")) == (
+    assert str(state.sentence(Swap("w3"))) == (
         "red's Wyrm at West 2 trades places with red's Troll at West 3 for 1 energy (5 → 4)"
     )
     state.apply(Swap("w3"))
@@ -907,7 +909,7 @@ def test_reset_passes_in_order_digital():
     assert state.current_player == "red"
     assert state.legal_commands() == [Dominate("west", True), Dominate("west", False)]
     refused(state, Dominate("mid", True), "the decision now is red's bonus for west")
-    assert state.describe(Dominate("west", True)) == (
+    assert str(state.sentence(Dominate("west", True))) == (
         "red takes the 2-energy bonus for holding West"
     )
     state.apply(Dominate("west", True))
@@ -933,7 +935,7 @@ def test_reset_with_placements_and_declined_domination_table():
         ),
         declined=(Declined("red", "west"),),
     )
-    assert state.describe(command) == (
+    assert str(state.sentence(command)) == (
         "Energy and Reset of round 1 with 4 creatures on the board, 1 bonus declined"
     )
     state.apply(command)
@@ -1106,7 +1108,7 @@ def test_final_round_tie_rulebook_example(mode):
         state.apply(EnergyAndReset())
     assert energies(state) == {"ann": 13, "john": 27, "sarah": 27}
     assert (state.phase, state.winner_id, state.summoner) == (Phase.GAME_OVER, "sarah", False)
-    assert state.last_tally.winner_note == (
+    assert str(state.last_tally.winner_message) == (
         "john and sarah tie on 27; sarah was latest in the final round's order and wins."
     )
 

@@ -258,7 +258,7 @@ def test_a_seated_session_records_its_players_turns_and_is_refused_anothers(save
     session = GameSession(store, game_id, lambda: seat["now"], lambda: seated)
     # Bjorn's phone taps a button drawn for Ragna: it is told whose turns it records.
     refused = session.do(Pass(), by="red")
-    assert not refused.ok and refused.message == (
+    assert not refused.ok and str(refused.said) == (
         "This device records Bjorn's turns only: Ragna's are recorded on Ragna's device or "
         "the scorekeeper's."
     )
@@ -269,7 +269,7 @@ def test_a_seated_session_records_its_players_turns_and_is_refused_anothers(save
     assert [entry.command.by for entry in saved.log] == ["red"]
     # Bjorn's phone cannot take back Ragna's record; hers can.
     seat["now"] = "blue"
-    assert session.undo().message == (
+    assert str(session.undo().said) == (
         "That is Ragna's record: their device or the scorekeeper's undoes it."
     )
     seat["now"] = WATCHER
@@ -493,7 +493,7 @@ def test_a_tap_on_a_deleted_game_says_it_was_deleted(saved_game):
     store, game_id = saved_game
     session = GameSession(store, game_id, lambda: "red")
     store.delete_game(game_id)
-    assert session.do(Pass(), by="red").message == "This game was deleted."
+    assert str(session.do(Pass(), by="red").said) == "This game was deleted."
 
 
 def test_a_new_code_keeps_the_hosts_own_seat():

@@ -27,6 +27,7 @@ from companion.engine import Game, IllegalCommand
 from companion.engine.dice import with_rolls
 from companion.engine.replay import replay
 from companion.engine.serialize import state_to_json
+from companion.language.render import render
 from companion.store import DB_ENV
 from companion.store.database import (
     HEAD_REVISION,
@@ -98,12 +99,12 @@ def test_append_stores_the_command_and_its_sentence_and_survives_reopening(url, 
     for _ in range(25):
         command = choose(saved, rng)
         filled = with_rolls(saved.state, command, dice_for(saved.secret, len(saved.log)))
-        expected.append((filled, saved.state.describe(filled)))
+        expected.append((filled, str(saved.state.sentence(filled))))
         saved = store.append(saved.id, command, saved.revision)
     assert saved.revision == 25
     with open_store(url) as other:
         reopened = other.load(saved.id)
-    assert [(e.command, e.description) for e in reopened.log] == expected
+    assert [(e.command, str(e.sentence)) for e in reopened.log] == expected
     assert [e.seq for e in reopened.log] == list(range(1, 26))
     assert state_to_json(reopened.state) == state_to_json(saved.state)
     assert state_to_json(reopened.state) == state_to_json(
@@ -184,7 +185,7 @@ def test_an_attack_without_dice_is_stored_with_seeded_dice(url, store):
     stored = saved.log[-1].command
     assert stored == expected
     assert stored.attack_roll is not None
-    assert "against" in saved.log[-1].description
+    assert "against" in str(saved.log[-1].sentence)
     # The same game and place in its line always roll the same faces.
     first, again = dice_for(saved.secret, index), dice_for(saved.secret, index)
     assert [first() for _ in range(20)] == [again() for _ in range(20)]
@@ -202,17 +203,17 @@ def test_an_attack_with_dice_keeps_them(store):
 def test_undo_keeps_the_row_marked_and_redo_brings_it_back_after_a_restart(url, store):
     saved = play(store, store.new_game(DUEL), 6, random.Random(4))
     before = state_to_json(saved.state)
-    labels = [entry.description for entry in saved.log]
+    labels = [str(entry.sentence) for entry in saved.log]
     for _ in range(3):
-        assert saved.undo_label == labels[len(saved.log) - 1]
+        assert str(saved.undo_label) == labels[len(saved.log) - 1]
         saved = store.undo(saved.id, saved.revision)
-    assert [e.description for e in saved.undone] == labels[3:]
+    assert [str(e.sentence) for e in saved.undone] == labels[3:]
     assert rows(url, saved.id) == [(1, None), (2, None), (3, None)] + [
         (seq, Mark.UNDONE) for seq in (4, 5, 6)
     ]
     with open_store(url) as restarted:
         saved = restarted.load(saved.id)
-        assert saved.redo_label == labels[3]
+        assert str(saved.redo_label) == labels[3]
         assert state_to_json(saved.state) == state_to_json(
             replay(saved.game, [e.command for e in saved.log])
         )
@@ -291,7 +292,7 @@ def test_table_games_are_stored_too(store):
     saved = store.append(saved.id, Summon("wyrm"), saved.revision)
     saved = store.append(saved.id, Correction("blue", 2, "miscounted at the table"), saved.revision)
     assert saved.state.energy_of("blue") == 7
-    assert "miscounted at the table" in saved.log[-1].description
+    assert "miscounted at the table" in str(saved.log[-1].sentence)
 
 
 def test_history_counts_wins_and_energy_by_round(store):
@@ -350,7 +351,7 @@ def test_export_then_import_gives_the_same_log_and_state(store):
         assert copy.id != saved.id
         assert store.export(copy.id) == exported
         assert state_to_json(copy.state) == state_to_json(saved.state)
-        assert [e.description for e in copy.log] == [e.description for e in saved.log]
+        assert [str(e.sentence) for e in copy.log] == [str(e.sentence) for e in saved.log]
         assert store.load(copy.id).revision == len(saved.log)
 
 
@@ -481,7 +482,12 @@ def test_a_database_written_by_the_first_schema_opens_and_plays_on(tmp_path):
         )
         assert (saved.state.round, saved.state.phase.value) == (2, "actions")
         assert (saved.state.energy_of("red"), saved.state.energy_of("blue")) == (0, 2)
-        assert "6+2=8 against 7, removed" in saved.log[-1].description
+        assert "6+2=8 against 7, removed" in str(saved.log[-1].sentence)
+        # Its rows hold English words, from before sentences were data: the active ones are
+        # told again from their commands, so every language reads them; the undone one
+        # keeps its words as recorded.
+        assert "6+2=8 contre 7, retiré" in render(saved.log[-1].sentence, "fr")
+        assert saved.undone[0].sentence.id == "log.recorded"
         saved = store.redo(saved.id, saved.revision)
         saved = store.append(saved.id, saved.state.legal_commands()[0], saved.revision)
         assert saved.last_seq == 22
@@ -682,21 +688,21 @@ def test_append_all_records_every_command_of_a_tap_or_none(store, url):
     saved = store.append_all(saved.id, [skip, Summon("troll", by="green")], 0)
     # One write, two entries, undone one at a time.
     assert saved.revision == 1
-    assert [entry.description for entry in saved.log] == [
+    assert [str(entry.sentence) for entry in saved.log] == [
         "red, blue and green are done summoning Wyrms; red and blue are done summoning Trolls",
         "green summons a Troll for 3 energy (5 → 2)",
     ]
     assert rows(url, saved.id) == [(1, None), (2, None)]
     # One tap, one undo: the skip and the summon it led to go back together, and come again.
-    both = "; ".join(entry.description for entry in saved.log)
-    assert saved.undo_label == both
+    both = "; ".join(str(entry.sentence) for entry in saved.log)
+    assert str(saved.undo_label) == both
     undone = store.undo(saved.id, 1)
-    assert undone.log == () and undone.redo_label == both
+    assert undone.log == () and str(undone.redo_label) == both
     assert rows(url, saved.id) == [(1, "undone"), (2, "undone")]
     redone = store.redo(saved.id, 2)
     assert [entry.seq for entry in redone.log] == [1, 2]
-    assert store.load(saved.id).undo_label == both
+    assert str(store.load(saved.id).undo_label) == both
     # A skip recorded on a tap of its own is undone on its own.
     alone = store.append(saved.id, Skip("summoning"), 3)
-    assert alone.undo_label == alone.log[-1].description
+    assert str(alone.undo_label) == str(alone.log[-1].sentence)
     assert len(store.undo(saved.id, 4).log) == 2

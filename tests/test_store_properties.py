@@ -29,7 +29,7 @@ def store(url):
 
 def view(saved):
     """What a player sees, and the log behind it."""
-    return state_to_json(saved.state), [(e.seq, e.command, e.description) for e in saved.log]
+    return state_to_json(saved.state), [(e.seq, e.command, str(e.sentence)) for e in saved.log]
 
 
 @SETTINGS

@@ -96,7 +96,7 @@ def test_round_1_has_nothing_to_start_from_so_every_creature_is_to_place():
     assert where(draft) == {}
     assert draft.groups() == [(ALICE_W, 1), (BOB_T, 1), (BOB_S, 2), (CARA_S, 2)]
     assert draft.left == 6
-    assert draft.notes[BOB_S] == "2 summoned this round"
+    assert str(draft.notes[BOB_S]) == "2 summoned this round"
 
 
 def test_without_a_removal_every_creature_stays_where_it_was_seen_and_summons_are_to_place():
@@ -112,7 +112,7 @@ def test_without_a_removal_every_creature_stays_where_it_was_seen_and_summons_ar
         "ember-barrows": [("c", "S"), ("c", "S")],
     }
     assert draft.groups() == [(CARA_S, 1)]
-    assert draft.notes[CARA_S] == "1 summoned this round"
+    assert str(draft.notes[CARA_S]) == "1 summoned this round"
 
 
 def test_a_removed_creature_from_one_territory_is_not_pre_filled_and_the_rest_are():
@@ -146,7 +146,7 @@ def test_when_the_record_cannot_say_which_creature_was_removed_none_of_that_grou
     assert where(draft)["ashgrove"] == [("b", "T")]
     assert "troll-mire" not in where(draft)
     assert draft.groups() == [(BOB_S, 1)]
-    assert draft.notes[BOB_S] == "last seen: Ashgrove, Troll Mire; 1 removed this round"
+    assert str(draft.notes[BOB_S]) == "last seen: Ashgrove, Troll Mire; 1 removed this round"
 
 
 def test_a_removal_in_a_group_with_new_summons_is_not_guessed_either():
@@ -157,7 +157,7 @@ def test_a_removal_in_a_group_with_new_summons_is_not_guessed_either():
     draft = reset_draft(state)
     assert "ember-barrows" not in where(draft)
     assert draft.groups()[-1] == (CARA_S, 2)
-    assert draft.notes[CARA_S] == "last seen: Ember Barrows; 1 removed this round"
+    assert str(draft.notes[CARA_S]) == "last seen: Ember Barrows; 1 removed this round"
 
 
 def test_a_group_all_removed_leaves_nothing_to_place_or_pre_fill():

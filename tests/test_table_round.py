@@ -115,7 +115,7 @@ def test_skip_to_the_end_of_summoning_passes_everyone_left_in_one_record():
     state = new_state()
     state.apply(Summon(W, by="a"))
     skip = Skip("summoning")
-    assert state.describe(skip) == (
+    assert str(state.sentence(skip)) == (
         "Bob and Cara are done summoning Wyrms; Bob and Cara are done summoning Trolls; "
         "Bob and Cara are done summoning Sprites"
     )
@@ -162,14 +162,14 @@ def test_skip_is_for_the_table_only():
 def test_a_player_the_step_passes_over_is_told_why():
     state = new_state()
     state.apply(Summon(W, by="a"))
-    assert state.blocker("a") == "Alice has no Wyrms left to summon"
+    assert str(state.blocker("a")) == "Alice has no Wyrms left to summon"
     state.apply(Skip("summoning", T))
-    assert state.blocker("a") == "Alice cannot summon Trolls: 0 energy"
+    assert str(state.blocker("a")) == "Alice cannot summon Trolls: 0 energy"
     assert state.blocker("b") is None
     state.apply(Summon(T, by="b"))
     state.apply(Skip("summoning"))
     assert where(state) == ("actions", "wyrm", "a")
-    assert state.blocker("b") == "Bob has no Wyrms on the board"
+    assert str(state.blocker("b")) == "Bob has no Wyrms on the board"
 
 
 # --- Energy and Reset accounts for every creature (version 2) ----------------------------------
@@ -382,7 +382,7 @@ def test_a_wyrm_removes_at_most_as_many_creatures_as_its_actions():
     # The third removal cannot be made: the second is the last, and the log says why Alice is
     # then passed over (issue 20: nothing left to record, so no pass is asked of her).
     last = Removal("c", S, by="a")
-    assert state.describe(last) == (
+    assert str(state.sentence(last)) == (
         "Alice removes Cara's Sprite and gains 1 (1 → 2); Alice's Wyrms have used all their actions"
     )
     state.apply(last)

@@ -94,7 +94,7 @@ def test_a_summon_onto_a_full_isle_is_refused_and_nobody_is_asked_to_summon():
 def test_the_summoner_is_told_the_isle_is_full_by_the_record():
     # Bob to decide with every place taken (a position the engine passes over by itself).
     full = at("summoning:2:1", 13, 12, 13)
-    assert full.blocker("b") == (
+    assert str(full.blocker("b")) == (
         "Bob cannot summon: by the record, all 38 places of the isle hold a creature"
     )
     refused(full, Summon(S, by="b"), "by the record the isle has no vacant place (38 creatures")
@@ -157,7 +157,7 @@ def test_a_player_whose_creatures_could_record_nothing_is_passed_over_and_told_w
     play(state, Skip("summoning"))
     # Ann's Wyrm could remove Bob's Sprite: she is asked.
     assert where(state) == ("actions", "wyrm", "a")
-    assert state.blocker("c") == "Cy has no Wyrms on the board"
+    assert str(state.blocker("c")) == "Cy has no Wyrms on the board"
     state.apply(Pass(by="a"))
     # Bob's Sprite could remove no Wyrm, and nobody has Trolls: straight to Energy and Reset.
     assert state.phase is Phase.ENERGY_AND_RESET
@@ -180,7 +180,7 @@ def test_the_last_removal_a_creature_could_make_ends_its_players_turn():
     play(state, Removal("b", S, by="a"), Removal("b", S, by="a"))
     assert where(state) == ("actions", "troll", "a")
     last = Removal("b", S, by="a")
-    assert state.describe(last).endswith("Ann's Trolls have used all their actions")
+    assert str(state.sentence(last)).endswith("Ann's Trolls have used all their actions")
     state.apply(last)
     # Ann is passed over; Bob's last Sprite is asked in the Sprites step: 1 + 6 reaches the
     # Troll's defence of 7.
@@ -194,7 +194,7 @@ def test_a_wyrm_with_a_swap_left_is_still_asked():
     assert Swap() in state.legal_commands()
     # With no energy for the swap her Wyrm could record nothing: the step passes her over.
     broke = at("actions:0:0", 2, 0, 0, energy="0,5,5")
-    assert broke.blocker("a") == "Ann's Wyrms could remove none of the creatures on the board"
+    assert str(broke.blocker("a")) == "Ann's Wyrms could remove none of the creatures on the board"
 
 
 def test_standings_put_the_winner_first_and_break_a_tie_as_the_final_round_does():

@@ -305,7 +305,7 @@ def test_play_waits_after_an_energy_and_reset_until_a_person_goes_on(store):
     turns, stage = against_a_bot(store)
     play_to_the_energy_and_reset(turns, stage)
     entry = turns.reset_waiting()
-    assert entry is turns.session.saved.log[-1] and entry.reset.startswith(
+    assert entry is turns.session.saved.log[-1] and str(entry.reset).startswith(
         "Energy and Reset, round 1: "
     )
     state = turns.session.state
@@ -453,7 +453,7 @@ def test_the_next_computer_decision_is_made_while_a_command_is_shown(store):
     assert asked() == played and chosen_where_recorded(turns, bots)
     # A command pointed out is drawn once, along with those before it done; the round's
     # last is drawn done. Commands not pointed out are not drawn on their own.
-    assert stage.shown == [None] * len(shown) + [Outcome(True, session.saved.log[-1].description)]
+    assert stage.shown == [None] * len(shown) + [Outcome(True, session.saved.log[-1].sentence)]
 
 
 def test_a_decision_made_ahead_for_a_command_undone_meanwhile_is_dropped(store):
@@ -491,7 +491,8 @@ def test_a_failing_computer_is_reported_and_play_stops(store):
     turns, stage = against_a_bot(store, Broken())
     turns.record([Summon(K.WYRM, "rh1")], "red")
     asyncio.run(turns.play_bots(stage))
-    assert stage.shown[-1] == Outcome(False, "Bjorn (computer) could not decide: out of ideas")
+    shown = stage.shown[-1]
+    assert not shown.ok and str(shown.said) == "Bjorn (computer) could not decide: out of ideas"
     assert not turns.busy and len(turns.session.saved.log) == 1
 
 
@@ -511,7 +512,9 @@ def test_at_the_table_undo_takes_back_one_record_as_the_screen_showed_it(store):
     assert turns.record([Summon(K.WYRM)], "red").ok
     shown = session.saved.revision
     assert turns.record([Summon(K.WYRM)], "blue").ok
-    assert turns.undo_depth() == 1 and turns.undo_text(language("en")) == session.saved.undo_label
+    assert turns.undo_depth() == 1 and turns.undo_text(language("en")) == str(
+        session.saved.undo_label
+    )
     # An undo tapped on a drawing of an older revision is refused: the game moved on.
     assert not turns.undo(shown).ok
     assert turns.undo().ok and len(session.saved.log) == 1

@@ -290,7 +290,7 @@ def test_a_saved_bad_name_is_listed_and_opens_with_the_name_shown_safely(older):
         assert saved.game.labels["red"] == "Bo\ufffdb"
         assert saved.log[0].command.reason == "miscount\ufffd"
         # What Home and the game screens send to the browser can be sent: valid UTF-8.
-        for shown in (*summary.labels, where.turn, where.board, saved.log[0].description):
+        for shown in (*summary.labels, where.turn, where.board, str(saved.log[0].sentence)):
             shown.encode("utf-8")
 
 

@@ -38,7 +38,6 @@ from companion.language import Message, by_commas
 from companion.language.render import DEFAULT_LANGUAGE, language, render
 from companion.store import DB_ENV
 from companion.store.errors import GameMovedOn, StoreError
-from companion.store.retold import in_language
 from models.commands import (
     Command,
     CommandFormatError,
@@ -130,14 +129,14 @@ def opened(db: str | None, lang: str = DEFAULT_LANGUAGE) -> Iterator[Store]:
         store.close()
 
 
-def entry_json(entry: LogEntry) -> dict[str, Any]:
-    """One log line as JSON."""
+def entry_json(entry: LogEntry, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """One log line as JSON, its sentences in `lang`."""
     return {
         "seq": entry.seq,
         "command": command_to_json(entry.command),
-        "description": entry.description,
+        "description": render(entry.sentence, lang),
         "at": entry.created.isoformat(),
-        "energy_and_reset": entry.reset,
+        "energy_and_reset": _said(entry.reset, lang),
     }
 
 
@@ -159,17 +158,22 @@ def summary_json(game: GameSummary) -> dict[str, Any]:
     }
 
 
-def change_json(saved: SavedGame, entry: LogEntry) -> dict[str, Any]:
+def change_json(saved: SavedGame, entry: LogEntry, lang: str) -> dict[str, Any]:
     """What a write did, as JSON: the command concerned and where the game now stands."""
     return {
         "id": saved.id,
         "revision": saved.revision,
-        **entry_json(entry),
+        **entry_json(entry, lang),
         "status": saved.status.value,
         "winner": saved.state.winner_id,
-        "undo": saved.undo_label,
-        "redo": saved.redo_label,
+        "undo": _said(saved.undo_label, lang),
+        "redo": _said(saved.redo_label, lang),
     }
+
+
+def _said(message: Message | None, lang: str) -> str | None:
+    """A message in `lang`, or None for none."""
+    return None if message is None else render(message, lang)
 
 
 def parse_players(text: str) -> list[dict[str, str]]:
@@ -304,14 +308,13 @@ def do_command(
         latest = store.load(game_id)
         base = latest.revision if revision is None else revision
         saved = store.append(game_id, as_new_record(latest.state, parsed), base)
-    saved = in_language(saved, lang)
     entry = saved.log[-1]
     if as_json:
-        print_json(change_json(saved, entry))
+        print_json(change_json(saved, entry, lang))
     else:
-        echo(entry.description)
+        echo(render(entry.sentence, lang))
         if entry.reset:
-            echo(entry.reset)
+            echo(render(entry.reset, lang))
 
 
 def as_new_record(state: GameState, command: Command) -> Command:
@@ -337,12 +340,12 @@ def undo(
     """Take back the newest command (it stays on record, and redo can bring it back)."""
     with opened(db, lang) as store:
         base = store.load(game_id).revision if revision is None else revision
-        saved = in_language(store.undo(game_id, base), lang)
+        saved = store.undo(game_id, base)
     entry = saved.undone[0]
     if as_json:
-        print_json(change_json(saved, entry))
+        print_json(change_json(saved, entry, lang))
     else:
-        echo(render(Message("cli.undone", sentence=entry.description), lang))
+        echo(render(Message("cli.undone", sentence=entry.sentence), lang))
 
 
 @game_app.command()
@@ -356,12 +359,12 @@ def redo(
     """Bring back the command undone last, if nothing new was recorded since."""
     with opened(db, lang) as store:
         base = store.load(game_id).revision if revision is None else revision
-        saved = in_language(store.redo(game_id, base), lang)
+        saved = store.redo(game_id, base)
     entry = saved.log[-1]
     if as_json:
-        print_json(change_json(saved, entry))
+        print_json(change_json(saved, entry, lang))
     else:
-        echo(render(Message("cli.redone", sentence=entry.description), lang))
+        echo(render(Message("cli.redone", sentence=entry.sentence), lang))
 
 
 @game_app.command()
@@ -370,7 +373,7 @@ def show(
 ) -> None:
     """Show a game: where it stands, its log, what undo and redo would do."""
     with opened(db, lang) as store:
-        saved = in_language(store.load(game_id), lang)
+        saved = store.load(game_id)
         energy = store.energy_by_round(game_id)
     if as_json:
         print_json(
@@ -383,10 +386,10 @@ def show(
                 "setup": saved.setup.model_dump(mode="json"),
                 "state": state_to_json(saved.state),
                 "position": saved.state.position(),
-                "log": [entry_json(entry) for entry in saved.log],
-                "undone": [entry_json(entry) for entry in saved.undone],
-                "undo": saved.undo_label,
-                "redo": saved.redo_label,
+                "log": [entry_json(entry, lang) for entry in saved.log],
+                "undone": [entry_json(entry, lang) for entry in saved.undone],
+                "undo": _said(saved.undo_label, lang),
+                "redo": _said(saved.redo_label, lang),
                 "energy_by_round": energy,
             }
         )
@@ -398,7 +401,7 @@ def show(
 def show_lines(
     saved: SavedGame, energy: dict[str, list[int]], lang: str = DEFAULT_LANGUAGE
 ) -> list[str]:
-    """A game as readable lines, in a language (its log already in it: `in_language`)."""
+    """A game as readable lines, in a language."""
     words = language(lang)
     say = words.render
     state = saved.state
@@ -454,9 +457,9 @@ def show_lines(
         )
     lines.append(say(Message("cli.show.log", count=len(saved.log))))
     for entry in saved.log:
-        lines.append(f"  {entry.seq:4}  {entry.description}")
+        lines.append(f"  {entry.seq:4}  {say(entry.sentence)}")
         if entry.reset:
-            lines.append(f"        {entry.reset}")
+            lines.append(f"        {say(entry.reset)}")
     lines.append(say(Message("cli.show.undo", label=saved.undo_label or "-")))
     lines.append(say(Message("cli.show.redo", label=saved.redo_label or "-")))
     return lines

@@ -109,10 +109,6 @@ class AttackView:
         """Whether the defender rolls a die too (it is a Sprite)."""
         return self.defence is None
 
-    def explain(self) -> str:
-        """The attack in a sentence, from the attacker's side, in English."""
-        return str(self.explanation())
-
     def explanation(self) -> Message:
         """The attack in a sentence, from the attacker's side."""
         attacker = kind_term(self.attacker_kind)

@@ -18,7 +18,7 @@ class ReplayError(ValueError):
         self.message = Message("replay.refused", index=index, reason=reason)
         super().__init__(str(self.message))
         self.index = index
-        self.reason = str(reason)
+        self.reason = reason
 
 
 def replay(game: Game, commands: Iterable[Command]) -> GameState:

@@ -69,10 +69,6 @@ class PlayerTally:
         """The territories whose Sprites earned something, as messages name them."""
         return [(Term(name, self.context), count) for name, count in self.sprite_territories]
 
-    def explain(self, label: str) -> str:
-        """The player's tally as one sentence, in English."""
-        return str(self.explanation(label))
-
     def explanation(self, label: str) -> Message:
         """The player's tally as one sentence: 'Red starts on 12; band 10-18 gives +3; ...'."""
         parts: list[Value] = [Message("tally.start", player=label, before=self.before)]
@@ -96,10 +92,6 @@ class PlayerTally:
                     Message("tally.holding_declined", territory=line.named, bonus=line.bonus)
                 )
         return Message("tally.explain", clauses=by_semicolons(parts), after=self.after)
-
-    def brief(self, label: str) -> str:
-        """The player's numbers in a few words, for the log, in English."""
-        return str(self.summary(label))
 
     def summary(self, label: str) -> Message:
         """The player's numbers in a few words, for the log: 'Ragna 12 → 16 (band 10-18 +3)'."""
@@ -161,26 +153,12 @@ class Tally:
         """How each tie in the next order was broken (ruling 12), one sentence each."""
         return tie_notes(self.order_ties, self.labels)
 
-    @property
-    def order_notes(self) -> tuple[str, ...]:
-        """The tie notes in English."""
-        return tuple(str(note) for note in self.order_messages)
-
-    @property
-    def winner_note(self) -> str:
-        """How the game was won, in English ('' while it goes on)."""
-        return "" if self.winner_message is None else str(self.winner_message)
-
     def player(self, player: str) -> PlayerTally:
         """The tally line of one player."""
         for line in self.players:
             if line.player == player:
                 return line
         raise KeyError(player)
-
-    def log_line(self, labels: Mapping[str, str]) -> str:
-        """The whole Energy and Reset as one log entry, in English."""
-        return str(self.log_message(labels))
 
     def log_message(self, labels: Mapping[str, str]) -> Message:
         """The whole Energy and Reset as one log entry: each player's numbers, then the next

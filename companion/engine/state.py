@@ -279,10 +279,6 @@ class GameState:
         """Apply a command in place; raises IllegalCommand, leaving the state untouched."""
         self.game.rules.apply(self, command)
 
-    def describe(self, command: Command) -> str:
-        """The command as one human sentence in English, as it would play out from this state."""
-        return str(self.sentence(command))
-
     def sentence(self, command: Command) -> Message:
         """The command as one sentence in any language, as it would play out from this state."""
         return self.game.rules.describe(self, command)
@@ -303,12 +299,7 @@ class GameState:
             (player, phase, KIND_ORDER[step]) for player, phase, step in passed_over(self, command)
         ]
 
-    def blocker(self, player: str) -> str | None:
-        """Why a player has nothing to decide in the current step (in English), or None."""
-        reason = self.blocker_message(player)
-        return None if reason is None else str(reason)
-
-    def blocker_message(self, player: str) -> Message | None:
+    def blocker(self, player: str) -> Message | None:
         """Why a player has nothing to decide in the current step (a sentence), or None."""
         return blocker(self, self.game.seat[player])
 

@@ -68,7 +68,7 @@ class ResetDraft:
     to_place: dict[Creature, int] = field(default_factory=dict)
     gone: dict[Creature, int] = field(default_factory=dict)
     # What the record says about a group still to place, e.g. 'last seen: North, South'.
-    note_messages: dict[Creature, Message] = field(default_factory=dict)
+    notes: dict[Creature, Message] = field(default_factory=dict)
     # (player, territory id) bonuses the player chose not to take (ruling 10: each is optional).
     declined: set[tuple[str, str]] = field(default_factory=set)
 
@@ -76,11 +76,6 @@ class ResetDraft:
     def territories(self) -> tuple[Territory, ...]:
         """The board's territories, in board order."""
         return self.isle.board.territories
-
-    @property
-    def notes(self) -> dict[Creature, str]:
-        """What the record says about each group still to place, in English."""
-        return {creature: str(note) for creature, note in self.note_messages.items()}
 
     @property
     def left(self) -> int:
@@ -276,16 +271,14 @@ def reset_draft(state: GameState) -> ResetDraft:
                 places = by_commas(
                     [territory_term(isle.board, isle.board.territories[t]) for t in sorted(where)]
                 )
-                draft.note_messages[creature] = Message(
-                    "draft.last_seen", places=places, count=removed
-                )
+                draft.notes[creature] = Message("draft.last_seen", places=places, count=removed)
                 continue
             # Seats in turn order, kinds in kind order: each territory's list stays in order.
             for t, count in sorted(stays.items()):
                 draft.placed[isle.territory_ids[t]].extend([creature] * count)
             draft.to_place[creature] = now - stays.total()
             if summoned and draft.to_place[creature]:
-                draft.note_messages[creature] = Message("draft.summoned", count=summoned)
+                draft.notes[creature] = Message("draft.summoned", count=summoned)
     return draft
 
 
@@ -329,16 +322,16 @@ def draft_from(state: GameState, entries: DraftEntries | None) -> ResetDraft:
                 if len(set(where)) == 1:
                     where = where[extra:]
                 else:
-                    draft.note_messages[creature] = Message("draft.again", count=extra)
+                    draft.notes[creature] = Message("draft.again", count=extra)
                     where = []
             for territory in where:
                 if draft.free(territory):
                     draft._put(territory, creature)
             draft.gone[creature] = marked
             draft.to_place[creature] = now - marked - len(draft.placed_of(creature))
-            if draft.to_place[creature] and creature in start.note_messages:
+            if draft.to_place[creature] and creature in start.notes:
                 # What the record says of them (last seen, summoned this round) still holds.
-                draft.note_messages.setdefault(creature, start.note_messages[creature])
+                draft.notes.setdefault(creature, start.notes[creature])
     draft.declined = {
         (entry.player, entry.territory)
         for entry in entries.declined

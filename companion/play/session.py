@@ -7,17 +7,17 @@ logic under the screens is tested without a browser.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from companion.engine import GameState, IllegalCommand, Tally
 from companion.engine.queries import tally_after
 from companion.engine.replay import Narration, narrate, replay
 from companion.engine.table_reset import ResetDraft, draft_from
-from companion.language import Message, by_semicolons
-from companion.language.render import DEFAULT_LANGUAGE, Language
+from companion.language import Message
+from companion.language.render import Language
 from companion.play.sharing import policy
 from companion.store.errors import DraftMovedOn, GameMovedOn, GameNotFound, StoreError
-from companion.store.store import LogEntry, SavedGame, Store, tap_size
+from companion.store.store import LogEntry, SavedGame, Store, joined, tap_size
 from models.commands import PLAYER_COMMANDS, Attack, Command, EnergyAndReset, Skip
 
 # How many of the others' attacks a player is told of when their turn comes round again.
@@ -28,25 +28,15 @@ DRAFT_TRIES = 8
 
 @dataclass(frozen=True)
 class Outcome:
-    """What became of an action: done (with its log sentence) or refused (with the reason).
-
-    `message` is English (the log's and old callers' text); `said` is the same as a message
-    to render in a device's language, when there is one (a store error's own sentence has
-    none yet).
-    """
+    """What became of an action: done (with its log sentence) or refused (with the reason);
+    `said` is None when there is nothing to say (a draft change shows itself)."""
 
     ok: bool
-    message: str
-    said: Message | None = field(default=None, compare=False)
+    said: Message | None = None
 
     def text(self, words: Language) -> str:
-        """What to show, in `words`' language."""
-        return self.message if self.said is None else words.render(self.said)
-
-
-def saying(ok: bool, said: Message) -> Outcome:
-    """An outcome saying a message (its English kept as `message`)."""
-    return Outcome(ok, str(said), said)
+        """What to show, in `words`' language ('' for nothing)."""
+        return "" if self.said is None else words.render(self.said)
 
 
 class GameSession:
@@ -69,7 +59,7 @@ class GameSession:
         self._seat = seat or (lambda: None)
         # The players who have a device of their own in this game (a shared table).
         self._seated = seated or (lambda: ())
-        # The log's sentences as messages, for one revision: the store keeps them in English.
+        # The log told again, for one revision: whose decision each record was.
         self._told: tuple[int, tuple[Narration, ...]] | None = None
 
     @property
@@ -121,19 +111,16 @@ class GameSession:
         seat = self.seat
         refused = self.tap_refusal(commands, by)
         if refused:
-            return saying(False, refused)
+            return Outcome(False, refused)
         others = self.bots() | self.unseated()
         made = [made_by(command, by) for command in commands]
         signed = [policy.signed(seat, command, others) for command in made]
         before = len(self.saved.log)
-        start = self.state
         base = self.saved.revision if revision is None else revision
         failed = self._write(lambda: self.store.append_all(self.id, signed, base))
         if failed:
             return failed
-        # Told again from the state they were played in: the store keeps English sentences.
-        told = narrate(start, [entry.command for entry in self.saved.log[before:]])
-        return saying(True, joined([t.sentence for t in told]))
+        return Outcome(True, joined([entry.sentence for entry in self.saved.log[before:]]))
 
     def bots(self) -> set[str]:
         """The players the computer plays."""
@@ -182,30 +169,26 @@ class GameSession:
         log = self.saved.log
         refused = self._undo_refusal(log[len(log) - tap_size(log[::-1]) :])
         if refused:
-            return saying(False, refused)
-        label = self.undo_message()
+            return Outcome(False, refused)
+        label = self.saved.undo_label
         base = self.saved.revision if revision is None else revision
         failed = self._write(lambda: self.store.undo(self.id, base))
-        return failed or saying(True, Message("game.undone", what=label or ""))
+        return failed or Outcome(True, Message("game.undone", what=label or ""))
 
     def redo(self) -> Outcome:
         """Bring back the newest undone command."""
         refused = self._undo_refusal(self.saved.undone[: tap_size(self.saved.undone)])
         if refused:
-            return saying(False, refused)
-        label = self.redo_message()
+            return Outcome(False, refused)
+        label = self.saved.redo_label
         failed = self._write(lambda: self.store.redo(self.id, self.saved.revision))
-        return failed or saying(True, Message("game.redone", what=label or ""))
+        return failed or Outcome(True, Message("game.redone", what=label or ""))
 
     # --- the log's sentences in any language ----------------------------------------------
 
     def sentences(self) -> tuple[Message, ...]:
-        """Each active log entry's sentence as a message, oldest first.
-
-        The store keeps the English sentence it recorded; a message is found by replaying
-        the log (once per revision), as `game show --lang` does.
-        """
-        return tuple(told.sentence for told in self._narrations())
+        """Each active log entry's sentence, oldest first (the store keeps them as messages)."""
+        return tuple(entry.sentence for entry in self.saved.log)
 
     def since_last(self, player: str, most: int = SINCE_LAST_MOST) -> tuple[Message, ...]:
         """The attacks others made since `player` last decided, oldest first (the newest
@@ -216,7 +199,7 @@ class GameSession:
             if told.player == player:
                 break
             if isinstance(entry.command, Attack):
-                found.append(told.sentence)
+                found.append(entry.sentence)
         return tuple(reversed(found[:most]))
 
     def narrations(self) -> tuple[Narration, ...]:
@@ -235,39 +218,16 @@ class GameSession:
 
     def entry_text(self, words: Language, index: int) -> str:
         """One log entry's sentence (by its index in the active log) in `words`' language."""
-        if words.code == DEFAULT_LANGUAGE:
-            return self.saved.log[index].description  # as recorded: no replay needed
-        return words.render(self.sentences()[index])
-
-    def undo_message(self, depth: int | None = None) -> Message | None:
-        """What undo would take back (the newest `depth` entries, default one tap's)."""
-        log = self.saved.log
-        size = tap_size(log[::-1]) if depth is None else depth
-        if not size:
-            return None
-        return joined(self.sentences()[len(log) - size :])
-
-    def redo_message(self) -> Message | None:
-        """What redo would bring back: said from the state it would be played in."""
-        brought = self.saved.undone[: tap_size(self.saved.undone)]
-        if not brought:
-            return None
-        # On a copy: narrate plays the commands on the state it is given.
-        told = narrate(self.state.clone(), [entry.command for entry in brought])
-        return joined([t.sentence for t in told])
+        return words.render(self.saved.log[index].sentence)
 
     def undo_text(self, words: Language) -> str | None:
-        """Undo's label in `words`' language (English: the store's own, with no replay)."""
-        if words.code == DEFAULT_LANGUAGE:
-            return self.saved.undo_label
-        said = self.undo_message()
+        """Undo's label in `words`' language: what one tap recorded last."""
+        said = self.saved.undo_label
         return None if said is None else words.render(said)
 
     def redo_text(self, words: Language) -> str | None:
         """Redo's label in `words`' language."""
-        if words.code == DEFAULT_LANGUAGE:
-            return self.saved.redo_label
-        said = self.redo_message()
+        said = self.saved.redo_label
         return None if said is None else words.render(said)
 
     def _undo_refusal(self, entries: Sequence[LogEntry]) -> Message | None:
@@ -308,49 +268,49 @@ class GameSession:
         refused = policy.refusal(self.seat, [])
         if refused:
             draft, version = self.draft()
-            return saying(False, refused), draft, version
+            return Outcome(False, refused), draft, version
         for _ in range(DRAFT_TRIES):
             draft, version = self.draft()
             refused = change(draft)
             if refused is not None:
-                return saying(False, refused), draft, version
+                return Outcome(False, refused), draft, version
             try:
                 stored = self.store.save_draft(self.id, self.state.round, draft.entries(), version)
             except DraftMovedOn:
                 continue
             except StoreError as error:
-                return saying(False, error.message), draft, version
-            return Outcome(True, ""), draft, stored.version
+                return Outcome(False, error.message), draft, version
+            return Outcome(True), draft, stored.version
         draft, version = self.draft()
-        return saying(False, Message("game.reset.busy")), draft, version
+        return Outcome(False, Message("game.reset.busy")), draft, version
 
     def start_draft_over(self) -> Outcome:
         """Throw away what the table entered at this Energy and Reset: it starts over."""
         refused = policy.refusal(self.seat, [])
         if refused:
-            return saying(False, refused)
+            return Outcome(False, refused)
         try:
             self.store.clear_draft(self.id)
         except StoreError as error:
-            return saying(False, error.message)
-        return Outcome(True, "")
+            return Outcome(False, error.message)
+        return Outcome(True)
 
     def _write(self, write: Callable[[], SavedGame]) -> Outcome | None:
         """Run one store write; an Outcome saying why if it failed, None if it was saved."""
         try:
             self.saved = write()
         except IllegalCommand as error:
-            return saying(False, refusal_of(error))
+            return Outcome(False, refusal_of(error))
         except GameMovedOn:
             self.refresh()
-            latest = self.undo_message()
+            latest = self.saved.undo_label
             if latest is None:
-                return saying(False, Message("game.moved_on"))
-            return saying(False, Message("game.moved_on_after", latest=latest))
+                return Outcome(False, Message("game.moved_on"))
+            return Outcome(False, Message("game.moved_on_after", latest=latest))
         except GameNotFound:
-            return saying(False, policy.GAME_DELETED)
+            return Outcome(False, policy.GAME_DELETED)
         except StoreError as error:
-            return Outcome(False, _sentence(str(error)))
+            return Outcome(False, Message("game.store_problem", problem=error.message))
         return None
 
     def refusal(self, command: Command) -> Message | None:
@@ -380,18 +340,6 @@ def made_by(command: Command, by: str | None) -> Command:
     return command
 
 
-def joined(sentences: Sequence[Message]) -> Message:
-    """Sentences of one tap as one: 'a; b'."""
-    said = by_semicolons(sentences)
-    assert isinstance(said, Message), "sentences joined are a message"
-    return said
-
-
 def refusal_of(error: IllegalCommand) -> Message:
     """The engine's refusal as a sentence: a capital first and a full stop."""
     return Message("game.refused", reason=error.message)
-
-
-def _sentence(text: str) -> str:
-    """A store's error (English) as a sentence."""
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

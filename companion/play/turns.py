@@ -29,7 +29,7 @@ from companion.engine.queries import turn_key, undo_depth
 from companion.language import Message
 from companion.language.render import Language
 from companion.play.board_device import TIMINGS, Pace, Timing
-from companion.play.session import GameSession, Outcome, saying
+from companion.play.session import GameSession, Outcome
 from companion.store.store import LogEntry, tap_size
 from models.commands import Command, EndActivation, Pass
 from models.setup import GameSetup
@@ -425,7 +425,7 @@ class Turns:
                     # Reported in one line; the person can go on or reload.
                     name = self.session.label(player)
                     said = Message("game.bot_failed", player=name, error=str(error))
-                    stage.show(saying(False, said))
+                    stage.show(Outcome(False, said))
                     return
                 if self.session.saved.revision != revision:
                     continue  # someone undid meanwhile: decide again from the new position

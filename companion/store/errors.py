@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.language import Message
+from companion.language import Message, quoted
 from models.problems import as_message
 
 
@@ -29,7 +29,7 @@ class GameNotFound(StoreError):
     """No saved game has this id."""
 
     def __init__(self, game_id: str) -> None:
-        super().__init__(f"no saved game with id {game_id!r}")
+        super().__init__(Message("store.not_found", game=quoted(game_id)))
         self.game_id = game_id
 
 
@@ -37,14 +37,8 @@ class GameMovedOn(StoreError):
     """A write named a revision that is no longer the game's latest: someone else wrote first."""
 
     def __init__(self, game_id: str, expected: int, current: int) -> None:
-        if current > expected:
-            message = (
-                f"the game moved on: game {game_id} is at revision {current}, "
-                f"not {expected}; reload it and try again"
-            )
-        else:
-            message = f"game {game_id} is at revision {current}; there is no revision {expected}"
-        super().__init__(message)
+        said = "store.moved_on" if current > expected else "store.no_revision"
+        super().__init__(Message(said, game=game_id, current=current, expected=expected))
         self.game_id = game_id
         self.expected = expected
         self.current = current
@@ -67,6 +61,6 @@ class DraftMovedOn(StoreError):
     another device changed it first."""
 
     def __init__(self, game_id: str, expected: int) -> None:
-        super().__init__(f"the Energy and Reset draft of game {game_id} is past version {expected}")
+        super().__init__(Message("store.draft_moved_on", game=game_id, expected=expected))
         self.game_id = game_id
         self.expected = expected

@@ -4,18 +4,20 @@ State is never stored: it is `replay(Game(setup, board), active commands)`. Ever
 write names the revision it was based on and bumps it in the same transaction, so
 two devices writing to one game at once cannot both win, and nothing is lost.
 
+>>> from companion.language.render import render
 >>> from models.setup import GameSetup
 >>> store = open_store("sqlite://")
 >>> saved = store.new_game(GameSetup(players=[{"id": "red"}, {"id": "blue"}], board="duel-isle"))
 >>> saved = store.append(saved.id, saved.state.legal_commands()[0], saved.revision)
->>> saved.revision, saved.undo_label
-(1, 'red summons a Wyrm for 5 energy (5 → 0)')
+>>> saved.revision, render(saved.undo_label, "fr")
+(1, "red invoque un Wyrm pour 5 points d'énergie (5 → 0)")
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import threading
 from collections import OrderedDict
@@ -32,9 +34,10 @@ from sqlmodel import Session, col, select
 from companion.boards import BoardError, resolve_board
 from companion.engine import Game, GameState, IllegalCommand, SetupError
 from companion.engine.dice import with_rolls
-from companion.engine.replay import replay
+from companion.engine.replay import ReplayError, replay
 from companion.engine.versions import upgrade
-from companion.language import Message
+from companion.language import Message, by_semicolons
+from companion.language.stored import NotAMessage, message_from_json, message_to_json
 from companion.store.database import Database, first_line, open_database
 from companion.store.errors import (
     DraftMovedOn,
@@ -125,11 +128,13 @@ class LogEntry:
 
     seq: int
     command: Command
-    description: str
+    # The engine's sentence for it, as it played out: stored as data (an id and values,
+    # `companion.language.stored`), rendered in each reader's language.
+    sentence: Message
     created: datetime
-    # The Energy and Reset this command finished, in words (`Tally.log_line`): derived when
-    # the log is replayed, never stored, so the log's format stays as it was.
-    reset: str | None = None
+    # The Energy and Reset this command finished (`Tally.log_message`): derived when the
+    # log is replayed, never stored, so the log's format stays as it was.
+    reset: Message | None = None
     # The tap that recorded it (issue 21): the seq of that tap's first record. Undo and redo
     # take back and bring back a whole tap; export and import keep where taps begin.
     tap: int = 0
@@ -162,24 +167,33 @@ class SavedGame:
         return GameStatus.FINISHED if self.state.is_terminal else GameStatus.ACTIVE
 
     @property
-    def undo_label(self) -> str | None:
-        """What undo would take back, as its log sentences."""
-        taken = self.log[len(self.log) - tap_size(self.log[::-1]) :]
-        return "; ".join(entry.description for entry in taken) or None
+    def undo_label(self) -> Message | None:
+        """What undo would take back: its records' sentences as one."""
+        return joined(
+            [entry.sentence for entry in self.log[len(self.log) - tap_size(self.log[::-1]) :]]
+        )
 
     @property
-    def redo_label(self) -> str | None:
-        """What redo would bring back, as its log sentences."""
-        brought = self.undone[: tap_size(self.undone)]
-        return "; ".join(entry.description for entry in brought) or None
+    def redo_label(self) -> Message | None:
+        """What redo would bring back: its records' sentences as one."""
+        return joined([entry.sentence for entry in self.undone[: tap_size(self.undone)]])
 
 
-def apply_noting_reset(state: GameState, command: Command) -> str | None:
+def joined(sentences: Sequence[Message]) -> Message | None:
+    """The sentences of one tap as one ('a; b'), or None for none."""
+    if not sentences:
+        return None
+    said = by_semicolons(sentences)
+    assert isinstance(said, Message), "sentences joined are a message"
+    return said
+
+
+def apply_noting_reset(state: GameState, command: Command) -> Message | None:
     """Apply a command; the Energy and Reset it finished as a log line, or None if it did not."""
     before = state.last_tally
     state.apply(command)
     tally = state.last_tally
-    return None if tally is None or tally is before else tally.log_line(state.game.labels)
+    return None if tally is None or tally is before else tally.log_message(state.game.labels)
 
 
 def tap_size(entries: Sequence[LogEntry]) -> int:
@@ -299,7 +313,7 @@ class Store:
         query = select(GameRecord).order_by(col(GameRecord.updated).desc())
         if status is not None:
             query = query.where(GameRecord.status == status.value)
-        with self._failures("read from"), Session(self._reader) as session:
+        with self._failures("store.cannot_read"), Session(self._reader) as session:
             return [_summary_of(record) for record in session.exec(query)]
 
     def unfinished(self) -> list[GameSummary]:
@@ -345,11 +359,11 @@ class Store:
             seq = tap + index
             dice = dice_for(saved.secret or game_id, len(saved.log) + index)
             filled = with_rolls(state, command, dice)
-            description = state.describe(filled)
+            sentence = state.sentence(filled)
             reset = apply_noting_reset(state, filled)
-            entries.append(LogEntry(seq, filled, description, now, reset, tap))
+            entries.append(LogEntry(seq, filled, sentence, now, reset, tap))
         if not entries:
-            raise StoreError("nothing to record")
+            raise StoreError(Message("store.nothing_to_record"))
         rows = [_command_row(game_id, entry) for entry in entries]
 
         def change(connection: Connection) -> None:
@@ -378,7 +392,7 @@ class Store:
         """Take back the newest active command; its row stays, marked undone."""
         saved = self._at(game_id, revision)
         if not saved.log:
-            raise NothingToUndo(f"nothing to undo in game {game_id}")
+            raise NothingToUndo(Message("store.nothing_to_undo", game=game_id))
         cut = len(saved.log) - tap_size(saved.log[::-1])
         taken, log = saved.log[cut:], saved.log[:cut]
         state = _replay(saved.game, game_id, log)
@@ -409,7 +423,7 @@ class Store:
         """Bring back the oldest undone command, if nothing new was recorded since."""
         saved = self._at(game_id, revision)
         if not saved.undone:
-            raise NothingToRedo(f"nothing to redo in game {game_id}")
+            raise NothingToRedo(Message("store.nothing_to_redo", game=game_id))
         count = tap_size(saved.undone)
         state = saved.state.clone()
         brought = tuple(
@@ -441,7 +455,7 @@ class Store:
     def draft(self, game_id: str) -> StoredDraft:
         """A table game's Energy and Reset draft as stored (version 0: nothing entered yet)."""
         query = select(DraftRecord).where(DraftRecord.game_id == game_id)
-        with self._failures("read from"), Session(self._reader) as session:
+        with self._failures("store.cannot_read"), Session(self._reader) as session:
             record = session.exec(query).first()
         if record is None:
             return StoredDraft()
@@ -534,13 +548,13 @@ class Store:
         for index, command in enumerate(commands):
             seq = index + 1
             filled = upgrade(state, with_rolls(state, command, dice_for(secret, index)))
-            description = state.describe(filled)
+            sentence = state.sentence(filled)
             try:
                 reset = apply_noting_reset(state, filled)
             except IllegalCommand as error:
                 said = Message("problem.log.command", index=str(index), problem=error.message)
                 raise LogError(said) from None
-            entries.append(LogEntry(seq, filled, description, now, reset, tap_of[index]))
+            entries.append(LogEntry(seq, filled, sentence, now, reset, tap_of[index]))
         setup = log.setup
         game_row = _game_row(game_id, setup, state, now, revision=len(entries), secret=secret)
         rows = [_command_row(game_id, entry) for entry in entries]
@@ -569,7 +583,7 @@ class Store:
     # --- internals --------------------------------------------------------------------
 
     def _latest(self, game_id: str) -> SavedGame:
-        with self._failures("read from"), Session(self._reader) as session:
+        with self._failures("store.cannot_read"), Session(self._reader) as session:
             record = session.get(GameRecord, game_id)
             if record is None:
                 raise GameNotFound(game_id)
@@ -600,16 +614,16 @@ class Store:
                 continue
             try:
                 command = command_from_json(data, STORED)
-                entry = LogEntry(seq, command, description, created, tap=tap or seq)
                 if mark == Mark.UNDONE:
-                    undone.append(entry)
+                    sentence = _stored(description) or Message("log.recorded", text=description)
+                    undone.append(LogEntry(seq, command, sentence, created, tap=tap or seq))
                     continue
-                entry = replace(entry, reset=apply_noting_reset(state, entry.command))
+                sentence = _stored(description) or state.sentence(command)
+                reset = apply_noting_reset(state, command)
             except (CommandFormatError, IllegalCommand) as error:
-                raise LogError(
-                    f"game {game_id} cannot be replayed: command {seq}: {error}"
-                ) from None
-            log.append(entry)
+                said = Message("store.replay_refused", game=game_id, seq=seq, problem=error.message)
+                raise LogError(said) from None
+            log.append(LogEntry(seq, command, sentence, created, reset, tap or seq))
         saved = SavedGame(
             game_id,
             record.revision,
@@ -672,16 +686,18 @@ class Store:
 
     def _save(self, write: Callable[[Connection], Any]) -> None:
         """Run `write` in one transaction and commit it durably, or leave nothing behind."""
-        with self._failures("save to"), self._writer.begin() as connection:
+        with self._failures("store.cannot_save"), self._writer.begin() as connection:
             write(connection)
 
     @contextmanager
-    def _failures(self, doing: str) -> Iterator[None]:
-        """Database errors (server gone, disk full, locked too long) as one StoreError line."""
+    def _failures(self, saying: str) -> Iterator[None]:
+        """Database errors (server gone, disk full, locked too long) as one StoreError line,
+        said by the message `saying` (reading or saving)."""
         try:
             yield
         except DBAPIError as error:
-            raise StoreError(f"could not {doing} {self.label}: {first_line(error)}") from None
+            said = Message(saying, database=self.label, error=first_line(error))
+            raise StoreError(said) from None
 
     def _remember(self, saved: SavedGame) -> SavedGame:
         with self._lock:
@@ -712,8 +728,19 @@ def _game(setup: GameSetup) -> Game:
 def _replay(game: Game, game_id: str, log: tuple[LogEntry, ...]) -> GameState:
     try:
         return replay(game, [entry.command for entry in log])
-    except ValueError as error:
-        raise LogError(f"game {game_id} cannot be replayed: {error}") from None
+    except ReplayError as error:
+        raise LogError(
+            Message("store.replay_failed", game=game_id, problem=error.message)
+        ) from None
+
+
+def _stored(description: str) -> Message | None:
+    """A record's stored sentence; None for a log written before sentences were data (it
+    kept English words, told again from its command instead)."""
+    try:
+        return message_from_json(json.loads(description))
+    except (ValueError, NotAMessage):
+        return None
 
 
 def _starts(sizes: Sequence[int]) -> list[int]:
@@ -795,7 +822,7 @@ def _command_row(game_id: str, entry: LogEntry) -> dict[str, Any]:
         "game_id": game_id,
         "seq": entry.seq,
         "command": command_to_json(entry.command),
-        "description": entry.description,
+        "description": json.dumps(message_to_json(entry.sentence), ensure_ascii=False),
         "created": entry.created,
         "mark": None,
         "tap": entry.tap,

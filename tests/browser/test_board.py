@@ -79,8 +79,8 @@ def go_on_from_reset(ui, saved) -> bool:
     labels = saved.game.labels
     ui.wait_for(f"Energy and Reset of round {tally.round}")
     for line in tally.players:
-        ui.wait_for(line.explain(labels[line.player]))
-    ui.wait_for(tally.winner_note if tally.game_over else "Next round's order: ")
+        ui.wait_for(str(line.explanation(labels[line.player])))
+    ui.wait_for(str(tally.winner_message) if tally.game_over else "Next round's order: ")
     ui.click(button.first)
     time.sleep(1)
     return True
@@ -307,7 +307,7 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     rolled = saved_game(server, saved.id).log[-1]
     assert isinstance(rolled.command, Attack) and rolled.command.defence_roll is not None
     # The dice land on the faces the store rolled and logged, and the sentence says the rest.
-    ui.wait_for(rolled.description)
+    ui.wait_for(str(rolled.sentence))
     ui.wait_for(die_face(rolled.command.attack_roll))
     ui.shot("phone-29-attack-dice", tall=740)
     ui.click(ui.button("Continue"))
@@ -342,7 +342,7 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     take, decline = (state.domination_preview(choice) for choice in (True, False))
     ui.wait_for(f"Ragna: 1 → {take.player('red').after}")
     ui.wait_for(f"Ragna: 1 → {decline.player('red').after}")
-    ui.wait_for(decline.player("red").explain("Ragna"))
+    ui.wait_for(str(decline.player("red").explanation("Ragna")))
     ui.shot("phone-30-domination-choice", tall=1100)
     ui.click(ui.button("Decline"))
     ui.wait_for("Energy and Reset of round 1")

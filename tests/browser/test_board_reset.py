@@ -61,7 +61,7 @@ def test_bonuses_on_true_totals_then_the_energy_and_reset_shown_and_logged(
     assert [tally.player(p).after for p in ("red", "blue")] == [8, 10]
     assert tally.player("blue").dominated[0].taken is False
     for line in tally.players:
-        phone.wait_for(line.explain(final.game.labels[line.player]))
+        phone.wait_for(str(line.explanation(final.game.labels[line.player])))
     phone.wait_for("Next round's order: Ragna → Bjorn")
     assert not phone.page.get_by_text("Summon Wyrms: tap a marked space").count()
     phone.shot("phone-32-energy-and-reset", tall=740)

@@ -182,7 +182,7 @@ def test_result_history_and_log_screens(server, browser, artifacts):
     ui.open(f"{server.url}/history", "Finished games: 1")
     ui.wait_for(f"{winner} won")
     ui.shot("phone-11-history", tall=740)
-    ui.open(f"{server.url}/game/{saved.id}/log", saved.log[-1].description)
+    ui.open(f"{server.url}/game/{saved.id}/log", str(saved.log[-1].sentence))
     ui.shot("phone-12-log", tall=740)
 
 

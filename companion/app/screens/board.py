@@ -409,7 +409,7 @@ class BoardScreen:
         """Continue, after an Energy and Reset: the next round (or the result) and its play."""
         self.turns.go_on()
         self.app.page.session.store.set(self.went_on_key, self.turns.went_on)
-        self.after(Outcome(True, ""))
+        self.after(Outcome(True))
 
     # --- the story since a person's last turn, replayed ----------------------------------
 

@@ -17,7 +17,6 @@ from companion.language.render import Language
 from companion.play.coach_view import round_rows
 from companion.play.review_view import round_choices
 from companion.play.session import GameSession
-from companion.store.retold import in_language
 from models.rules import STARTING_ENERGY, WINNING_ENERGY
 
 if TYPE_CHECKING:
@@ -54,7 +53,7 @@ def build(app: App, game_id: str) -> ft.View:
         title = app.say("app.end.wins", player=name)
     # The log's last sentence says how the win came, when it came from a removal.
     if state.summoner and session.saved.log:
-        last = in_language(session.saved, app.words.code).log[-1].description
+        last = session.saved.log[-1].sentence
         how = app.say("app.end.how_with_last", how=how, last=last)
 
     def play_again(_: ft.Event[Any]) -> None:

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app.widgets import big_button, notify, screen
+from companion.language import Message
 from companion.play.session import Outcome
 from companion.store.errors import StoreError
-from companion.store.retold import in_language
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -47,8 +47,7 @@ def build(app: App, game_id: str) -> ft.View:
         app.page.update()
 
     def render() -> None:
-        # Recorded in English; told again in this device's language.
-        saved = in_language(session.saved, app.words.code)
+        saved = session.saved
         view.appbar = ft.AppBar(
             title=ft.Text(app.say("app.log.title")),
             leading=ft.IconButton(
@@ -89,7 +88,7 @@ def build(app: App, game_id: str) -> ft.View:
         )
         undone = [
             ft.ListTile(
-                title=ft.Text(entry.description, size=15, italic=True),
+                title=ft.Text(app.words.render(entry.sentence), size=15, italic=True),
                 subtitle=ft.Text(app.say("app.log.undone")),
                 leading=ft.Text(app.words.number(entry.seq), size=13),
                 opacity=0.6,
@@ -102,14 +101,14 @@ def build(app: App, game_id: str) -> ft.View:
             if entry.reset:
                 entries.append(
                     ft.ListTile(
-                        title=ft.Text(entry.reset, size=15),
+                        title=ft.Text(app.words.render(entry.reset), size=15),
                         leading=ft.Text("◈", size=16),
                         bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
                     )
                 )
             entries.append(
                 ft.ListTile(
-                    title=ft.Text(entry.description, size=15),
+                    title=ft.Text(app.words.render(entry.sentence), size=15),
                     leading=ft.Text(app.words.number(entry.seq), size=13),
                 )
             )
@@ -125,6 +124,6 @@ def export_file_name(game_id: str) -> str:
     return f"summoners-isle-game-{game_id}.json"
 
 
-def _labelled(app: App, message: str, what: str | None) -> str | None:
+def _labelled(app: App, message: str, what: Message | None) -> str | None:
     """A button's tooltip that says what it does: 'Undo: Ragna passes'."""
     return None if what is None else app.say(message, what=what)

@@ -162,7 +162,7 @@ class Prompt:
             notes: list[str] = []
             if count > 1:
                 notes.insert(0, say(words, "game.reset.like_it", count=count))
-            note = draft.note_messages.get(selected)
+            note = draft.notes.get(selected)
             if note is not None:
                 notes.append(words.render(note))
             self.note.value = " · ".join(notes)

@@ -180,12 +180,11 @@ class TableScreen:
     def render(self) -> list[ft.Control]:
         """Set every panel from the saved game's state; the controls that may have changed."""
         state = self.session.state
-        saved = self.session.saved
         words = self.words
         undo = self.turns.undo_text(words)
         self.bar.show(state, undo, self.session.redo_text(words))
         self.strip.show(state)
-        self.turn.show(state, undo, saved.revision)
+        self.turn.show(undo)
         self.players.show(state)
         moved = self.track.show(self.counters())
         return [

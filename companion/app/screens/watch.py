@@ -13,7 +13,6 @@ from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import EnergyTrack, screen, section
 from companion.engine import Phase
 from companion.language import Message
-from companion.store.retold import in_language
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -132,8 +131,7 @@ class WatchScreen:
             )
         else:
             self.turn.value = say("app.home.energy_and_reset")
-        # The log keeps English: its last sentence is told again in this device's language.
-        label = in_language(self.session.saved, self.app.words.code).undo_label
+        label = self.session.saved.undo_label
         self.last.value = say("app.watch.last", record=label) if label else say("app.log.empty")
         self.strip.show(state)
         self.players.show(state)

@@ -1,0 +1,280 @@
+"""The table's turn card as data: what each control says, records, and whether it is this
+device's to tap (issue 21: screens draw, the play layer decides).
+
+Summoning is a grid (players by creature kinds): a square records a player's summon after
+a skip over everyone before them who did not summon (the engine's `reach`). The Actions
+phase lists what the acting player's creatures can remove, a Wyrm swap, the player's
+"done", and a jump to each later player. Every control names the player it acts for; on a
+shared table, one that this device may not record carries the reason, and the card says
+the first such reason once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.engine import GameState, IllegalCommand, Phase
+from companion.engine.names import kind_term, kinds_term
+from companion.language import Message, Value
+from companion.play.session import GameSession
+from models.commands import Command, Pass, Removal, Skip, Summon, Swap
+from models.rules import CREATURES, KIND_ORDER, WYRM_SWAP_COST, CreatureKind
+
+
+@dataclass(frozen=True, slots=True)
+class Tap:
+    """A control that records: its words, the commands it sends, the player it is sent
+    for, and why this device may not send it (None: it may)."""
+
+    label: Message
+    commands: tuple[Command, ...]
+    by: str | None
+    refused: Message | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SummonSquare:
+    """One square of the summon grid: how many are left, and its tap (None when no tap
+    can summon that creature for that player now)."""
+
+    # The player's name, as the square is read out.
+    name: str
+    kind: CreatureKind
+    left: int
+    tap: Tap | None
+    # The square of the player and kind whose decision it is now.
+    current: bool
+
+    @property
+    def open(self) -> bool:
+        """Whether this device can tap it now."""
+        return self.tap is not None and self.tap.refused is None
+
+    @property
+    def label(self) -> Message:
+        """What a screen reader says of it."""
+        values: dict[str, Value] = {
+            "player": self.name,
+            "kind": kind_term(self.kind),
+            "count": self.left,
+        }
+        if self.tap is not None and self.tap.refused is not None:
+            return Message("game.table.summon_cell_locked", reason=self.tap.refused, **values)
+        return Message("game.table.summon_cell", **values)
+
+
+@dataclass(frozen=True, slots=True)
+class GridRow:
+    """A player's row of the summon grid, in turn order."""
+
+    player: str
+    name: str
+    colour: str
+    # Whose decision it is now.
+    now: bool
+    squares: tuple[SummonSquare, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GridHead:
+    """A column's head: the kind, and whether it is the step's."""
+
+    kind: CreatureKind
+    now: bool
+
+    @property
+    def label(self) -> Message:
+        """'Wyrms now', or 'Troll 3' (its cost) for another column."""
+        if self.now:
+            return Message("game.table.head_now", kinds=kinds_term(self.kind))
+        return Message("game.table.head", kind=kind_term(self.kind), cost=CREATURES[self.kind].cost)
+
+
+@dataclass(frozen=True, slots=True)
+class RemovalChip:
+    """A rival creature the acting player's creatures may have removed, with its bounty."""
+
+    tap: Tap
+    victim: str
+    victim_name: str
+    victim_colour: str
+    kind: CreatureKind
+
+    @property
+    def text(self) -> Message:
+        """What the chip says: the victim's creature and its bounty."""
+        return Message(
+            "game.table.removal",
+            victim=self.victim_name,
+            kind=kind_term(self.kind),
+            bounty=CREATURES[self.kind].bounty,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TurnView:
+    """Everything the turn card shows for one revision of a table game."""
+
+    revision: int
+    phase: Phase
+    title: Message
+    # What the player to decide is asked (the screen may leave it out when short of room).
+    guide: Message | None = None
+    heads: tuple[GridHead, ...] = ()
+    grid: tuple[GridRow, ...] = ()
+    removals: tuple[RemovalChip, ...] = ()
+    swap: Tap | None = None
+    done: Tap | None = None
+    jumps: tuple[Tap, ...] = ()
+    # Why the step passes each of these players over, in turn order.
+    blockers: tuple[Message, ...] = ()
+    # One tap for the whole table: nobody (else) summons, or the Actions are over.
+    whole_table: Tap | None = None
+    # Energy and Reset to work out, or the result to see: where the one button leads.
+    next_step: str | None = None
+    # The first reason one of this card's controls is not this device's (a shared table).
+    not_mine: Message | None = None
+
+
+def turn_view(session: GameSession) -> TurnView:
+    """The turn card for the game as the session has it now."""
+    return _Build(session).view()
+
+
+class _Build:
+    """One card's worth of asking the session, keeping the first refusal met."""
+
+    def __init__(self, session: GameSession) -> None:
+        self.session = session
+        self.state: GameState = session.state
+        self.not_mine: Message | None = None
+
+    def tap(self, label: Message, commands: list[Command], by: str | None) -> Tap:
+        """A tap, with why this device may not send it (the first reason is kept)."""
+        refused = self.session.tap_refusal(commands, by)
+        if refused is not None and self.not_mine is None:
+            self.not_mine = refused
+        return Tap(label, tuple(commands), by, refused)
+
+    def view(self) -> TurnView:
+        state = self.state
+        revision = self.session.saved.revision
+        game = f"/game/{self.session.id}"
+        kind = state.step_kind
+        if state.phase is Phase.SUMMONING:
+            assert kind is not None, "every Summoning step is of a kind"
+            return self.summoning(revision, kind)
+        if state.phase is Phase.ACTIONS:
+            assert kind is not None, "every Actions step is of a kind"
+            return self.actions(revision, kind)
+        if state.phase is Phase.ENERGY_AND_RESET:
+            title = Message("game.phase.energy_and_reset")
+            return TurnView(revision, state.phase, title, next_step=f"{game}/reset")
+        return TurnView(revision, state.phase, Message("game.table.over"), next_step=f"{game}/end")
+
+    def summoning(self, revision: int, kind: CreatureKind) -> TurnView:
+        state = self.state
+        player = state.current_player
+        assert player is not None, "a Summoning step is someone's"
+        name = self.session.label(player)
+        grid = tuple(self.row(p) for p in state.order())
+        done = self.tap(
+            Message("game.table.done_with", player=name, kinds=kinds_term(kind)), [Pass()], player
+        )
+        whole = self.tap(Message("game.table.nobody_summons"), [Skip("summoning")], None)
+        return TurnView(
+            revision,
+            state.phase,
+            Message("game.table.summoning_step", kinds=kinds_term(kind)),
+            guide=Message("game.table.summon_guide", player=name),
+            heads=tuple(GridHead(k, k is kind) for k in KIND_ORDER),
+            grid=grid,
+            done=done,
+            blockers=self.blockers(),
+            whole_table=whole,
+            not_mine=self.not_mine,
+        )
+
+    def row(self, player: str) -> GridRow:
+        state = self.state
+        now = player == state.current_player
+        squares = tuple(
+            self.square(player, kind, current=now and kind is state.step_kind)
+            for kind in KIND_ORDER
+        )
+        name = self.session.label(player)
+        return GridRow(player, name, self.session.colour(player), now, squares)
+
+    def square(self, player: str, kind: CreatureKind, *, current: bool) -> SummonSquare:
+        state = self.state
+        left = state.reserve_of(player, kind)
+        try:
+            commands = state.reach(Summon(kind, by=player))
+        except IllegalCommand:
+            commands = []
+        name = self.session.label(player)
+        label = Message("game.table.summon_cell", player=name, kind=kind_term(kind), count=left)
+        tap = self.tap(label, commands, player) if commands else None
+        return SummonSquare(name, kind, left, tap, current)
+
+    def actions(self, revision: int, kind: CreatureKind) -> TurnView:
+        state = self.state
+        player = state.current_player
+        assert player is not None, "an Actions step is someone's"
+        name = self.session.label(player)
+        legal = state.legal_commands()
+        removals = tuple(self.removal(name, player, c) for c in legal if isinstance(c, Removal))
+        swap = None
+        if Swap() in legal:
+            cost = Message("count.energy", count=WYRM_SWAP_COST)
+            swap = self.tap(Message("game.table.swap", player=name, cost=cost), [Swap()], player)
+        done = self.tap(
+            Message("game.table.done_with", player=name, kinds=kinds_term(kind)), [Pass()], player
+        )
+        jumps = self.jumps(kind)
+        whole = self.tap(Message("game.table.actions_over"), [Skip("actions")], None)
+        acting = "game.table.act_remove" if removals else "game.table.act_none"
+        return TurnView(
+            revision,
+            state.phase,
+            Message("game.table.actions_step", kinds=kinds_term(kind)),
+            guide=Message(acting, player=name, kinds=kinds_term(kind)),
+            removals=removals,
+            swap=swap,
+            done=done,
+            jumps=jumps,
+            blockers=self.blockers(),
+            whole_table=whole,
+            not_mine=self.not_mine,
+        )
+
+    def removal(self, name: str, player: str, removal: Removal) -> RemovalChip:
+        victim = self.session.label(removal.victim)
+        kind = CreatureKind(removal.kind)
+        label = Message("game.table.removed", player=name, victim=victim, kind=kind_term(kind))
+        tap = self.tap(label, [removal], player)
+        return RemovalChip(tap, removal.victim, victim, self.session.colour(removal.victim), kind)
+
+    def jumps(self, kind: CreatureKind) -> tuple[Tap, ...]:
+        """A tap per later player in this step: everyone before them is done."""
+        state = self.state
+        acting = [p for p in state.order() if state.blocker(p) is None]
+        assert state.current_player is not None, "an Actions step is someone's"
+        later = acting[acting.index(state.current_player) + 1 :]
+        return tuple(
+            self.tap(
+                Message("game.table.jump", player=self.session.label(p), kinds=kinds_term(kind)),
+                [Skip("actions", kind, p)],
+                None,
+            )
+            for p in later
+        )
+
+    def blockers(self) -> tuple[Message, ...]:
+        """Why the step passes each player over, for those it does."""
+        state = self.state
+        return tuple(
+            Message("game.table.blocker", reason=reason)
+            for reason in (state.blocker(player) for player in state.order())
+            if reason is not None
+        )
