@@ -23,6 +23,7 @@ SCREENS = (
     "reset",
     "log",
     "end",
+    "review",
     "seat",
     "share",
     "watch",

@@ -24,7 +24,13 @@ NAMED: dict[tuple[str, ...], str] = {
     ("board-editor",): "board_editor",
 }
 # A game's screens: what follows its id in the path -> the screen (none: the game itself).
-GAME_SCREENS = {None: "table", "reset": "reset", "log": "log", "end": "end"}
+GAME_SCREENS = {
+    None: "table",
+    "reset": "reset",
+    "log": "log",
+    "end": "end",
+    "review": "review",
+}
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,16 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.app.coach_panels import RoundsTable
+from companion.app.play_on_dialog import open_play_on
 from companion.app.theme import ACCENT, colour_of
 from companion.app.widgets import big_button, notify, player_chip, screen, section
+from companion.coach import win_chances
 from companion.engine import Phase
 from companion.language import Message
 from companion.language.render import Language
+from companion.play.coach_view import round_rows
+from companion.play.review_view import round_choices
 from companion.play.session import GameSession
 from models.rules import STARTING_ENERGY, WINNING_ENERGY
 
@@ -66,6 +71,17 @@ def build(app: App, game_id: str) -> ft.View:
         app.go(f"/game/{game_id}" + ("/reset" if reset else ""), outcome.text(app.words))
 
     undo_label = session.undo_text(app.words)
+    game = session.saved.game
+    records = [entry.command for entry in session.saved.log]
+    energies = session.energy_by_round()
+    result = win_chances(state)  # the game is over: its result, no playouts
+    rounds = RoundsTable(
+        app,
+        session,
+        lambda told: round_rows(game.players, energies, told, result),
+        lambda: app.service.coach.review(game_id, game, records),
+    )
+    rounds.start_if_shown()
     view.controls = [
         ft.Semantics(
             identifier="winner",
@@ -105,7 +121,20 @@ def build(app: App, game_id: str) -> ft.View:
             ],
         ),
         section(app.say("app.end.by_round"), energy_chart(session, app.words)),
+        rounds.control,
         big_button(app.say("app.end.play_again"), play_again, icon=ft.Icons.REPLAY),
+        big_button(
+            app.say("coachui.review.open"),
+            lambda _: app.go(f"/game/{game_id}/review"),
+            icon=ft.Icons.INSIGHTS,
+            primary=False,
+        ),
+        big_button(
+            app.say("coachui.play_on.open"),
+            lambda _: open_play_on(app, game_id, round_choices(game, records)),
+            icon=ft.Icons.CALL_SPLIT,
+            primary=False,
+        ),
         # A win recorded by mistake (a late removal, say) is taken back from here too.
         *(
             []

@@ -77,6 +77,12 @@ def build(app: App, game_id: str) -> ft.View:
                 big_button(
                     app.say("app.log.export"), export, icon=ft.Icons.DOWNLOAD, primary=False
                 ),
+                big_button(
+                    app.say("coachui.review.open"),
+                    lambda _: app.go(f"/game/{game_id}/review"),
+                    icon=ft.Icons.INSIGHTS,
+                    primary=False,
+                ),
             ],
             wrap=True,
         )

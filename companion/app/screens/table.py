@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 from babel.numbers import format_percent
 
+from companion.app.coach_panels import ChanceCard
 from companion.app.game_panels import GameBar, PlayersCard
 from companion.app.order_strip import OrderStrip
 from companion.app.screens.seat import seat_line
@@ -74,6 +75,8 @@ class TableScreen:
             session, self.record, app.go, self.undo_at, words, self.guard, self.tap_changed
         )
         self.turn.compact = (app.page.height or 740) < COMPACT_HEIGHT
+        # Below the turn card: a line that appears or grows never moves a control under a finger.
+        self.chances = ChanceCard(app, session)
         view.appbar = self.bar.control
         app.follow(session.id, self.changed_elsewhere)
         # One column on a phone; two side by side on a tablet or desktop.
@@ -84,7 +87,12 @@ class TableScreen:
             ft.ResponsiveRow(
                 [
                     ft.Column(
-                        [self.strip.control, self.turn.control, self.players.control],
+                        [
+                            self.strip.control,
+                            self.turn.control,
+                            self.chances.control,
+                            self.players.control,
+                        ],
                         col={"md": 6},
                     ),
                     ft.Column(
@@ -183,6 +191,7 @@ class TableScreen:
             self.bar.control,
             self.strip.control,
             self.turn.control,
+            *self.chances.show(),
             self.players.control,
             *moved,
         ]
