@@ -10,13 +10,13 @@ import math
 from collections import deque
 
 import pytest
+from test_board_labels import SIZES, screen_layout
 
 from companion.boards import shipped_board, shipped_board_ids
 from companion.language.render import language
 from companion.play.board_badges import badge_places
 from companion.play.board_labels import label_places
 from companion.play.game_words import territory_names
-from tests.test_board_labels import SIZES, screen_layout
 
 BOARDS = [
     shipped_board(board_id)

@@ -14,6 +14,7 @@ from companion.boards import resolve_board, shipped_board
 from companion.bots import make_bot
 from companion.bots.playout import PlayedGame, play
 from companion.coach import CoachError, Estimator, review, win_chances
+from companion.coach.review import chances_message
 from companion.coach.tabled import as_table
 from companion.engine import Game
 from companion.engine.replay import replay
@@ -21,7 +22,6 @@ from companion.language import Message
 from companion.language.render import render
 from companion.play.coach_view import (
     chance_line,
-    chances_message,
     chances_on,
     kept_value,
     line_text,

@@ -135,12 +135,7 @@ class BoardDraft:
                 return Message("game.editor.no_spaces", territory=territory.name)
         return None
 
-    def problem(self) -> str | None:
-        """What keeps the draft from being a playable board (in English), or None."""
-        said = self.problem_message()
-        return None if said is None else str(said)
-
-    def problem_message(self) -> Message | None:
+    def problem(self) -> Message | None:
         """What keeps the draft from being a playable board, as a sentence, or None.
 
         The board's own checks (`models.board`, `companion.boards`) are messages too.

@@ -17,8 +17,8 @@ from companion.cli.io import echo, fail, print_json
 from companion.cli.language import Lang
 from companion.cli.logs import replayed_log
 from companion.coach import CoachError, Review, review
-from companion.coach.chances import DEFAULT_BUDGET, Chances
-from companion.coach.review import DIGITAL_BUDGET, Mark, Moment, percent
+from companion.coach.chances import DEFAULT_BUDGET
+from companion.coach.review import DIGITAL_BUDGET, Mark, Moment, chances_message, percent
 from companion.engine import Game
 from companion.language import Message
 from companion.language.render import DEFAULT_LANGUAGE, language, render
@@ -76,23 +76,6 @@ def _load(source: str, db: str | None, lang: str) -> tuple[Game, list[Command]]:
     with opened(db, lang) as store:
         saved = store.load(source)
     return saved.game, [entry.command for entry in saved.log]
-
-
-def chances_message(chances: Chances, labels: dict[str, str]) -> Message:
-    """'Ann 41% · Bob 33% · Cy 26%'."""
-    parts = tuple(
-        Message("coach.chance", player=labels[line.player], percent=percent(line.chance))
-        for line in chances.players
-    )
-    return Message("coach.chances", chances=_dotted(parts))
-
-
-def _dotted(parts: tuple[Message, ...]) -> Message:
-    """Parts joined by middle dots."""
-    joined = parts[-1]
-    for part in reversed(parts[:-1]):
-        joined = Message("coach.dot", first=part, rest=joined)
-    return joined
 
 
 def _moment_heading(told: Review, moment: Moment, starts: set[int]) -> Message:

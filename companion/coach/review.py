@@ -10,7 +10,7 @@ moments that moved a player's chance most, told in words.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -124,6 +124,18 @@ class Review:
 def percent(share: float) -> Message:
     """A chance as a whole percentage: '48%' ('48 %' in French)."""
     return Message("coach.percent", count=round(share * 100))
+
+
+def chances_message(chances: Chances, labels: Mapping[str, str]) -> Message:
+    """'Ann 41% · Bob 33% · Cy 26%', in setup order."""
+    parts = [
+        Message("coach.chance", player=labels[line.player], percent=percent(line.chance))
+        for line in chances.players
+    ]
+    joined = parts[-1]
+    for part in reversed(parts[:-1]):
+        joined = Message("coach.dot", first=part, rest=joined)
+    return Message("coach.chances", chances=joined)
 
 
 def change_message(label: str, before: float, after: float) -> Message:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.coach import Chances, Review
-from companion.coach.review import percent
+from companion.coach.review import chances_message, percent
 from companion.language import Message
 from models.commands import Command, EnergyAndReset
 from models.rules import STARTING_ENERGY
@@ -30,18 +30,6 @@ def chances_on(kept: object) -> bool:
 def kept_value(on: bool) -> str:
     """What a device keeps for its switch."""
     return ON if on else "off"
-
-
-def chances_message(chances: Chances, labels: Mapping[str, str]) -> Message:
-    """'Ann 41% · Bob 33% · Cy 26%', in setup order."""
-    parts = [
-        Message("coach.chance", player=labels[line.player], percent=percent(line.chance))
-        for line in chances.players
-    ]
-    joined = parts[-1]
-    for part in reversed(parts[:-1]):
-        joined = Message("coach.dot", first=part, rest=joined)
-    return Message("coach.chances", chances=joined)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,10 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.coach import CoachError, Mark, Moment, Review
-from companion.coach.review import percent
+from companion.coach.review import chances_message, percent
 from companion.engine import Game
 from companion.language import Message
-from companion.play.coach_view import chances_message
 from companion.play.new_game import SEAT_PLAYERS
 from companion.store.errors import StoreError
 from companion.store.play_on import play_on

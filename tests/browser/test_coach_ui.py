@@ -22,10 +22,10 @@ from companion.boards import shipped_board
 from companion.bots import make_bot
 from companion.bots.playout import play
 from companion.coach import review
+from companion.coach.review import chances_message
 from companion.coach.tabled import as_table
 from companion.engine import Game
 from companion.language.render import render
-from companion.play.coach_view import chances_message
 from companion.play.coach_work import chances_after
 from companion.store.store import open_store
 from models.commands import EnergyAndReset, Skip, Summon

@@ -278,7 +278,7 @@ class BoardEditor:
             show_selected_icon=False,
             on_change=lambda e: self.choose_tool(e.control.selected[0]),
         )
-        problem = self.draft.problem_message()
+        problem = self.draft.problem()
         sketch = self.draft.sketch()
         status = ft.Semantics(
             identifier="board-status",
