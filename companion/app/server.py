@@ -108,12 +108,13 @@ def serve(
     *,
     trusted_proxies: Sequence[str] = (),
     session_timeout_s: int = SESSION_TIMEOUT_S,
+    store: Store | None = None,
 ) -> None:
     """Run the app: a desktop window where there is a display, else a web server.
 
-    A shared `table` is always served on the web.
+    A shared `table` is always served on the web. `store`: the games, if opened already.
     """
-    store = open_store(db)
+    store = store or open_store(db)
     has_display = sys.platform != "linux" or bool(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     )

@@ -45,6 +45,7 @@ from models.tally_request import TallyRequest
 
 if TYPE_CHECKING:
     from companion.play.sharing.links import TableLinks
+    from companion.store.store import Store
 
 app = typer.Typer(
     add_completion=False,
@@ -383,10 +384,15 @@ def app_command(
     except UserError as error:
         fail(str(error))
     from companion.app.server import serve
+    from companion.store.store import open_store
 
+    try:
+        store = open_store(db)
+    except StoreError as error:
+        fail(str(error))
     table = None
     if share:
-        table = share_table(bind, port)
+        table = share_table(bind, port, store)
     else:
         if bind not in ("127.0.0.1", "localhost", "::1"):
             typer.echo(
@@ -402,6 +408,7 @@ def app_command(
             db=db,
             web=web,
             table=table,
+            store=store,
             trusted_proxies=proxies,
             session_timeout_s=session_timeout,
         )
@@ -409,14 +416,16 @@ def app_command(
         fail(str(error))
 
 
-def share_table(bind: str, port: int) -> TableLinks:
+def share_table(bind: str, port: int, store: Store) -> TableLinks:
     """Make a shared table's codes and print its links: Join (with its QR code), Watch, host."""
     from companion.play.sharing.access import TableAccess
     from companion.play.sharing.links import TableLinks, lan_address, terminal_qr
 
     wildcard = bind in ("0.0.0.0", "::", "")
     name = lan_address() if wildcard else bind
-    table = TableLinks.serving(TableAccess(), name, port, "127.0.0.1" if wildcard else bind)
+    table = TableLinks.serving(
+        TableAccess(store.tables), name, port, "127.0.0.1" if wildcard else bind
+    )
     typer.echo(f"Join: {table.join}")
     typer.echo(terminal_qr(table.join), nl=False)
     typer.echo(f"Watch: {table.watch}")

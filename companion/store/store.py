@@ -46,6 +46,7 @@ from companion.store.errors import (
     StoreError,
 )
 from companion.store.history import History, energy_by_round, summarise
+from companion.store.tables import TableRecords
 from models.commands import (
     Command,
     CommandFormatError,
@@ -249,6 +250,8 @@ class Store:
         self._writer = engine.execution_options(write=True)
         self._cache: OrderedDict[str, SavedGame] = OrderedDict()
         self._lock = threading.Lock()
+        # Shared tables' codes, devices, seats, wrong tries and computers' leases (issue 22).
+        self.tables = TableRecords(database)
 
     @property
     def shared_url(self) -> str | None:
