@@ -359,6 +359,32 @@ def app_command(
             "and a QR code (docs/sharing.md). Serves on the web.",
         ),
     ] = False,
+    hosted: Annotated[
+        bool,
+        typer.Option(
+            "--hosted",
+            help="Host many tables on one public address: anyone who opens it may start a "
+            "table of their own (docs/hosting.md). Needs --public-url; serves on the web.",
+        ),
+    ] = False,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="With --hosted: the address people open (e.g. https://isle.example.org), "
+            "which the links and QR codes carry.",
+            callback=unicode_argument,
+        ),
+    ] = None,
+    idle_days: Annotated[
+        float,
+        typer.Option(
+            "--idle-days",
+            min=0.01,
+            max=3650,
+            help="With --hosted: a table nobody used for this many days is removed, games and all.",
+        ),
+    ] = 30.0,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
@@ -378,7 +404,15 @@ def app_command(
 ) -> None:
     """Start the companion app (a window where there is a display, else http://HOST:PORT)."""
     bind = host or ("0.0.0.0" if share else "127.0.0.1")
+    if hosted and share:
+        fail("--hosted and --share cannot go together: a hosted server's every table is shared")
+    if hosted and not public_url:
+        fail("--hosted needs --public-url: the address people open, e.g. https://isle.example.org")
+    if public_url and not hosted:
+        fail("--public-url goes with --hosted")
     try:
+        if public_url:
+            public_url = checked_public_url(public_url)
         check_port(bind, port)
         proxies = [proxy_network(proxy) for proxy in trusted_proxy or []]
     except UserError as error:
@@ -391,8 +425,14 @@ def app_command(
     except StoreError as error:
         fail(str(error))
     table = None
+    hosting = None
     if share:
         table = share_table(bind, port, store)
+    elif hosted and public_url:
+        from companion.play.sharing.hosting import HostedLimits, Hosting
+
+        hosting = Hosting(store.tables, public_url, HostedLimits(idle_days=idle_days))
+        typer.echo(f"Summoner's Isle Companion, hosted at {public_url} (serving {bind}:{port})")
     else:
         if bind not in ("127.0.0.1", "localhost", "::1"):
             typer.echo(
@@ -409,6 +449,7 @@ def app_command(
             web=web,
             table=table,
             store=store,
+            hosting=hosting,
             trusted_proxies=proxies,
             session_timeout_s=session_timeout,
         )
@@ -437,6 +478,24 @@ def share_table(bind: str, port: int, store: Store) -> TableLinks:
     )
     sys.stdout.flush()
     return table
+
+
+def checked_public_url(text: str) -> str:
+    """A hosted server's public address as given: http(s)://name[:port], no path (UserError)."""
+    from urllib.parse import urlsplit
+
+    text = text.strip().rstrip("/")
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 (a port out of range raises here)
+    except ValueError:
+        raise UserError(f"--public-url {text!r} is not an address") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query:
+        raise UserError(
+            f"--public-url {text!r} is not an address like https://isle.example.org "
+            "(http or https, a host name, no path)"
+        )
+    return text
 
 
 def proxy_network(text: str) -> str:

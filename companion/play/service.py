@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.play.bus import Bus, LocalBus
+from companion.play.sharing.hosting import Hosting
 from companion.play.sharing.links import TableLinks
 from companion.play.turns import Leases, StoredLeases
 from companion.store.store import Store
@@ -25,6 +26,8 @@ class Service:
     # each game. None: this machine's own browser, no code.
     table: TableLinks | None = None
     bus: Bus = field(default_factory=LocalBus)
+    # A hosted server's many tables (`app --hosted`, issue 22); None: one table or none.
+    hosting: Hosting | None = None
     # None: in the store's database (StoredLeases), so every process sees them.
     leases: Leases | None = None
 

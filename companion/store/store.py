@@ -14,6 +14,7 @@ two devices writing to one game at once cannot both win, and nothing is lost.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import secrets
@@ -252,6 +253,16 @@ class Store:
         self._lock = threading.Lock()
         # Shared tables' codes, devices, seats, wrong tries and computers' leases (issue 22).
         self.tables = TableRecords(database)
+        # The hosted table whose games this store sees and writes (`scoped`); None: all.
+        self.table_id: str | None = None
+
+    def scoped(self, table_id: str) -> Store:
+        """This store as one hosted table's devices see it (issue 22): only its games are
+        listed, opened, written or deleted, and the games it starts or imports are its own.
+        The connections and the games kept in memory are shared with this store."""
+        view = copy.copy(self)
+        view.table_id = table_id
+        return view
 
     @property
     def shared_url(self) -> str | None:
@@ -289,6 +300,7 @@ class Store:
         state = game.new_initial_state()
         now = utc_now()
         row = _game_row(new_game_id(), setup, state, now, revision=0)
+        row["table_id"] = self.table_id
         self._save(lambda connection: connection.execute(_INSERT_GAME, row))
         saved = SavedGame(row["id"], 0, now, now, setup, game, state, (), (), 0, row["secret"])
         return self._remember(saved)
@@ -302,6 +314,8 @@ class Store:
         query = select(GameRecord).order_by(col(GameRecord.updated).desc())
         if status is not None:
             query = query.where(GameRecord.status == status.value)
+        if self.table_id is not None:
+            query = query.where(GameRecord.table_id == self.table_id)
         with self._failures("read from"), Session(self._reader) as session:
             return [_summary_of(record) for record in session.exec(query)]
 
@@ -313,6 +327,8 @@ class Store:
         """Remove a game and its whole log for good, in one transaction; GameNotFound if none."""
 
         def write(connection: Connection) -> None:
+            if self.table_id is not None:
+                self._check_mine(connection, game_id)
             connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
             connection.execute(delete(_commands).where(_commands.c.game_id == game_id))
             if connection.execute(delete(_games).where(_games.c.id == game_id)).rowcount != 1:
@@ -443,6 +459,8 @@ class Store:
 
     def draft(self, game_id: str) -> StoredDraft:
         """A table game's Energy and Reset draft as stored (version 0: nothing entered yet)."""
+        if self.table_id is not None:
+            self._latest(game_id)
         query = select(DraftRecord).where(DraftRecord.game_id == game_id)
         with self._failures("read from"), Session(self._reader) as session:
             record = session.exec(query).first()
@@ -470,6 +488,8 @@ class Store:
         }
 
         def write(connection: Connection) -> None:
+            if self.table_id is not None:
+                self._check_mine(connection, game_id)
             if version == 0:
                 if connection.execute(
                     select(_drafts.c.version).where(_drafts.c.game_id == game_id)
@@ -498,7 +518,13 @@ class Store:
 
     def clear_draft(self, game_id: str) -> None:
         """Throw the draft away: the table starts its Energy and Reset over."""
-        self._save(lambda c: c.execute(delete(_drafts).where(_drafts.c.game_id == game_id)))
+
+        def write(connection: Connection) -> None:
+            if self.table_id is not None:
+                self._check_mine(connection, game_id)
+            connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
+
+        self._save(write)
 
     # --- export, import, history ------------------------------------------------------
 
@@ -546,6 +572,7 @@ class Store:
             entries.append(LogEntry(seq, filled, description, now, reset, tap_of[index]))
         setup = log.setup
         game_row = _game_row(game_id, setup, state, now, revision=len(entries), secret=secret)
+        game_row["table_id"] = self.table_id
         rows = [_command_row(game_id, entry) for entry in entries]
 
         def write(connection: Connection) -> None:
@@ -574,7 +601,7 @@ class Store:
     def _latest(self, game_id: str) -> SavedGame:
         with self._failures("read from"), Session(self._reader) as session:
             record = session.get(GameRecord, game_id)
-            if record is None:
+            if record is None or (self.table_id is not None and record.table_id != self.table_id):
                 raise GameNotFound(game_id)
             with self._lock:
                 cached = self._cache.get(game_id)
@@ -635,8 +662,9 @@ class Store:
         """The game at `revision`: from memory when it is there, else read and checked."""
         with self._lock:
             cached = self._cache.get(game_id)
-        if cached is not None and cached.revision == revision:
+        if cached is not None and cached.revision == revision and self.table_id is None:
             # Trusted without a read: the write's revision check catches anyone who wrote since.
+            # (A table's view reads the row: the game must be its table's.)
             return cached
         saved = self._latest(game_id)
         if saved.revision != revision:
@@ -672,6 +700,12 @@ class Store:
             change(connection)
 
         self._save(write)
+
+    def _check_mine(self, connection: Connection, game_id: str) -> None:
+        """GameNotFound unless the game is this view's table's."""
+        found = connection.execute(select(_games.c.table_id).where(_games.c.id == game_id)).first()
+        if found is None or found[0] != self.table_id:
+            raise GameNotFound(game_id)
 
     def _save(self, write: Callable[[Connection], Any]) -> None:
         """Run `write` in one transaction and commit it durably, or leave nothing behind."""
