@@ -189,3 +189,97 @@ def test_the_guard_accepts_the_public_address_as_a_proxy_forwards_it():
     assert origins == {"https://isle.example.org"}
     hosts, origins = public_address("http://Isle.Example.org:8080/")
     assert hosts == {"isle.example.org:8080"} and origins == {"http://isle.example.org:8080"}
+
+
+def test_a_tables_games_are_bounded(servers, monkeypatch):
+    import companion.store.store as stored
+    from companion.play.new_game import NewGameForm
+
+    (first, second), _ = servers
+    monkeypatch.setattr(stored, "TABLE_GAMES", 2)
+    ann = started(first)
+    ann.store.new_game(DUEL)
+    ann.store.new_game(DUEL)
+    refused = NewGameForm(board_id="duel-isle").start(ann.store)
+    assert str(refused) == "This table keeps at most 2 games: delete one to start another."
+    # Another table, and this machine's own store, are not held by it.
+    assert started(second, "198.51.100.2").store.new_game(DUEL).id
+    assert first.store.new_game(DUEL).id
+
+
+def test_a_tables_devices_and_a_servers_tables_are_bounded(servers, monkeypatch):
+    import companion.play.sharing.access as access
+
+    (first, second), _ = servers
+    monkeypatch.setattr(access, "TABLE_DEVICES", 2)
+    ann = started(first)  # the host is one device
+    links = ann.links
+    assert links is not None
+    assert Visit(second).admit("198.51.100.5", links.access.join_code, "", ENGLISH) is None
+    crowded = Visit(second).admit("198.51.100.6", links.access.join_code, "", ENGLISH)
+    assert crowded == (
+        "This table has let in 2 devices, its most: the host can make a new code to start afresh."
+    )
+    assert second.hosting is not None
+    second.hosting.limits = HostedLimits(most_tables=1)
+    assert Visit(second).start_table("198.51.100.7", ENGLISH) == (
+        "This server has as many tables as it can keep: try again later."
+    )
+
+
+def test_a_hosted_server_has_no_board_editor(servers):
+    (service, _), _ = servers
+    visit = started(service)
+    route = visit.route(["board-editor"])
+    assert route.screen == "home" and route.notice is not None
+    assert str(route.notice).startswith("The board editor is for an app of your own")
+
+
+def test_a_hosted_server_answers_its_public_name_and_its_health_check(servers):
+    from starlette.testclient import TestClient
+
+    from companion.app.server import web_app
+
+    (service, _), _ = servers
+    assert service.hosting is not None
+    app = web_app(service.store, "127.0.0.1", 8551, hosting=service.hosting)
+    client = TestClient(app, base_url="http://127.0.0.1:8551")
+    public = {"host": "isle.example.org", "origin": PUBLIC}
+    health = client.get("/healthz", headers=public)
+    assert (health.status_code, health.text) == (200, "ok\n")
+    assert client.get("/healthz").status_code == 200  # a proxy's check on the backend
+    refused = client.get("/healthz", headers={"host": "evil.example"})
+    assert refused.status_code == 403
+
+
+def test_the_health_check_says_when_the_database_is_unreachable():
+    from starlette.testclient import TestClient
+
+    from companion.app.health import Health
+
+    async def never(scope, receive, send):
+        raise AssertionError("the health check is answered before the app")
+
+    def unreachable() -> None:
+        raise OSError("connection refused")
+
+    answer = TestClient(Health(never, unreachable)).get("/healthz")
+    assert (answer.status_code, answer.text) == (503, "database unreachable\n")
+
+
+def test_a_hosted_server_sweeps_idle_tables_at_once_and_then_every_while(servers):
+    from companion.app.server import sweep_idle_tables
+
+    (first, _), clock = servers
+    ann = started(first)
+    links = ann.links
+    assert links is not None and first.hosting is not None
+    clock.now += 31 * 86400
+    stop = sweep_idle_tables(first.hosting, every_s=0.05)
+    try:
+        deadline = time.monotonic() + 10
+        while first.store.tables.get(links.access.id) is not None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        stop.set()

@@ -24,6 +24,7 @@ from companion.app.guard import (
     allowed_origins,
     public_address,
 )
+from companion.app.health import Health
 from companion.app.main import App
 from companion.app.reconnect import ReconnectNotice
 from companion.app.theme import FONT, FONTS
@@ -128,6 +129,7 @@ def web_app(
         app = ReconnectNotice(app)
     # Outside every middleware that rewrites a page's body: they read it uncompressed.
     app = PackedFiles(app)
+    app = Health(app, store.ping)
     hosts, origins = allowed_hosts(host, port, names), allowed_origins(host, port, names)
     if hosting is not None:
         public_hosts, public_origins = public_address(hosting.public_url)

@@ -274,6 +274,9 @@ class Visit:
             if game_id is not None:
                 return Route("watch", game_id, notice)
             return Route("watch_home", notice=notice)
+        if self.hosted and list(path) == ["board-editor"]:
+            # Boards drawn in the editor are the server's, not a table's: not on a hosted one.
+            return Route("home", notice=Message("app.hosted.no_board_editor"))
         if list(path) == ["share"]:
             if self.ticket.role is Role.HOST:
                 return Route("share")

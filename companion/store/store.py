@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Self
 
-from sqlalchemy import Connection, bindparam, delete, insert, update
+from sqlalchemy import Connection, bindparam, delete, func, insert, update
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
@@ -56,13 +56,23 @@ from models.commands import (
     command_to_json,
 )
 from models.game_log import GameLog, inferred_taps
-from models.records import CommandRecord, DraftRecord, GameRecord, GameStatus, Mark, utc_now
+from models.records import (
+    CommandRecord,
+    DraftRecord,
+    GameRecord,
+    GameStatus,
+    LeaseRecord,
+    Mark,
+    utc_now,
+)
 from models.reset_draft import DraftEntries, DraftPlacement, entries_from_json, entries_to_json
 from models.seeded_dice import SeededDice
 from models.setup import STORED, GameSetup, PlayerSetup
 
 # Games whose latest state is kept in memory, so an append needs no replay.
 CACHED_GAMES = 8
+# The most games one hosted table keeps (issue 22): a table deletes one to start another.
+TABLE_GAMES = 200
 ID_BYTES = 6
 SECRET_BYTES = 32
 
@@ -71,6 +81,7 @@ SECRET_BYTES = 32
 _games = GameRecord.metadata.tables["games"]
 _commands = CommandRecord.metadata.tables["commands"]
 _drafts = DraftRecord.metadata.tables["reset_drafts"]
+_leases = LeaseRecord.metadata.tables["leases"]
 _INSERT_GAME = insert(_games)
 _INSERT_COMMAND = insert(_commands)
 _BUMP_REVISION = (
@@ -282,6 +293,11 @@ class Store:
         """Where the games are kept, password hidden."""
         return self._database.label
 
+    def ping(self) -> None:
+        """Reach the database once (a health check); StoreError if it cannot be."""
+        with self._failures("reach"), self._reader.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+
     def close(self) -> None:
         """Release the database connections."""
         self._database.engine.dispose()
@@ -301,7 +317,12 @@ class Store:
         now = utc_now()
         row = _game_row(new_game_id(), setup, state, now, revision=0)
         row["table_id"] = self.table_id
-        self._save(lambda connection: connection.execute(_INSERT_GAME, row))
+
+        def write(connection: Connection) -> None:
+            self._check_room(connection)
+            connection.execute(_INSERT_GAME, row)
+
+        self._save(write)
         saved = SavedGame(row["id"], 0, now, now, setup, game, state, (), (), 0, row["secret"])
         return self._remember(saved)
 
@@ -330,6 +351,7 @@ class Store:
             if self.table_id is not None:
                 self._check_mine(connection, game_id)
             connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
+            connection.execute(delete(_leases).where(_leases.c.game_id == game_id))
             connection.execute(delete(_commands).where(_commands.c.game_id == game_id))
             if connection.execute(delete(_games).where(_games.c.id == game_id)).rowcount != 1:
                 raise GameNotFound(game_id)
@@ -576,6 +598,7 @@ class Store:
         rows = [_command_row(game_id, entry) for entry in entries]
 
         def write(connection: Connection) -> None:
+            self._check_room(connection)
             connection.execute(_INSERT_GAME, game_row)
             if rows:
                 connection.execute(_INSERT_COMMAND, rows)
@@ -700,6 +723,17 @@ class Store:
             change(connection)
 
         self._save(write)
+
+    def _check_room(self, connection: Connection) -> None:
+        """StoreError if this view's table already has TABLE_GAMES games (a hosted table's
+        games are bounded, so one table cannot fill a public server's database)."""
+        if self.table_id is None:
+            return
+        held = connection.execute(
+            select(func.count()).select_from(_games).where(_games.c.table_id == self.table_id)
+        ).scalar_one()
+        if held >= TABLE_GAMES:
+            raise StoreError(Message("app.hosted.table_full", most=TABLE_GAMES))
 
     def _check_mine(self, connection: Connection, game_id: str) -> None:
         """GameNotFound unless the game is this view's table's."""

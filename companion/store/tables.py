@@ -258,6 +258,17 @@ class TableRecords:
             )
         return device
 
+    def device_count(self, table_id: str) -> int:
+        """How many devices were let in at the table since its last new code."""
+        with self._read() as connection:
+            return int(
+                connection.execute(
+                    select(func.count())
+                    .select_from(_devices)
+                    .where(_devices.c.table_id == table_id)
+                ).scalar_one()
+            )
+
     def devices(self, table_id: str) -> list[DeviceRow]:
         """Every device let in since the last new code, in the order they came."""
         with self._read() as connection:

@@ -22,6 +22,8 @@ from companion.store.tables import TableRecords, TableRow
 log = logging.getLogger("companion.sharing")
 # What wrong codes count as in the database's tries (companion/store/tables.py).
 CODE_TRIES = "code"
+# The most devices let in at one table between two new codes: a table is a few people.
+TABLE_DEVICES = 64
 
 
 class Role(StrEnum):
@@ -211,6 +213,8 @@ def admit_at(
         return None, words.render(Message("app.share.wrong_code"))
     table = found[0]
     if known is None or known.role != role:
+        if records.device_count(table) >= TABLE_DEVICES:
+            return None, words.render(Message("app.hosted.table_crowded", most=TABLE_DEVICES))
         known = records.add_device(table, role.value)
     else:
         records.touch(table)

@@ -29,14 +29,17 @@ START_TRIES = "start"
 STARTS_PER_HOUR = 10
 # A table nobody used for this long is removed with its games.
 IDLE_DAYS = 30.0
+# The most tables a server keeps at once: past it, none is started until some are removed.
+MOST_TABLES = 5000
 
 
 @dataclass(frozen=True)
 class HostedLimits:
     """The limits of a public address: tables per address an hour, wrong codes a minute,
-    and how long an unused table is kept."""
+    how long an unused table is kept, and how many tables there may be."""
 
     starts_per_hour: int = STARTS_PER_HOUR
+    most_tables: int = MOST_TABLES
     code_tries: int = TRIES
     code_window_s: float = WINDOW_S
     idle_days: float = IDLE_DAYS
@@ -71,6 +74,8 @@ class Hosting:
         if wait > 0:
             minutes = max(1, math.ceil(wait / 60))
             return words.render(Message("app.hosted.too_many_tables", minutes=minutes))
+        if self.records.count() >= self.limits.most_tables:
+            return words.render(Message("app.hosted.server_full"))
         self.starts.failed(client)
         return TableAccess(self.records, self.codes, hosted=True, started_by=client)
 
