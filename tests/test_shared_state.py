@@ -207,3 +207,17 @@ def test_a_table_started_on_one_process_is_found_by_its_code_from_another(two):
     assert isinstance(ticket, Ticket) and ticket.role is Role.WATCH
     # A table's code does not open another table.
     assert isinstance(theirs.admit("10.0.0.5", mine.join_code), str)
+
+
+def test_a_new_share_run_voids_the_last_runs_table_and_keeps_every_game(tmp_path):
+    with open_store(str(tmp_path / "games.sqlite3")) as store:
+        game = store.new_game(DUEL).id
+        before = TableAccess(store.tables)
+        phone = before.admit("10.0.0.5", before.join_code)
+        assert isinstance(phone, Ticket)
+        before.seats.take(game, phone.device, "red", PLAYERS)
+        store.tables.remove_local()
+        after = TableAccess(store.tables)
+        assert not before.valid(phone) and store.tables.count() == 1
+        assert isinstance(after.admit("10.0.0.5", before.join_code), str)
+        assert store.load(game).id == game

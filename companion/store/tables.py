@@ -220,6 +220,16 @@ class TableRecords:
                 self._remove(connection, table_id)
         return ids
 
+    def remove_local(self) -> None:
+        """Remove the tables a host's terminal started (`--share`): a new run starts anew.
+        Their games belong to no table and stay."""
+        with self._write() as connection:
+            found: list[object] = list(
+                connection.execute(select(_tables.c.id).where(~_tables.c.hosted)).scalars()
+            )
+            for table_id in found:
+                self._remove(connection, str(table_id))
+
     def count(self) -> int:
         """How many tables there are."""
         with self._read() as connection:
