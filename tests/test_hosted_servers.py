@@ -7,6 +7,7 @@ address it asks for.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -18,7 +19,8 @@ import pytest
 from flet_wire import FletClient
 from store_support import BACKENDS, database_url
 
-from companion.app.main import STORED_CODE
+from companion.app.main import STORED_CODE, STORED_DEVICE
+from companion.play.sharing.access import TableAccess
 from companion.store.store import open_store
 from models.setup import GameSetup
 
@@ -59,17 +61,25 @@ def _serve(url: str, port: int, data: str) -> subprocess.Popen[str]:
 
 
 @pytest.fixture(params=BACKENDS)
-def servers(request, tmp_path) -> Iterator[tuple[str, int, int]]:
-    """Two hosted servers on one fresh database (a SQLite file, or PostgreSQL)."""
+def running(request, tmp_path) -> Iterator[tuple[str, list[int], list[subprocess.Popen[str]]]]:
+    """Two hosted servers on one fresh database (a SQLite file, or PostgreSQL): the
+    database's URL, their ports and their processes."""
     for url in database_url(request.param, tmp_path):
-        ports = _free_port(), _free_port()
+        ports = [_free_port(), _free_port()]
         processes = [_serve(url, port, str(tmp_path)) for port in ports]
         try:
-            yield url, *ports
+            yield url, ports, processes
         finally:
             for process in processes:
                 process.terminate()
                 process.wait(timeout=10)
+
+
+@pytest.fixture
+def servers(running) -> tuple[str, int, int]:
+    """Two hosted servers on one database: its URL and their ports."""
+    url, ports, _ = running
+    return url, ports[0], ports[1]
 
 
 def test_a_table_started_on_one_process_is_joined_on_the_other_and_kept_from_strangers(
@@ -138,3 +148,38 @@ def test_a_hosted_server_is_refused_a_missing_or_wrong_public_address(args, said
         env=dict(os.environ, SUMMONERS_ISLE_DB=str(tmp_path / "games.sqlite3")),
     )
     assert (done.returncode, done.stderr.strip().splitlines()) == (2, [said])
+
+
+def test_a_phone_whose_process_is_killed_comes_back_on_another_on_its_seat(running):
+    url, (first, second), processes = running
+    with open_store(url) as store:
+        access = TableAccess(store.tables, hosted=True)
+        game_id = store.scoped(access.id).new_game(RAGNHILD).id
+        join = access.join_code
+    route = f"/game/{game_id}"
+    with FletClient(first, {STORED_CODE: join}) as phone:
+        phone.register(route)
+        assert phone.wait_for("Ragnhild", timeout=20)
+        seat = phone.tappable("Ragnhild")
+        assert seat is not None
+        phone.click(seat)
+        with open_store(url) as store:
+
+            def seated() -> bool:
+                device = phone.kept.get(STORED_DEVICE, "")
+                return store.tables.seat_of(access.id, game_id, device) == "red"
+
+            assert phone.pump(seated, timeout=20)
+        kept, session = dict(phone.kept), phone.session_id
+    # The process that served it is killed; the phone reaches the other one (as through a
+    # proxy) with what its browser kept, and is back on its seat without typing a code.
+    processes[0].send_signal(signal.SIGKILL)
+    processes[0].wait()
+    killed = time.monotonic()
+    with FletClient(second, kept) as phone:
+        phone.register(route, session_id=session)
+        assert phone.wait_for("Ragnhild", timeout=20)
+        back = time.monotonic() - killed
+        phone.pump(timeout=1)
+        assert not phone.shows("Who is this device?")
+    assert back < 5
