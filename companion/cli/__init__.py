@@ -70,6 +70,7 @@ class Clock(StrEnum):
 MIN_PORT, MAX_PORT = 1, 65535
 MAX_BENCH_SECONDS = 600
 MAX_WAIT_GAMES = 100
+MAX_LOAD_TABLES = 500
 MAX_CALIBRATION_GAMES = 1000
 MAX_SESSION_TIMEOUT_S = 86_400
 
@@ -282,6 +283,26 @@ def bench(
         str | None,
         typer.Option(metavar="FILE", help="Save the games --calibration plays (JSON lines)."),
     ] = None,
+    tables: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=MAX_LOAD_TABLES,
+            help="Instead, load a hosted server: this many tables of 4 devices speaking Flet's "
+            "websocket protocol, records at a human pace for --seconds (docs/hosting.md); "
+            "needs --db with a PostgreSQL URL.",
+        ),
+    ] = 0,
+    processes: Annotated[
+        int, typer.Option(min=1, max=8, help="Server processes for --tables.")
+    ] = 2,
+    kill_one: Annotated[
+        bool,
+        typer.Option("--kill-one", help="With --tables: kill one server process mid-run."),
+    ] = False,
+    db: Annotated[
+        str | None, typer.Option(help="With --tables: the PostgreSQL database to serve from.")
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of --coach and --calibration.")] = 1,
     workers: Annotated[
         int | None,
@@ -305,7 +326,14 @@ def bench(
     if not math.isfinite(seconds) or not 0 < seconds <= MAX_BENCH_SECONDS:
         fail(f"--seconds must be a positive number, at most {MAX_BENCH_SECONDS}, not {seconds}")
     try:
-        if waits_app:
+        if tables:
+            from companion.cli.table_load import LoadError, run_table_load
+
+            try:
+                result = run_table_load(db or "", tables, processes, seconds, kill_one, seed)
+            except LoadError as error:
+                raise UserError(str(error)) from None
+        elif waits_app:
             result = run_app_waits(waits_app)
         elif waits:
             result = run_waits(waits)

@@ -220,6 +220,11 @@ class TableRecords:
                 self._remove(connection, table_id)
         return ids
 
+    def remove(self, table_id: str) -> None:
+        """Remove a table, with its games."""
+        with self._write() as connection:
+            self._remove(connection, table_id)
+
     def remove_local(self) -> None:
         """Remove the tables a host's terminal started (`--share`): a new run starts anew.
         Their games belong to no table and stay."""
