@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
+from websockets.exceptions import InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
@@ -71,7 +72,10 @@ class LoadError(RuntimeError):
 class Device:
     """One phone's page, reduced to its websocket: it answers what a browser answers."""
 
-    def __init__(self, port: int, kept: dict[str, Any]) -> None:
+    def __init__(self, port: int, kept: dict[str, Any], source: str = "127.0.0.1") -> None:
+        # Each device connects from an address of its own (all of 127.0.0.0/8 is this
+        # machine), as phones do: the server's limits per address do not lump them together.
+        self.source = source
         self.kept = dict(kept)
         self.session_id = ""
         self.page_id: int | None = None
@@ -83,8 +87,17 @@ class Device:
         self._reader.start()
 
     def _connect(self, port: int) -> ClientConnection:
+        try:
+            line = socket.create_connection(("127.0.0.1", port), 20, (self.source, 0))
+            line.settimeout(None)
+            return self._open(port, line)
+        except (OSError, InvalidHandshake) as error:
+            raise LoadError(f"a device could not connect to port {port}: {error}") from None
+
+    def _open(self, port: int, line: socket.socket) -> ClientConnection:
         return connect(
             f"ws://127.0.0.1:{port}/ws",
+            sock=line,
             origin=Origin(f"http://127.0.0.1:{port}"),
             open_timeout=20,
             max_size=None,
@@ -293,7 +306,8 @@ def run_table_load(
             table = Table(access.id, game.id, access.join_code)
             for seat in range(4):
                 port = ports[(number + seat) % processes]
-                device = Device(port, {STORED_CODE: table.join})
+                address = f"127.0.{len(made) // 60 + 1}.{4 * (len(made) % 60) + seat + 2}"
+                device = Device(port, {STORED_CODE: table.join}, address)
                 device.register(f"/game/{game.id}")
                 table.devices.append(device)
                 table.ports.append(port)
