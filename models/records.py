@@ -78,6 +78,9 @@ class GameRecord(SQLModel, table=True):
     # Where the game's dice come from (issue 25): never shown, sent or exported. Games saved
     # before schema 0002 were given one by the migration.
     secret: str | None = Field(default=None, max_length=64)
+    # The hosted table the game belongs to (issue 22); None on this machine's own store and
+    # on a table shared on the local network. Added by schema 0004.
+    table_id: str | None = Field(default=None, max_length=32, index=True)
 
 
 class CommandRecord(SQLModel, table=True):
@@ -118,3 +121,91 @@ class DraftRecord(SQLModel, table=True):
     # models.reset_draft.entries_to_json
     entries: dict[str, Any] = Field(sa_type=JSON)
     updated: datetime = Field(sa_type=UTCDateTime)
+
+
+class SharedTableRecord(SQLModel, table=True):
+    """A shared table: its codes and the hash of its host's key (issue 22, schema 0004).
+
+    Every server process on the database reads the codes here, so a code opens the same
+    table whichever process a device reaches.
+    """
+
+    __tablename__ = "shared_tables"
+
+    id: str = Field(primary_key=True, max_length=32)
+    # SHA-256 of the host's key, in hex: the key itself is only in the host's browser.
+    host_key: str = Field(max_length=64, unique=True)
+    join_code: str = Field(max_length=16, unique=True)
+    watch_code: str = Field(max_length=16, unique=True)
+    # The codes a new code replaced: a device trying one is told the code was renewed.
+    retired_join: str | None = Field(default=None, max_length=16)
+    retired_watch: str | None = Field(default=None, max_length=16)
+    # Bumped by every new code: a ticket of an older generation no longer opens the table.
+    generation: int = 1
+    # How many devices were let in since it started: the next one's number.
+    numbered: int = 0
+    # Started by a visitor of a hosted server (removed when idle), else by the host's terminal.
+    hosted: bool = False
+    # The address that started it, for the per-address limit on starting tables.
+    started_by: str = Field(default="", max_length=64)
+    created: datetime = Field(sa_type=UTCDateTime)
+    # The last time a device did anything at it: idle tables are removed after a while.
+    used: datetime = Field(sa_type=UTCDateTime, index=True)
+
+
+class TableDeviceRecord(SQLModel, table=True):
+    """A device let in at a shared table since its last new code."""
+
+    __tablename__ = "table_devices"
+
+    table_id: str = Field(primary_key=True, max_length=32)
+    id: str = Field(primary_key=True, max_length=32)
+    number: int
+    role: str = Field(max_length=16)
+    # Its open pages, on every process; the game one of them shows, if any.
+    connections: int = 0
+    game: str | None = Field(default=None, max_length=32)
+
+
+class TableSeatRecord(SQLModel, table=True):
+    """Who a device is in a game of a shared table: a player, the scorekeeper or a watcher."""
+
+    __tablename__ = "table_seats"
+
+    table_id: str = Field(primary_key=True, max_length=32)
+    game_id: str = Field(primary_key=True, max_length=32)
+    device: str = Field(primary_key=True, max_length=32)
+    seat: str = Field(max_length=32)
+
+
+class DeletedGameRecord(SQLModel, table=True):
+    """A game deleted at a shared table: a device opening it is told so."""
+
+    __tablename__ = "table_deleted_games"
+
+    table_id: str = Field(primary_key=True, max_length=32)
+    game_id: str = Field(primary_key=True, max_length=32)
+
+
+class LeaseRecord(SQLModel, table=True):
+    """Which device drives a game's computer seats, and when it last said it was there."""
+
+    __tablename__ = "leases"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    device: str = Field(max_length=64)
+    # Seconds since the epoch (every process's clock): lapsed after LEASE_S without renewal.
+    renewed: float
+
+
+class TryRecord(SQLModel, table=True):
+    """One limited attempt from an address: a wrong code, a table started (issue 21, 22)."""
+
+    __tablename__ = "address_tries"
+    __table_args__ = (Index("ix_address_tries_kind_client_at", "kind", "client", "at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=16)
+    client: str = Field(max_length=64)
+    # Seconds since the epoch.
+    at: float

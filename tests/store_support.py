@@ -14,7 +14,8 @@ from sqlalchemy import create_engine, make_url, text
 from companion.boards import resolve_board
 from companion.engine import Game
 from companion.engine.dice import with_rolls
-from companion.store.store import SavedGame, Store
+from companion.store.store import SavedGame, Store, open_store
+from companion.store.tables import TableRecords
 from models.commands import Command
 from models.game_log import GameLog
 from models.seeded_dice import SeededDice
@@ -112,3 +113,8 @@ def random_log(setup: GameSetup, seed: int) -> GameLog:
 def finished_game(store: Store, setup: GameSetup, seed: int) -> SavedGame:
     """A finished game, saved."""
     return store.import_log(random_log(setup, seed))
+
+
+def tables() -> TableRecords:
+    """The shared tables of a fresh in-memory SQLite store (one thread's)."""
+    return open_store("sqlite://").tables

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 import companion.app.server
 from companion.boards import BOARDS_DIR, BoardError, resolve_board, shipped_board, shipped_board_ids
 from companion.cli import app
+from companion.store.store import Store
 
 
 @pytest.mark.parametrize(
@@ -103,17 +104,19 @@ def test_a_free_port_starts_the_server(served):
         port = probe.getsockname()[1]
     result = invoke_app("--port", str(port), "--db", "sqlite://")
     assert result.exit_code == 0, result.stderr
-    assert served == [
-        {
-            "host": "127.0.0.1",
-            "port": port,
-            "db": "sqlite://",
-            "web": True,
-            "table": None,
-            "trusted_proxies": [],
-            "session_timeout_s": 300,
-        }
-    ]
+    (call,) = served
+    # The games are opened before serving (a shared table's codes go in them too).
+    assert isinstance(call.pop("store"), Store)
+    assert call == {
+        "host": "127.0.0.1",
+        "port": port,
+        "db": "sqlite://",
+        "web": True,
+        "table": None,
+        "hosting": None,
+        "trusted_proxies": [],
+        "session_timeout_s": 300,
+    }
 
 
 def test_share_prints_the_join_and_watch_links_and_serves_the_table(served):

@@ -31,7 +31,7 @@ def games(tmp_path):
 
 def shared(store) -> tuple[Service, TableAccess]:
     """A service whose table is shared on the network."""
-    access = TableAccess()
+    access = TableAccess(store.tables)
     return Service(store, TableLinks.serving(access, "10.0.0.2", 8550, "127.0.0.1")), access
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import socket
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from companion.language import Message as Sentence
 from companion.language.render import language
@@ -68,6 +69,18 @@ def allowed_hosts(host: str, port: int, extra_names: set[str] | None = None) -> 
 def allowed_origins(host: str, port: int, extra_names: set[str] | None = None) -> frozenset[str]:
     """Every `Origin` the app's own pages send when served on host:port."""
     return frozenset(f"http://{name}" for name in allowed_hosts(host, port, extra_names))
+
+
+def public_address(url: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The `Host` headers and the `Origin` a hosted server's public address (the URL its
+    reverse proxy serves, e.g. https://isle.example.org) brings: (hosts, origins)."""
+    parts = urlsplit(url.strip())
+    name = url_name(parts.hostname or "")
+    default = 443 if parts.scheme == "https" else 80
+    port = parts.port or default
+    hosts = {f"{name}:{port}"} | ({name} if port == default else set())
+    origin = f"{parts.scheme}://{name}" + ("" if port == default else f":{port}")
+    return frozenset(hosts), frozenset({origin})
 
 
 class OriginGuard:

@@ -71,13 +71,13 @@ class App:
 
     @property
     def store(self) -> Store:
-        """The games, shared by every page of this server."""
-        return self.service.store
+        """The games this page may see (on a hosted server, its table's only)."""
+        return self.visit.store
 
     @property
     def table(self) -> TableLinks | None:
-        """The table shared on the network, if any (`app --share`)."""
-        return self.service.table
+        """The table this page is at, if shared (`app --share`, or a hosted server's)."""
+        return self.visit.links
 
     @property
     def ticket(self) -> Ticket | None:
@@ -114,7 +114,7 @@ class App:
         page.on_close = lambda _: self.visit.stop_following()
         # What this browser keeps: its language, and a shared table's code.
         self._prefs = ft.SharedPreferences()
-        if self.table is not None:
+        if self.visit.shared:
             # The code this browser kept is read from it first: until then, nothing is shown.
             page.on_disconnect = self._disconnected
             page.views.append(join.opening())
@@ -206,7 +206,7 @@ class App:
 
     async def enter(self) -> None:
         """Let this device in with the code in its address, or the one its browser kept."""
-        assert self.table is not None and self._prefs is not None
+        assert self.visit.shared and self._prefs is not None
         self._entering = True
         try:
             parts = urlsplit(self.page.route or "/")
@@ -251,20 +251,33 @@ class App:
         if device is None:
             device = await self.kept(STORED_DEVICE)
         refused = self.visit.admit(self.client, code, device, self.words)
-        if refused is not None:
-            return refused
+        if refused is None:
+            await self.admitted()
+        return refused
+
+    async def start_table(self) -> str | None:
+        """Start a table on a hosted server, this device its host: None if started (the
+        browser keeps the host key), else why not."""
+        refused = self.visit.start_table(self.client, self.words)
+        if refused is None:
+            await self.admitted()
+        return refused
+
+    async def admitted(self) -> None:
+        """This device is in: its browser keeps its code and id, and the others are told."""
         self.refused = None
         self._tell_link()
         assert self.ticket is not None
         await self._keep(STORED_CODE, self.visit.kept_code())
         await self._keep(STORED_DEVICE, self.ticket.device)
         self.visit.connected(self.game_shown())
-        return None
 
     def renew_code(self) -> None:
         """Make new table codes (host only): every other device goes back to the code screen."""
         self.visit.renew_code()
         assert self.table is not None
+        if self.visit.hosted:
+            return  # a hosted table's host reads them on its Share panel, never the journal
         # A headless host reads the new links where it read the first ones: the journal.
         print(f"Join: {self.table.join}\nWatch: {self.table.watch}", flush=True)
 
@@ -303,7 +316,7 @@ class App:
     def _tell_link(self) -> None:
         """Tell this page's connection and session whether its device is let in: one without
         the code gets a stranger's limits (wire.py) and is forgotten when it leaves."""
-        if self.table is None or not self._alive():
+        if not self.visit.shared or not self._alive():
             return
         admitted = self.visit.admitted
         if self.link is not None:
@@ -412,7 +425,7 @@ class App:
         """Build the screen for the current route."""
         page = self.page
         address = urlsplit(page.route or "/")
-        if self.table is not None and CODE_PARAMETER in parse_qs(address.query):
+        if self.visit.shared and CODE_PARAMETER in parse_qs(address.query):
             # A link with a code, opened in a page that already runs (a reload keeps the
             # session): the code is tried first, then the page shows where the link points.
             if not self._entering:
@@ -426,7 +439,7 @@ class App:
         path = [part for part in address.path.split("/") if part]
         self._page_resized = None
         try:
-            if self.table is not None:
+            if self.visit.shared:
                 self.visit.follow_table(
                     self._on_page(lambda _: self._renewed()),
                     self._on_page(lambda _: self._seats_changed()),

@@ -6,8 +6,10 @@ bus, the computer seats' leases and the shared table.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -15,7 +17,14 @@ from urllib.parse import urlsplit
 
 import flet as ft
 
-from companion.app.guard import ASGIApp, OriginGuard, allowed_hosts, allowed_origins
+from companion.app.guard import (
+    ASGIApp,
+    OriginGuard,
+    allowed_hosts,
+    allowed_origins,
+    public_address,
+)
+from companion.app.health import Health
 from companion.app.main import App
 from companion.app.reconnect import ReconnectNotice
 from companion.app.theme import FONT, FONTS
@@ -26,6 +35,7 @@ from companion.app.web_sessions import drop_unkept_sessions
 from companion.app.wire import WireGate, WireLimits
 from companion.play.bus import Bus, LocalBus
 from companion.play.service import Service
+from companion.play.sharing.hosting import Hosting
 from companion.play.sharing.links import TableLinks, url_name
 from companion.store.notices import PostgresBus
 from companion.store.store import Store, open_store
@@ -38,6 +48,30 @@ DEFAULT_PORT = 8550
 SESSION_TIMEOUT_S = 300
 # On SIGTERM, how long the server waits for its pages to close before it stops anyway.
 SHUTDOWN_S = 3
+# How often a hosted server looks for idle tables to remove.
+SWEEP_S = 3600.0
+
+log = logging.getLogger("companion.app")
+
+
+def sweep_idle_tables(hosting: Hosting, every_s: float = SWEEP_S) -> threading.Event:
+    """Remove idle tables now and every `every_s` seconds, in a thread of its own, until the
+    event returned is set. Several processes sweeping at once remove each table once."""
+    stop = threading.Event()
+
+    def sweep() -> None:
+        while True:
+            try:
+                removed = hosting.remove_idle()
+                if removed:
+                    log.warning("removed %d idle tables", len(removed))
+            except Exception:
+                log.exception("could not remove idle tables")
+            if stop.wait(every_s):
+                return
+
+    threading.Thread(target=sweep, name="idle-tables", daemon=True).start()
+    return stop
 
 
 def bus_for(store: Store) -> Bus:
@@ -62,6 +96,7 @@ def web_app(
     trusted_proxies: Sequence[str] = (),
     session_timeout_s: int = SESSION_TIMEOUT_S,
     limits: WireLimits | None = None,
+    hosting: Hosting | None = None,
 ) -> ASGIApp:
     """The app as an ASGI web app answering only its own pages (see companion/app/guard.py).
 
@@ -70,27 +105,36 @@ def web_app(
     connection keeps its session for `session_timeout_s`. A shared table also answers under
     the names its links use, and its pages say when they are reconnecting. Behind a reverse
     proxy, the client's address is read from X-Forwarded-For, and only when the connection
-    comes from one of `trusted_proxies` (addresses or networks).
+    comes from one of `trusted_proxies` (addresses or networks). A hosted server
+    (`hosting`, issue 22) serves many tables, each its own, and answers under its public
+    address too.
     """
     from flet_web.fastapi import app as flet_web_app  # type: ignore[import-untyped]
 
     drop_unkept_sessions()
-    service = Service(store, table, bus=bus_for(store))
+    service = Service(store, table, bus=bus_for(store), hosting=hosting)
     app: ASGIApp = flet_web_app(
         lambda page: App(page, service).start(),
         assets_dir=str(ASSETS),
         no_cdn=True,
         session_timeout_seconds=session_timeout_s,
     )
-    app = OfflinePage(WireGate(app, limits, open_door=table is None), FONT, ASSETS / FONTS[FONT])
+    shared = table is not None or hosting is not None
+    app = OfflinePage(WireGate(app, limits, open_door=not shared), FONT, ASSETS / FONTS[FONT])
     names = None
     if table is not None:
         names = {urlsplit(table.base).hostname or "", urlsplit(table.host_base).hostname or ""}
         names = {url_name(name) for name in names if name}
+    if shared:
         app = ReconnectNotice(app)
     # Outside every middleware that rewrites a page's body: they read it uncompressed.
     app = PackedFiles(app)
-    app = OriginGuard(app, allowed_hosts(host, port, names), allowed_origins(host, port, names))
+    app = Health(app, store.ping)
+    hosts, origins = allowed_hosts(host, port, names), allowed_origins(host, port, names)
+    if hosting is not None:
+        public_hosts, public_origins = public_address(hosting.public_url)
+        hosts, origins = hosts | public_hosts, origins | public_origins
+    app = OriginGuard(app, hosts, origins)
     if trusted_proxies:
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -108,18 +152,22 @@ def serve(
     *,
     trusted_proxies: Sequence[str] = (),
     session_timeout_s: int = SESSION_TIMEOUT_S,
+    store: Store | None = None,
+    hosting: Hosting | None = None,
 ) -> None:
     """Run the app: a desktop window where there is a display, else a web server.
 
-    A shared `table` is always served on the web.
+    A shared `table` is always served on the web. `store`: the games, if opened already.
     """
-    store = open_store(db)
+    store = store or open_store(db)
     has_display = sys.platform != "linux" or bool(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     )
-    if web or table is not None or not has_display:
+    if web or table is not None or hosting is not None or not has_display:
         import uvicorn
 
+        if hosting is not None:
+            sweep_idle_tables(hosting)
         warm_up_once_listening(host, port)
         # Flet's own web server cannot be given the guard, so the app is served here, the
         # way Flet serves it (the same websocket implementation), without access logs.
@@ -131,6 +179,7 @@ def serve(
                 table,
                 trusted_proxies=trusted_proxies,
                 session_timeout_s=session_timeout_s,
+                hosting=hosting,
             ),
             host=host,
             port=port,

@@ -42,6 +42,7 @@ from models.tally_request import TallyRequest
 
 if TYPE_CHECKING:
     from companion.play.sharing.links import TableLinks
+    from companion.store.store import Store
 
 app = typer.Typer(
     add_completion=False,
@@ -66,6 +67,7 @@ class Clock(StrEnum):
 MIN_PORT, MAX_PORT = 1, 65535
 MAX_BENCH_SECONDS = 600
 MAX_WAIT_GAMES = 100
+MAX_LOAD_TABLES = 500
 MAX_CALIBRATION_GAMES = 1000
 MAX_SESSION_TIMEOUT_S = 86_400
 
@@ -283,6 +285,26 @@ def bench(
         str | None,
         typer.Option(metavar="FILE", help="Save the games --check plays (JSON lines)."),
     ] = None,
+    tables: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=MAX_LOAD_TABLES,
+            help="Instead, load a hosted server: this many tables of 4 devices speaking Flet's "
+            "websocket protocol, records at a human pace for --seconds (docs/hosting.md); "
+            "needs --db with a PostgreSQL URL.",
+        ),
+    ] = 0,
+    processes: Annotated[
+        int, typer.Option(min=1, max=8, help="Server processes for --tables.")
+    ] = 2,
+    kill_one: Annotated[
+        bool,
+        typer.Option("--kill-one", help="With --tables: kill one server process mid-run."),
+    ] = False,
+    db: Annotated[
+        str | None, typer.Option(help="With --tables: the PostgreSQL database to serve from.")
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of --coach and --calibration.")] = 1,
     workers: Annotated[
         int | None,
@@ -306,7 +328,14 @@ def bench(
     if not math.isfinite(seconds) or not 0 < seconds <= MAX_BENCH_SECONDS:
         fail(f"--seconds must be a positive number, at most {MAX_BENCH_SECONDS}, not {seconds}")
     try:
-        if waits_app:
+        if tables:
+            from companion.cli.table_load import LoadError, run_table_load
+
+            try:
+                result = run_table_load(db or "", tables, processes, seconds, kill_one, seed)
+            except LoadError as error:
+                raise UserError(str(error)) from None
+        elif waits_app:
             result = run_app_waits(waits_app)
         elif waits:
             result = run_waits(waits)
@@ -362,6 +391,32 @@ def app_command(
             "and a QR code (docs/sharing.md). Serves on the web.",
         ),
     ] = False,
+    hosted: Annotated[
+        bool,
+        typer.Option(
+            "--hosted",
+            help="Host many tables on one public address: anyone who opens it may start a "
+            "table of their own (docs/hosting.md). Needs --public-url; serves on the web.",
+        ),
+    ] = False,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="With --hosted: the address people open (e.g. https://isle.example.org), "
+            "which the links and QR codes carry.",
+            callback=unicode_argument,
+        ),
+    ] = None,
+    idle_days: Annotated[
+        float,
+        typer.Option(
+            "--idle-days",
+            min=0.01,
+            max=3650,
+            help="With --hosted: a table nobody used for this many days is removed, games and all.",
+        ),
+    ] = 30.0,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
@@ -381,16 +436,35 @@ def app_command(
 ) -> None:
     """Start the companion app (a window where there is a display, else http://HOST:PORT)."""
     bind = host or ("0.0.0.0" if share else "127.0.0.1")
+    if hosted and share:
+        fail("--hosted and --share cannot go together: a hosted server's every table is shared")
+    if hosted and not public_url:
+        fail("--hosted needs --public-url: the address people open, e.g. https://isle.example.org")
+    if public_url and not hosted:
+        fail("--public-url goes with --hosted")
     try:
+        if public_url:
+            public_url = checked_public_url(public_url)
         check_port(bind, port)
         proxies = [proxy_network(proxy) for proxy in trusted_proxy or []]
     except UserError as error:
         fail(str(error))
     from companion.app.server import serve
+    from companion.store.store import open_store
 
+    try:
+        store = open_store(db)
+    except StoreError as error:
+        fail(str(error))
     table = None
+    hosting = None
     if share:
-        table = share_table(bind, port)
+        table = share_table(bind, port, store)
+    elif hosted and public_url:
+        from companion.play.sharing.hosting import HostedLimits, Hosting
+
+        hosting = Hosting(store.tables, public_url, HostedLimits(idle_days=idle_days))
+        typer.echo(f"Summoner's Isle Companion, hosted at {public_url} (serving {bind}:{port})")
     else:
         if bind not in ("127.0.0.1", "localhost", "::1"):
             typer.echo(
@@ -406,6 +480,8 @@ def app_command(
             db=db,
             web=web,
             table=table,
+            store=store,
+            hosting=hosting,
             trusted_proxies=proxies,
             session_timeout_s=session_timeout,
         )
@@ -413,14 +489,16 @@ def app_command(
         fail(str(error))
 
 
-def share_table(bind: str, port: int) -> TableLinks:
+def share_table(bind: str, port: int, store: Store) -> TableLinks:
     """Make a shared table's codes and print its links: Join (with its QR code), Watch, host."""
     from companion.play.sharing.access import TableAccess
     from companion.play.sharing.links import TableLinks, lan_address, terminal_qr
 
     wildcard = bind in ("0.0.0.0", "::", "")
     name = lan_address() if wildcard else bind
-    table = TableLinks.serving(TableAccess(), name, port, "127.0.0.1" if wildcard else bind)
+    table = TableLinks.serving(
+        TableAccess(store.tables), name, port, "127.0.0.1" if wildcard else bind
+    )
     typer.echo(f"Join: {table.join}")
     typer.echo(terminal_qr(table.join), nl=False)
     typer.echo(f"Watch: {table.watch}")
@@ -432,6 +510,24 @@ def share_table(bind: str, port: int) -> TableLinks:
     )
     sys.stdout.flush()
     return table
+
+
+def checked_public_url(text: str) -> str:
+    """A hosted server's public address as given: http(s)://name[:port], no path (UserError)."""
+    from urllib.parse import urlsplit
+
+    text = text.strip().rstrip("/")
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 (a port out of range raises here)
+    except ValueError:
+        raise UserError(f"--public-url {text!r} is not an address") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query:
+        raise UserError(
+            f"--public-url {text!r} is not an address like https://isle.example.org "
+            "(http or https, a host name, no path)"
+        )
+    return text
 
 
 def proxy_network(text: str) -> str:

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from companion.boards import BoardError, shipped_board, shipped_board_ids
 from companion.boards.user import board_from_counts, user_boards
 from companion.language import Message
+from companion.store.errors import StoreError
 from companion.store.store import SavedGame, Store
 from models.board import Board
 from models.problems import problem as validation_problem
@@ -209,5 +210,5 @@ class NewGameForm:
             return made
         try:
             return store.new_game(made)
-        except BoardError as error:
+        except (BoardError, StoreError) as error:
             return error.message

@@ -2,8 +2,9 @@
 
 The store holds the games; the bus announces each change to the pages following it; the
 leases say which page drives each game's computer seats; the coach works out win
-chances and reviews off the pages' thread; a shared table (`app --share`)
-lets devices in by its codes. A second process, or a test, makes its own.
+chances and reviews off the pages' thread; a shared table (`app --share`) lets devices in
+by its codes. A second process, or a test, makes its own; what another process must see
+(codes, seats, tries, leases) is in the store's database (issue 22).
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from dataclasses import dataclass, field
 
 from companion.play.bus import Bus, LocalBus
 from companion.play.coach_work import CoachWork
+from companion.play.sharing.hosting import Hosting
 from companion.play.sharing.links import TableLinks
-from companion.play.turns import Leases
+from companion.play.turns import Leases, StoredLeases
 from companion.store.store import Store
 
 
@@ -27,5 +29,12 @@ class Service:
     # each game. None: this machine's own browser, no code.
     table: TableLinks | None = None
     bus: Bus = field(default_factory=LocalBus)
-    leases: Leases = field(default_factory=Leases)
+    # A hosted server's many tables (`app --hosted`, issue 22); None: one table or none.
+    hosting: Hosting | None = None
+    # None: in the store's database (StoredLeases), so every process sees them.
+    leases: Leases | None = None
     coach: CoachWork = field(default_factory=CoachWork)
+
+    def __post_init__(self) -> None:
+        if self.leases is None:
+            self.leases = StoredLeases(self.store.tables)

@@ -31,6 +31,7 @@ from companion.language.render import Language
 from companion.play.board_device import TIMINGS, Pace, Timing
 from companion.play.session import GameSession, Outcome
 from companion.store.store import LogEntry, tap_size
+from companion.store.tables import TableRecords
 from models.commands import Command, EndActivation, Pass
 from models.setup import GameSetup
 
@@ -129,6 +130,33 @@ class Leases:
         with self._lock:
             if self._held.get(game_id, ("", 0.0))[0] == device:
                 del self._held[game_id]
+
+
+class StoredLeases(Leases):
+    """Leases in the database (issue 22): every server process on it sees who drives each
+    game's computers, and a process that stopped (killed, say) stops renewing, so a device on
+    another process takes the computers over LEASE_S later. The clock is the wall clock,
+    which every process shares."""
+
+    def __init__(self, records: TableRecords, clock: Callable[[], float] = time.time) -> None:
+        super().__init__(clock)
+        self.records = records
+
+    def claim(self, game_id: str, device: str) -> None:
+        """`device` drives the game from now."""
+        self.records.take_lease(game_id, device, self.clock(), -1.0)
+
+    def renew(self, game_id: str, device: str) -> None:
+        """`device` is still there: its claim, if it has one, runs on."""
+        self.records.renew_lease(game_id, device, self.clock())
+
+    def holds(self, game_id: str, device: str) -> bool:
+        """Whether `device` drives the game, taking it first if it is free or has lapsed."""
+        return self.records.take_lease(game_id, device, self.clock(), LEASE_S)
+
+    def release(self, game_id: str, device: str) -> None:
+        """`device` has left the game: anyone may take it at once."""
+        self.records.release_lease(game_id, device)
 
 
 # think(bot.choose, state): how a bot's search is run (off the event loop in the app).

@@ -12,10 +12,16 @@ from companion.language.render import Language
 from companion.play.bus import DELETED, RENEWED, SEATS, Handler, draft_topic, game_topic
 from companion.play.service import Service
 from companion.play.session import GameSession
-from companion.play.sharing.access import Role, Ticket
+from companion.play.sharing.access import Role, TableAccess, Ticket
+from companion.play.sharing.limiter import Limiter
+from companion.play.sharing.links import TableLinks
 from companion.play.sharing.policy import LOCKED, delete_refusal
 from companion.play.sharing.seats import WATCHER
+from companion.store.store import Store
 from models.setup import Mode
+
+# What a hosted server's page at no table yet sees games of: none (no game has this table).
+NO_TABLE = "-"
 
 # Screens an address names by itself: its path -> the screen.
 NAMED: dict[tuple[str, ...], str] = {
@@ -56,11 +62,52 @@ class Visit:
         self.service = service
         # What a shared table's code let this page in as; None until then (or not shared).
         self.ticket: Ticket | None = None
+        # On a hosted server: the table this page started or was let in at; None until then.
+        self._hosted: TableAccess | None = None
+
+    @property
+    def hosted(self) -> bool:
+        """Whether the server hosts many tables (`app --hosted`), each its own (issue 22)."""
+        return self.service.hosting is not None
 
     @property
     def shared(self) -> bool:
         """Whether the page is at a table shared on the network (it needs a code)."""
-        return self.service.table is not None
+        return self.service.table is not None or self.hosted
+
+    @property
+    def links(self) -> TableLinks | None:
+        """The links of the table this page is at: the server's shared table, or on a hosted
+        server the one this page started or was let in at (None before that)."""
+        hosting = self.service.hosting
+        if hosting is not None:
+            return None if self._hosted is None else hosting.links(self._hosted)
+        return self.service.table
+
+    @property
+    def access(self) -> TableAccess | None:
+        """The door of the table this page is at (see `links`)."""
+        links = self.links
+        return None if links is None else links.access
+
+    @property
+    def code_limiter(self) -> Limiter:
+        """What holds back an address that gave wrong codes (shared only)."""
+        hosting = self.service.hosting
+        if hosting is not None:
+            return hosting.codes
+        access = self.access
+        assert access is not None
+        return access.limiter
+
+    @property
+    def store(self) -> Store:
+        """The games this page may see: on a hosted server only its table's (none before it
+        is at one), else every game of the store."""
+        store = self.service.store
+        if not self.hosted:
+            return store
+        return store.scoped(self._hosted.id if self._hosted is not None else NO_TABLE)
 
     @property
     def role(self) -> Role | None:
@@ -70,48 +117,70 @@ class Visit:
     @property
     def admitted(self) -> bool:
         """Whether this page is let in: always when not shared, else by a valid ticket."""
-        table = self.service.table
-        return table is None or table.access.valid(self.ticket)
+        if not self.shared:
+            return True
+        access = self.access
+        return access is not None and access.valid(self.ticket)
 
     # --- letting a device in ---------------------------------------------------------------
 
     def admit(self, client: str, code: str, device: str, words: Language) -> str | None:
         """Try a code from `client` (the connection's address): None if this page is in,
         else the sentence saying why not. `device` is the id its browser kept."""
-        table = self.service.table
-        assert table is not None
-        result = table.access.admit(client, code, device, words)
+        hosting = self.service.hosting
+        if hosting is not None:
+            found = hosting.admit(client, code, device, words)
+            if isinstance(found, str):
+                return found
+            self._hosted, self.ticket = found
+            return None
+        access = self.access
+        assert access is not None
+        result = access.admit(client, code, device, words)
         if isinstance(result, str):
             return result
         self.ticket = result
         return None
 
+    def start_table(self, client: str, words: Language) -> str | None:
+        """Start a table on a hosted server, this page its host: None if started, else the
+        sentence saying why not (too many tables from `client`'s address)."""
+        hosting = self.service.hosting
+        assert hosting is not None
+        started = hosting.start(client, words)
+        if isinstance(started, str):
+            return started
+        ticket = started.admit(client, started.host_key, None, words)
+        assert isinstance(ticket, Ticket)
+        self._hosted, self.ticket = started, ticket
+        return None
+
     def kept_code(self) -> str:
         """The code the browser keeps to come back in with (after `admit`)."""
-        table = self.service.table
-        assert table is not None and self.ticket is not None
-        return table.access.code_for(self.ticket)
+        access = self.access
+        assert access is not None and self.ticket is not None
+        return access.code_for(self.ticket)
 
     def connected(self, game_id: str | None) -> None:
         """This page is open (again), showing `game_id` if a game: the others are told."""
-        table = self.service.table
-        if table is not None and self.ticket is not None:
-            table.access.connected(self.ticket, game_id)
-            self.announce(SEATS, "")
+        access = self.access
+        if access is not None and self.ticket is not None:
+            access.connected(self.ticket, game_id)
+            self.announce(self.topic(SEATS), "")
 
     def disconnected(self) -> None:
         """This page closed or lost its connection: the others are told."""
-        table = self.service.table
-        if table is not None and self.ticket is not None:
-            table.access.disconnected(self.ticket)
-            self.announce(SEATS, "")
+        access = self.access
+        if access is not None and self.ticket is not None:
+            access.disconnected(self.ticket)
+            self.announce(self.topic(SEATS), "")
 
     def renew_code(self) -> None:
         """New table codes (host only): every other device goes back to the code screen."""
-        table = self.service.table
-        assert table is not None and self.role is Role.HOST
-        table.access.renew()
-        self.announce(RENEWED, table.access.generation, everyone=True)
+        access = self.access
+        assert access is not None and self.role is Role.HOST
+        access.renew()
+        self.announce(self.topic(RENEWED), access.generation, everyone=True)
 
     def renewed_out(self) -> bool:
         """After new codes: whether this page's ticket no longer opens the table (it is
@@ -125,38 +194,40 @@ class Visit:
 
     def seat(self, game_id: str) -> str | None:
         """Who this device is in a game: None when not shared (it records for everyone)."""
-        table = self.service.table
-        if table is None:
+        if not self.shared:
             return None
-        if not table.access.valid(self.ticket):
+        access = self.access
+        if access is None or not access.valid(self.ticket):
             return LOCKED
         assert self.ticket is not None
         if self.ticket.role is Role.WATCH:
             return WATCHER
-        return table.access.seats.seat_of(game_id, self.ticket.device) or WATCHER
+        return access.seats.seat_of(game_id, self.ticket.device) or WATCHER
 
     def seated(self, game_id: str) -> bool:
         """Whether this device (not a watcher) has a seat in the game on a shared table."""
-        table = self.service.table
-        if table is None or self.ticket is None or self.role is Role.WATCH:
+        access = self.access
+        if access is None or self.ticket is None or self.role is Role.WATCH:
             return True
-        return table.access.seats.seat_of(game_id, self.ticket.device) is not None
+        return access.seats.seat_of(game_id, self.ticket.device) is not None
 
     def free_seat(self, game_id: str, device: str) -> None:
         """Free another device's seat in a game (host only): that device picks again."""
-        table = self.service.table
-        assert table is not None and self.role is Role.HOST
-        table.access.seats.leave(game_id, device)
-        self.announce(SEATS, game_id, everyone=True)
+        access = self.access
+        assert access is not None and self.role is Role.HOST
+        access.seats.leave(game_id, device)
+        self.announce(self.topic(SEATS), game_id, everyone=True)
 
     def session(self, game_id: str) -> GameSession:
         """A game as this device may record in it (a shared table checks its seat at each
         write)."""
-        store = self.service.store
-        table = self.service.table
-        if table is None:
+        store = self.store
+        if not self.shared:
             return GameSession(store, game_id)
-        seats = table.access.seats
+        access = self.access
+        if access is None:
+            return GameSession(store, game_id, lambda: LOCKED, set)
+        seats = access.seats
         return GameSession(
             store,
             game_id,
@@ -179,11 +250,11 @@ class Visit:
         refused = self.delete_refusal(game_id)
         if refused is not None:
             return refused
-        self.service.store.delete_game(game_id)
-        table = self.service.table
-        if table is not None:
-            table.access.deleted(game_id)
-            self.announce(DELETED, game_id)
+        self.store.delete_game(game_id)
+        access = self.access
+        if access is not None:
+            access.deleted(game_id)
+            self.announce(self.topic(DELETED), game_id)
         return None
 
     # --- where an address leads ----------------------------------------------------------------
@@ -193,15 +264,15 @@ class Visit:
         only the code screen without a valid code, a game only once this device has a seat in
         it, and a watcher only what records nothing. A game not in the store raises the
         store's GameNotFound."""
-        table = self.service.table
-        if table is None:
+        if not self.shared:
             return self._screen_of(path)
-        if not table.access.valid(self.ticket):
+        access = self.access
+        if access is None or not access.valid(self.ticket):
             self.ticket = None
             return Route("join")
         assert self.ticket is not None
         game_id = game_in(path)
-        table.access.showing(self.ticket, game_id)
+        access.showing(self.ticket, game_id)
         if self.ticket.role is Role.WATCH:
             # A game's other screens (Energy and Reset, the log) and every other screen record
             # something: a watcher is told so and shown what it may watch.
@@ -209,13 +280,16 @@ class Visit:
             if game_id is not None:
                 return Route("watch", game_id, notice)
             return Route("watch_home", notice=notice)
+        if self.hosted and list(path) == ["board-editor"]:
+            # Boards drawn in the editor are the server's, not a table's: not on a hosted one.
+            return Route("home", notice=Message("app.hosted.no_board_editor"))
         if list(path) == ["share"]:
             if self.ticket.role is Role.HOST:
                 return Route("share")
             return Route("home", notice=Message("app.main.share_host_only"))
         if game_id is not None:
-            self.service.store.load(game_id)  # a game not saved here goes home with a sentence
-            seat = table.access.seats.seat_of(game_id, self.ticket.device)
+            self.store.load(game_id)  # a game not saved here goes home with a sentence
+            seat = access.seats.seat_of(game_id, self.ticket.device)
             if seat is None:
                 return Route("seat", game_id)
             if seat == WATCHER:
@@ -233,10 +307,10 @@ class Visit:
 
     def not_found(self, game_id: str | None) -> Message:
         """What a page is told when the game it opened is not in the store."""
-        table = self.service.table
-        if table is not None and game_id is not None and table.access.was_deleted(game_id):
+        access = self.access
+        if access is not None and game_id is not None and access.was_deleted(game_id):
             return Message("app.main.game_deleted")
-        if table is not None:
+        if self.shared:
             return Message("app.main.not_on_table")
         return Message("app.main.not_saved")
 
@@ -247,7 +321,7 @@ class Visit:
         game_id = game_in(path)
         if game_id is not None:
             name = GAME_SCREENS.get(path[2] if len(path) > 2 else None)
-            if name == "table" and self.service.store.load(game_id).setup.mode is Mode.DIGITAL:
+            if name == "table" and self.store.load(game_id).setup.mode is Mode.DIGITAL:
                 name = "board"
             if name is not None:
                 return Route(name, game_id)
@@ -269,9 +343,14 @@ class Visit:
 
     def follow_table(self, renewed: Handler, seats: Handler, deleted: Handler) -> None:
         """Hear a shared table's own changes: new codes, seats, a deleted game."""
-        self.follow(RENEWED, renewed)
-        self.follow(SEATS, seats)
-        self.follow(DELETED, deleted)
+        self.follow(self.topic(RENEWED), renewed)
+        self.follow(self.topic(SEATS), seats)
+        self.follow(self.topic(DELETED), deleted)
+
+    def topic(self, table_topic: str) -> str:
+        """A table's own topic: on a hosted server each table's pages hear only its own."""
+        access = self.access
+        return table_topic if not self.hosted or access is None else f"{table_topic}/{access.id}"
 
     def announce_revision(self, game_id: str, revision: int) -> None:
         """Tell the pages following a game that it has reached `revision`."""

@@ -15,6 +15,7 @@ two devices writing to one game at once cannot both win, and nothing is lost.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import json
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Self
 
-from sqlalchemy import Connection, bindparam, delete, insert, update
+from sqlalchemy import Connection, bindparam, delete, func, insert, update
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
@@ -49,6 +50,7 @@ from companion.store.errors import (
     StoreError,
 )
 from companion.store.history import History, energy_by_round, summarise
+from companion.store.tables import TableRecords
 from models.commands import (
     Command,
     CommandFormatError,
@@ -57,13 +59,23 @@ from models.commands import (
     command_to_json,
 )
 from models.game_log import GameLog, inferred_taps
-from models.records import CommandRecord, DraftRecord, GameRecord, GameStatus, Mark, utc_now
+from models.records import (
+    CommandRecord,
+    DraftRecord,
+    GameRecord,
+    GameStatus,
+    LeaseRecord,
+    Mark,
+    utc_now,
+)
 from models.reset_draft import DraftEntries, DraftPlacement, entries_from_json, entries_to_json
 from models.seeded_dice import SeededDice
 from models.setup import STORED, GameSetup, PlayerSetup
 
 # Games whose latest state is kept in memory, so an append needs no replay.
 CACHED_GAMES = 8
+# The most games one hosted table keeps (issue 22): a table deletes one to start another.
+TABLE_GAMES = 200
 ID_BYTES = 6
 SECRET_BYTES = 32
 
@@ -72,6 +84,7 @@ SECRET_BYTES = 32
 _games = GameRecord.metadata.tables["games"]
 _commands = CommandRecord.metadata.tables["commands"]
 _drafts = DraftRecord.metadata.tables["reset_drafts"]
+_leases = LeaseRecord.metadata.tables["leases"]
 _INSERT_GAME = insert(_games)
 _INSERT_COMMAND = insert(_commands)
 _BUMP_REVISION = (
@@ -263,6 +276,18 @@ class Store:
         self._writer = engine.execution_options(write=True)
         self._cache: OrderedDict[str, SavedGame] = OrderedDict()
         self._lock = threading.Lock()
+        # Shared tables' codes, devices, seats, wrong tries and computers' leases (issue 22).
+        self.tables = TableRecords(database)
+        # The hosted table whose games this store sees and writes (`scoped`); None: all.
+        self.table_id: str | None = None
+
+    def scoped(self, table_id: str) -> Store:
+        """This store as one hosted table's devices see it (issue 22): only its games are
+        listed, opened, written or deleted, and the games it starts or imports are its own.
+        The connections and the games kept in memory are shared with this store."""
+        view = copy.copy(self)
+        view.table_id = table_id
+        return view
 
     @property
     def shared_url(self) -> str | None:
@@ -282,6 +307,11 @@ class Store:
         """Where the games are kept, password hidden."""
         return self._database.label
 
+    def ping(self) -> None:
+        """Reach the database once (a health check); StoreError if it cannot be."""
+        with self._failures("reach"), self._reader.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+
     def close(self) -> None:
         """Release the database connections."""
         self._database.engine.dispose()
@@ -300,7 +330,13 @@ class Store:
         state = game.new_initial_state()
         now = utc_now()
         row = _game_row(new_game_id(), setup, state, now, revision=0)
-        self._save(lambda connection: connection.execute(_INSERT_GAME, row))
+        row["table_id"] = self.table_id
+
+        def write(connection: Connection) -> None:
+            self._check_room(connection)
+            connection.execute(_INSERT_GAME, row)
+
+        self._save(write)
         saved = SavedGame(row["id"], 0, now, now, setup, game, state, (), (), 0, row["secret"])
         return self._remember(saved)
 
@@ -313,6 +349,8 @@ class Store:
         query = select(GameRecord).order_by(col(GameRecord.updated).desc())
         if status is not None:
             query = query.where(GameRecord.status == status.value)
+        if self.table_id is not None:
+            query = query.where(GameRecord.table_id == self.table_id)
         with self._failures("store.cannot_read"), Session(self._reader) as session:
             return [_summary_of(record) for record in session.exec(query)]
 
@@ -324,7 +362,10 @@ class Store:
         """Remove a game and its whole log for good, in one transaction; GameNotFound if none."""
 
         def write(connection: Connection) -> None:
+            if self.table_id is not None:
+                self._check_mine(connection, game_id)
             connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
+            connection.execute(delete(_leases).where(_leases.c.game_id == game_id))
             connection.execute(delete(_commands).where(_commands.c.game_id == game_id))
             if connection.execute(delete(_games).where(_games.c.id == game_id)).rowcount != 1:
                 raise GameNotFound(game_id)
@@ -454,6 +495,8 @@ class Store:
 
     def draft(self, game_id: str) -> StoredDraft:
         """A table game's Energy and Reset draft as stored (version 0: nothing entered yet)."""
+        if self.table_id is not None:
+            self._latest(game_id)
         query = select(DraftRecord).where(DraftRecord.game_id == game_id)
         with self._failures("store.cannot_read"), Session(self._reader) as session:
             record = session.exec(query).first()
@@ -481,6 +524,8 @@ class Store:
         }
 
         def write(connection: Connection) -> None:
+            if self.table_id is not None:
+                self._check_mine(connection, game_id)
             if version == 0:
                 if connection.execute(
                     select(_drafts.c.version).where(_drafts.c.game_id == game_id)
@@ -509,7 +554,13 @@ class Store:
 
     def clear_draft(self, game_id: str) -> None:
         """Throw the draft away: the table starts its Energy and Reset over."""
-        self._save(lambda c: c.execute(delete(_drafts).where(_drafts.c.game_id == game_id)))
+
+        def write(connection: Connection) -> None:
+            if self.table_id is not None:
+                self._check_mine(connection, game_id)
+            connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
+
+        self._save(write)
 
     # --- export, import, history ------------------------------------------------------
 
@@ -557,9 +608,11 @@ class Store:
             entries.append(LogEntry(seq, filled, sentence, now, reset, tap_of[index]))
         setup = log.setup
         game_row = _game_row(game_id, setup, state, now, revision=len(entries), secret=secret)
+        game_row["table_id"] = self.table_id
         rows = [_command_row(game_id, entry) for entry in entries]
 
         def write(connection: Connection) -> None:
+            self._check_room(connection)
             connection.execute(_INSERT_GAME, game_row)
             if rows:
                 connection.execute(_INSERT_COMMAND, rows)
@@ -585,7 +638,7 @@ class Store:
     def _latest(self, game_id: str) -> SavedGame:
         with self._failures("store.cannot_read"), Session(self._reader) as session:
             record = session.get(GameRecord, game_id)
-            if record is None:
+            if record is None or (self.table_id is not None and record.table_id != self.table_id):
                 raise GameNotFound(game_id)
             with self._lock:
                 cached = self._cache.get(game_id)
@@ -646,8 +699,9 @@ class Store:
         """The game at `revision`: from memory when it is there, else read and checked."""
         with self._lock:
             cached = self._cache.get(game_id)
-        if cached is not None and cached.revision == revision:
+        if cached is not None and cached.revision == revision and self.table_id is None:
             # Trusted without a read: the write's revision check catches anyone who wrote since.
+            # (A table's view reads the row: the game must be its table's.)
             return cached
         saved = self._latest(game_id)
         if saved.revision != revision:
@@ -683,6 +737,23 @@ class Store:
             change(connection)
 
         self._save(write)
+
+    def _check_room(self, connection: Connection) -> None:
+        """StoreError if this view's table already has TABLE_GAMES games (a hosted table's
+        games are bounded, so one table cannot fill a public server's database)."""
+        if self.table_id is None:
+            return
+        held = connection.execute(
+            select(func.count()).select_from(_games).where(_games.c.table_id == self.table_id)
+        ).scalar_one()
+        if held >= TABLE_GAMES:
+            raise StoreError(Message("app.hosted.table_full", most=TABLE_GAMES))
+
+    def _check_mine(self, connection: Connection, game_id: str) -> None:
+        """GameNotFound unless the game is this view's table's."""
+        found = connection.execute(select(_games.c.table_id).where(_games.c.id == game_id)).first()
+        if found is None or found[0] != self.table_id:
+            raise GameNotFound(game_id)
 
     def _save(self, write: Callable[[Connection], Any]) -> None:
         """Run `write` in one transaction and commit it durably, or leave nothing behind."""

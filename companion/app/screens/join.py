@@ -57,8 +57,7 @@ def build(app: App) -> ft.View:
 
     async def count_down() -> None:
         """While wrong tries keep this address out: Join disabled, the seconds counting down."""
-        assert app.table is not None
-        limiter = app.table.access.limiter
+        limiter = app.visit.code_limiter
         client = app.client
         wait = limiter.wait_s(client)
         if wait <= 0:
@@ -80,6 +79,15 @@ def build(app: App) -> ft.View:
             problem.visible = False
             problem.update()
 
+    async def start(_: ft.Event[Any]) -> None:
+        refused = await app.start_table()
+        if refused is None:
+            app.show()
+            return
+        problem.value = f"⚠ {refused}"
+        problem.visible = True
+        app.page.update()
+
     field.on_submit = join
     field.on_change = typed
     button = big_button(app.say("app.join.join"), join, icon=ft.Icons.LOGIN)
@@ -97,4 +105,10 @@ def build(app: App) -> ft.View:
             color=ACCENT_TEXT,
         ),
     ]
+    if app.visit.hosted:
+        # A hosted server: anyone may start a table of their own (issue 22).
+        view.controls += [
+            ft.Text(app.say("app.hosted.no_code"), size=16),
+            big_button(app.say("app.hosted.start"), start, icon=ft.Icons.ADD, primary=False),
+        ]
     return view

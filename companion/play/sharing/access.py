@@ -8,19 +8,22 @@ retires both table codes at once: every device goes back to the code screen.
 from __future__ import annotations
 
 import logging
-import secrets
-import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 from companion.language import Message
 from companion.language.render import Language
 from companion.play.language_setting import ENGLISH
-from companion.play.sharing.codes import masked, new_code, new_host_key, same
-from companion.play.sharing.limiter import TryLimiter
+from companion.play.sharing.codes import masked, new_code, new_host_key, normalise
+from companion.play.sharing.limiter import Limiter, StoredTries
 from companion.play.sharing.seats import SeatRegistry
+from companion.store.tables import TableRecords, TableRow
 
 log = logging.getLogger("companion.sharing")
+# What wrong codes count as in the database's tries (companion/store/tables.py).
+CODE_TRIES = "code"
+# The most devices let in at one table between two new codes: a table is a few people.
+TABLE_DEVICES = 64
 
 
 class Role(StrEnum):
@@ -61,25 +64,54 @@ class Device:
         return f"Device {self.number}"
 
 
-@dataclass
 class TableAccess:
-    """A shared table's codes, the wrong tries against them, its devices and seats."""
+    """A shared table's codes, the wrong tries against them, its devices and seats.
 
-    limiter: TryLimiter = field(default_factory=TryLimiter)
-    host_key: str = field(default_factory=new_host_key)
-    join_code: str = field(default_factory=new_code)
-    watch_code: str = field(default_factory=new_code)
-    generation: int = 1
-    seats: SeatRegistry = field(default_factory=SeatRegistry)
+    All of it is in the database (companion/store/tables.py), so every server process on it
+    lets the same devices in and sees the same seats (issue 22). `host_key` is known to the
+    process that started the table (it prints the host's link) and to a page let in by it;
+    the database keeps only its hash.
+    """
 
-    def __post_init__(self) -> None:
-        self._retired: list[str] = []
-        self._devices: dict[str, Device] = {}
-        self._numbered = 0
-        self._deleted: set[str] = set()
-        self._lock = threading.RLock()
-        while same(self.watch_code, self.join_code):
-            self.watch_code = new_code()
+    def __init__(
+        self,
+        records: TableRecords,
+        limiter: Limiter | None = None,
+        table_id: str | None = None,
+        host_key: str = "",
+        *,
+        hosted: bool = False,
+        started_by: str = "",
+    ) -> None:
+        self.records = records
+        self.limiter: Limiter = limiter or StoredTries(records, CODE_TRIES)
+        if table_id is None:
+            host_key = host_key or new_host_key()
+            table_id = records.create(host_key, new_code, hosted=hosted, started_by=started_by).id
+        self.id = table_id
+        self.host_key = host_key
+        self.seats = SeatRegistry(records, table_id)
+
+    def _row(self) -> TableRow | None:
+        return self.records.get(self.id)
+
+    @property
+    def join_code(self) -> str:
+        """The code that lets a device take a seat ('' once the table is gone)."""
+        row = self._row()
+        return "" if row is None else row.join_code
+
+    @property
+    def watch_code(self) -> str:
+        """The code that lets a device watch ('' once the table is gone)."""
+        row = self._row()
+        return "" if row is None else row.watch_code
+
+    @property
+    def generation(self) -> int:
+        """How many codes the table has had: a ticket of an older one no longer opens it."""
+        row = self._row()
+        return 0 if row is None else row.generation
 
     def admit(
         self, client: str, given: str, device: str | None = None, words: Language = ENGLISH
@@ -93,101 +125,98 @@ class TableAccess:
         id: both are secrets no guesser holds, so a stranger's wrong tries from the same
         address (behind one router, say) cannot keep the table's own devices out.
         """
-        given = given.strip()
-        if not given:
-            return words.render(Message("app.share.type_code"))
-        with self._lock:
-            role = self._role_of(given)
-            known = self._devices.get(device or "")
-            returning = role is not None and known is not None and known.role is role
-            if role is not Role.HOST and not returning:
-                wait = self.limiter.wait_s(client)
-                if wait > 0:
-                    return locked_out(wait, words)
-            if role is None:
-                if any(same(given, old) for old in self._retired):
-                    return words.render(Message("app.main.code_renewed"))
-                self.limiter.failed(client)
-                log.warning("wrong table code from %s: %s", client, masked(given))
-                return words.render(Message("app.share.wrong_code"))
-            if known is None or known.role is not role:
-                self._numbered += 1
-                known = Device(secrets.token_urlsafe(9), self._numbered, role)
-                self._devices[known.id] = known
-            return Ticket(role, self.generation, known.id)
+        return admit_at(self.records, self.limiter, client, given, device, words, self.id)[1]
 
     def code_for(self, ticket: Ticket) -> str:
         """The code a device keeps in its browser to come back in with its ticket's role."""
-        return {Role.HOST: self.host_key, Role.JOIN: self.join_code, Role.WATCH: self.watch_code}[
-            ticket.role
-        ]
+        if ticket.role is Role.HOST:
+            return self.host_key
+        return self.join_code if ticket.role is Role.JOIN else self.watch_code
 
     def valid(self, ticket: Ticket | None) -> bool:
-        """Whether a ticket still opens the table (no new code made since it was given)."""
-        return ticket is not None and (
-            ticket.role is Role.HOST or ticket.generation == self.generation
-        )
+        """Whether a ticket still opens the table (it is there, and no new code made since
+        it was given, but for the host's)."""
+        if ticket is None:
+            return False
+        row = self._row()
+        return row is not None and (ticket.role is Role.HOST or ticket.generation == row.generation)
 
     def renew(self) -> None:
-        """New join and watch codes: every device but the host's goes back to the code screen."""
-        with self._lock:
-            self._retired = [self.join_code, self.watch_code]
-            self.join_code = new_code()
-            self.watch_code = new_code()
-            while same(self.watch_code, self.join_code):
-                self.watch_code = new_code()
-            self.generation += 1
-            self._devices = {d.id: d for d in self._devices.values() if d.role is Role.HOST}
-            # The host's own seats stay: no other phone may take its place while it waits.
-            self.seats.keep_only(set(self._devices))
+        """New join and watch codes: every device but the host's goes back to the code screen.
+
+        The host's own seats stay: no other phone may take its place while it waits.
+        """
+        self.records.renew(self.id, new_code)
 
     def deleted(self, game_id: str) -> None:
         """A game was deleted: its seats are freed and devices opening it are told so."""
-        with self._lock:
-            self._deleted.add(game_id)
-            self.seats.forget(game_id)
+        self.records.forget_game(self.id, game_id)
 
     def was_deleted(self, game_id: str) -> bool:
         """Whether a game was deleted while the table was shared."""
-        with self._lock:
-            return game_id in self._deleted
+        return self.records.was_deleted(self.id, game_id)
 
     def connected(self, ticket: Ticket, game: str | None) -> None:
         """A device's page is open (and showing `game`, if one)."""
-        with self._lock:
-            device = self._devices.get(ticket.device)
-            if device is not None:
-                device.connections += 1
-                device.game = game
+        self.records.device_seen(self.id, ticket.device, 1, game)
 
     def showing(self, ticket: Ticket, game: str | None) -> None:
         """A device opened another screen (a game's, or none)."""
-        with self._lock:
-            device = self._devices.get(ticket.device)
-            if device is not None:
-                device.game = game
+        self.records.device_seen(self.id, ticket.device, 0, game)
 
     def disconnected(self, ticket: Ticket) -> None:
         """One of a device's pages closed or lost its connection."""
-        with self._lock:
-            device = self._devices.get(ticket.device)
-            if device is not None:
-                device.connections = max(0, device.connections - 1)
+        self.records.device_seen(self.id, ticket.device, -1)
 
     def devices(self) -> list[Device]:
         """Every device let in since the last new code, in the order they came."""
-        with self._lock:
-            devices = list(self._devices.values())
-            return sorted(
-                (Device(d.id, d.number, d.role, d.connections, d.game) for d in devices),
-                key=lambda d: d.number,
-            )
+        return [
+            Device(d.id, d.number, Role(d.role), d.connections, d.game)
+            for d in self.records.devices(self.id)
+        ]
 
-    def _role_of(self, given: str) -> Role | None:
-        if same(given, self.host_key, exact=True):
-            return Role.HOST
-        if same(given, self.join_code):
-            return Role.JOIN
-        if same(given, self.watch_code):
-            return Role.WATCH
-        return None
+
+def admit_at(
+    records: TableRecords,
+    limiter: Limiter,
+    client: str,
+    given: str,
+    device: str | None,
+    words: Language,
+    table_id: str | None = None,
+) -> tuple[str | None, Ticket | str]:
+    """Let a device in at `table_id` (None: whichever table the code opens): the table's id
+    and the device's ticket, or None and the sentence saying why not (see TableAccess.admit).
+
+    A code is looked up in the database, not compared in constant time: the wrong-try limit
+    (held in the database too) is what keeps a guesser from learning anything by trying.
+    """
+    given = given.strip()
+    if not given:
+        return None, words.render(Message("app.share.type_code"))
+    typed = normalise(given)
+    found = records.find(typed, given, table_id)
+    role = None if found is None else Role(found[1])
+    known = None
+    if found is not None and device:
+        known = records.device(found[0], device)
+    returning = role is not None and known is not None and known.role == role
+    if role is not Role.HOST and not returning:
+        wait = limiter.wait_s(client)
+        if wait > 0:
+            return None, locked_out(wait, words)
+    if found is None or role is None:
+        if records.retired(typed, table_id):
+            return None, words.render(Message("app.main.code_renewed"))
+        limiter.failed(client)
+        log.warning("wrong table code from %s: %s", client, masked(given))
+        return None, words.render(Message("app.share.wrong_code"))
+    table = found[0]
+    if known is None or known.role != role:
+        if records.device_count(table) >= TABLE_DEVICES:
+            return None, words.render(Message("app.hosted.table_crowded", most=TABLE_DEVICES))
+        known = records.add_device(table, role.value)
+    else:
+        records.touch(table)
+    row = records.get(table)
+    return table, Ticket(role, row.generation if row is not None else 0, known.id)

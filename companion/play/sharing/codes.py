@@ -1,8 +1,7 @@
-"""Table codes: random, easy to read aloud and type, compared in constant time, not logged."""
+"""Table codes: random, easy to read aloud and type, read loosely when typed, not logged."""
 
 from __future__ import annotations
 
-import hmac
 import secrets
 
 # 32 symbols, so each carries 5 bits; no 0 or O, no 1 or I, which read alike.
@@ -28,12 +27,6 @@ def new_host_key() -> str:
 def normalise(text: str) -> str:
     """A typed code as it is compared: upper case, spaces and dashes dropped."""
     return text.translate(_SEPARATORS).upper()
-
-
-def same(given: str, code: str, *, exact: bool = False) -> bool:
-    """Whether `given` is `code` (typed: read loosely unless `exact`), in constant time."""
-    candidate = given if exact else normalise(given)
-    return hmac.compare_digest(candidate.encode("utf-8", "replace"), code.encode())
 
 
 def grouped(code: str) -> str:

@@ -1,0 +1,99 @@
+"""A hosted server (issue 22): many tables on one public address, each its own.
+
+Anyone who opens the address may start a table; the device that starts it holds the table's
+host key (kept in its browser) and gets the table's Join and Watch codes. A code typed on
+the code screen opens whichever table it is the code of. Every limit is held in the
+database, so it holds on every server process: tables started and wrong codes per address,
+and tables left idle are removed.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from companion.language import Message
+from companion.language.render import Language
+from companion.play.language_setting import ENGLISH
+from companion.play.sharing.access import CODE_TRIES, TableAccess, Ticket, admit_at
+from companion.play.sharing.limiter import TRIES, WINDOW_S, Limiter, StoredTries
+from companion.play.sharing.links import TableLinks
+from companion.store.tables import TableRecords
+
+# What starting a table counts as in the database's tries.
+START_TRIES = "start"
+# At most this many tables started from one address an hour.
+STARTS_PER_HOUR = 10
+# A table nobody used for this long is removed with its games.
+IDLE_DAYS = 30.0
+# The most tables a server keeps at once: past it, none is started until some are removed.
+MOST_TABLES = 5000
+
+
+@dataclass(frozen=True)
+class HostedLimits:
+    """The limits of a public address: tables per address an hour, wrong codes a minute,
+    how long an unused table is kept, and how many tables there may be."""
+
+    starts_per_hour: int = STARTS_PER_HOUR
+    most_tables: int = MOST_TABLES
+    code_tries: int = TRIES
+    code_window_s: float = WINDOW_S
+    idle_days: float = IDLE_DAYS
+
+
+@dataclass
+class Hosting:
+    """The tables of a hosted server at its public address (e.g. https://isle.example.org)."""
+
+    records: TableRecords
+    public_url: str
+    limits: HostedLimits = field(default_factory=HostedLimits)
+    clock: Callable[[], float] = time.time
+
+    def __post_init__(self) -> None:
+        self.public_url = self.public_url.rstrip("/")
+        self.codes: Limiter = StoredTries(
+            self.records,
+            CODE_TRIES,
+            self.limits.code_tries,
+            self.limits.code_window_s,
+            self.clock,
+        )
+        self.starts: Limiter = StoredTries(
+            self.records, START_TRIES, self.limits.starts_per_hour, 3600.0, self.clock
+        )
+
+    def start(self, client: str, words: Language = ENGLISH) -> TableAccess | str:
+        """Start a table for `client` (the address its connection comes from): the table,
+        its host key known, or the sentence saying why not."""
+        wait = self.starts.wait_s(client)
+        if wait > 0:
+            minutes = max(1, math.ceil(wait / 60))
+            return words.render(Message("app.hosted.too_many_tables", minutes=minutes))
+        if self.records.count() >= self.limits.most_tables:
+            return words.render(Message("app.hosted.server_full"))
+        self.starts.failed(client)
+        return TableAccess(self.records, self.codes, hosted=True, started_by=client)
+
+    def admit(
+        self, client: str, given: str, device: str | None, words: Language = ENGLISH
+    ) -> tuple[TableAccess, Ticket] | str:
+        """Let a device in at the table whose code (or host key) it gave, or say why not."""
+        table, ticket = admit_at(self.records, self.codes, client, given, device, words)
+        if table is None or isinstance(ticket, str):
+            return str(ticket)
+        key = given.strip() if ticket.role.value == "host" else ""
+        return TableAccess(self.records, self.codes, table, key), ticket
+
+    def links(self, access: TableAccess) -> TableLinks:
+        """The Join, Watch and host links of a table, at the public address."""
+        return TableLinks(self.public_url, self.public_url, access)
+
+    def remove_idle(self) -> list[str]:
+        """Remove every table nobody used for the idle time, with its games: their ids."""
+        before = datetime.fromtimestamp(self.clock(), UTC) - timedelta(days=self.limits.idle_days)
+        return self.records.remove_idle(before)

@@ -1,0 +1,185 @@
+"""Two `app --web --hosted` server processes on one database (issue 22), spoken to as Flet's
+web client speaks (tests/flet_wire.py), without a browser: a table started on one process is
+joined on the other by its code, and another table's device sees none of its games, whatever
+address it asks for.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+from flet_wire import FletClient
+from store_support import BACKENDS, database_url
+
+from companion.app.main import STORED_CODE, STORED_DEVICE
+from companion.play.sharing.access import TableAccess
+from companion.store.store import open_store
+from models.setup import GameSetup
+
+RAGNHILD = GameSetup(
+    players=[{"id": "red", "name": "Ragnhild"}, {"id": "blue", "name": "Bjorn"}],
+    board="duel-isle",
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _serve(url: str, port: int, data: str) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "companion", "app", "--web", "--hosted"),
+            *("--public-url", f"http://127.0.0.1:{port}"),
+            *("--host", "127.0.0.1", "--port", str(port), "--db", url),
+        ],
+        env=dict(os.environ, SUMMONERS_ISLE_DATA=data),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2):
+                return process
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise
+            time.sleep(0.1)
+
+
+@pytest.fixture(params=BACKENDS)
+def running(request, tmp_path) -> Iterator[tuple[str, list[int], list[subprocess.Popen[str]]]]:
+    """Two hosted servers on one fresh database (a SQLite file, or PostgreSQL): the
+    database's URL, their ports and their processes."""
+    for url in database_url(request.param, tmp_path):
+        ports = [_free_port(), _free_port()]
+        processes = [_serve(url, port, str(tmp_path)) for port in ports]
+        try:
+            yield url, ports, processes
+        finally:
+            for process in processes:
+                process.terminate()
+                process.wait(timeout=10)
+
+
+@pytest.fixture
+def servers(running) -> tuple[str, int, int]:
+    """Two hosted servers on one database: its URL and their ports."""
+    url, ports, _ = running
+    return url, ports[0], ports[1]
+
+
+def test_a_table_started_on_one_process_is_joined_on_the_other_and_kept_from_strangers(
+    servers,
+):
+    url, first, second = servers
+    with FletClient(first) as host:
+        host.register("/")
+        assert host.wait_for("Start a table", timeout=20)
+        start = host.tappable("Start a table")
+        assert start is not None
+        host.click(start)
+        assert host.pump(lambda: STORED_CODE in host.kept, timeout=20)
+        host_key = host.kept[STORED_CODE]
+    with open_store(url) as store:
+        found = store.tables.find("", host_key)
+        assert found is not None and found[1] == "host"
+        table = store.tables.get(found[0])
+        assert table is not None
+        game_id = store.scoped(table.id).new_game(RAGNHILD).id
+    # A phone on the other process comes in by the table's code and sees its game.
+    with FletClient(second) as phone:
+        phone.register(f"/?code={table.join_code}")
+        assert phone.wait_for("Ragnhild", timeout=20)
+    # A stranger who started a table of its own sees none of it, whatever it asks for.
+    with FletClient(second) as stranger:
+        stranger.register("/")
+        assert stranger.wait_for("Start a table", timeout=20)
+        start = stranger.tappable("Start a table")
+        assert start is not None
+        stranger.click(start)
+        assert stranger.pump(lambda: STORED_CODE in stranger.kept, timeout=20)
+        for route in (f"/game/{game_id}", f"/game/{game_id}/log", "/history", "/share"):
+            stranger.route(route)
+            stranger.pump(timeout=1.5)
+        assert not stranger.shows("Ragnhild") and not stranger.shows(table.join_code)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["--hosted"],
+            "error: --hosted needs --public-url: the address people open, "
+            "e.g. https://isle.example.org",
+        ),
+        (
+            ["--hosted", "--public-url", "https://isle.example.org/isle"],
+            "error: --public-url 'https://isle.example.org/isle' is not an address like "
+            "https://isle.example.org (http or https, a host name, no path)",
+        ),
+        (["--public-url", "https://isle.example.org"], "error: --public-url goes with --hosted"),
+        (
+            ["--hosted", "--share", "--public-url", "https://isle.example.org"],
+            "error: --hosted and --share cannot go together: a hosted server's every table "
+            "is shared",
+        ),
+    ],
+)
+def test_a_hosted_server_is_refused_a_missing_or_wrong_public_address(args, said, tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "app", "--web", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, SUMMONERS_ISLE_DB=str(tmp_path / "games.sqlite3")),
+    )
+    assert (done.returncode, done.stderr.strip().splitlines()) == (2, [said])
+
+
+def test_a_phone_whose_process_is_killed_comes_back_on_another_on_its_seat(running):
+    url, (first, second), processes = running
+    with open_store(url) as store:
+        access = TableAccess(store.tables, hosted=True)
+        game_id = store.scoped(access.id).new_game(RAGNHILD).id
+        join = access.join_code
+    route = f"/game/{game_id}"
+    with FletClient(first, {STORED_CODE: join}) as phone:
+        phone.register(route)
+        assert phone.wait_for("Ragnhild", timeout=20)
+        seat = phone.tappable("Ragnhild")
+        assert seat is not None
+        phone.click(seat)
+        with open_store(url) as store:
+
+            def seated() -> bool:
+                device = phone.kept.get(STORED_DEVICE, "")
+                return store.tables.seat_of(access.id, game_id, device) == "red"
+
+            assert phone.pump(seated, timeout=20)
+        kept, session = dict(phone.kept), phone.session_id
+    # The process that served it is killed; the phone reaches the other one (as through a
+    # proxy) with what its browser kept, and is back on its seat without typing a code.
+    processes[0].send_signal(signal.SIGKILL)
+    processes[0].wait()
+    killed = time.monotonic()
+    with FletClient(second, kept) as phone:
+        phone.register(route, session_id=session)
+        assert phone.wait_for("Ragnhild", timeout=20)
+        back = time.monotonic() - killed
+        phone.pump(timeout=1)
+        assert not phone.shows("Who is this device?")
+    assert back < 5

@@ -1,0 +1,38 @@
+"""The hosted server's load generator (`bench --tables N --processes P [--kill-one]`, issue
+22) runs a small load end to end: devices over Flet's websocket protocol, two processes on
+one PostgreSQL database, one of them killed mid-run."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from store_support import PG_SKIP, PG_URL, postgresql_url
+
+from companion.cli.table_load import run_table_load
+
+
+@pytest.mark.skipif(not PG_URL, reason=PG_SKIP)
+def test_a_small_load_reaches_every_device_and_a_killed_process_devices_come_back():
+    for url in postgresql_url():
+        report = run_table_load(url, tables=1, processes=2, seconds=6, kill_one=True)
+        assert report["devices"] == 4 and report["records"] >= 1
+        assert (report["updates_missed"], report["errors"]) == (0, 0)
+        assert report["update_p50_ms"] is not None
+        # Two of the table's four devices were on the killed process.
+        assert report["killed_devices_back_s_max"] is not None
+        assert report["killed_devices_back_s_max"] < 5
+
+
+def test_the_load_needs_postgresql_and_says_so_in_one_line(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "bench", "--tables", "1", "--db", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr.strip().splitlines()) == (
+        2,
+        ["error: --tables needs --db with a PostgreSQL URL (postgresql+psycopg://...)"],
+    )
