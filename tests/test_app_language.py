@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from companion.app.kept import Kept
 from companion.app.main import App
 from companion.language.render import LANGUAGES
 from companion.play.language_setting import (
@@ -77,7 +78,7 @@ def device(prefs: Prefs, *locales: tuple[str, str | None]) -> App:
         locale_configuration=None,
     )
     app = App(page, service=None)  # type: ignore[arg-type]
-    app._prefs = prefs  # type: ignore[assignment]
+    app.browser = Kept(prefs)  # type: ignore[arg-type]
     app.tasks = tasks  # type: ignore[attr-defined]
     return app
 
@@ -113,7 +114,7 @@ def test_a_choice_made_on_the_device_is_kept_and_wins_over_the_locale(monkeypatc
 
 
 def test_a_browser_that_never_answers_gets_english(monkeypatch):
-    monkeypatch.setattr("companion.app.main.LANGUAGE_TIMEOUT_S", 0.05)
+    monkeypatch.setattr("companion.app.page_language.LANGUAGE_TIMEOUT_S", 0.05)
 
     class Silent(Prefs):
         async def get(self, key: str) -> str | None:

@@ -19,7 +19,7 @@ import pytest
 from flet_wire import FletClient
 from store_support import BACKENDS, database_url
 
-from companion.app.main import STORED_CODE, STORED_DEVICE
+from companion.app.kept import STORED_CODE, STORED_DEVICE
 from companion.play.sharing.access import TableAccess
 from companion.store.store import open_store
 from models.setup import GameSetup

@@ -9,22 +9,23 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import cast
 from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
 from companion.app.edge import guard_page
+from companion.app.kept import KEPT_TIMEOUT_S, STORED_CODE, STORED_DEVICE, Kept
+from companion.app.page_bus import PageBus
+from companion.app.page_language import PageLanguage
+from companion.app.page_layout import PageLayout
 from companion.app.screens import home, join
 from companion.app.theme import FONTS, theme
 from companion.app.warm_up import screen_module, warm_up
 from companion.app.web_sessions import keep_after_disconnect
-from companion.app.widgets import PADDING, RESIZES, SEAT_PICKER, SHARE_PANEL, SIZED, WIDE, notify
+from companion.app.widgets import SEAT_PICKER, SHARE_PANEL, notify
 from companion.app.wire import Link, current_link
 from companion.language.message import Message, Value
-from companion.language.render import DEFAULT_LANGUAGE, LANGUAGES, Language, screen_language
-from companion.play.bus import Handler, draft_topic, game_topic
-from companion.play.language_setting import STORED_LANGUAGE, device_language, locale_tag
+from companion.language.render import Language
 from companion.play.service import Service
 from companion.play.session import GameSession
 from companion.play.sharing.access import Role, Ticket
@@ -34,15 +35,6 @@ from companion.store.errors import GameNotFound, StoreError
 from companion.store.store import Store
 
 log = logging.getLogger("companion.app")
-# On tablets and desktops a single column of cards reads best at about this width.
-COLUMN_WIDTH = 760
-# What a shared table's device keeps in its browser: the code it came in with, and its id.
-STORED_CODE = "summoners-isle.table-code"
-STORED_DEVICE = "summoners-isle.device"
-# How long a browser is given to say what it keeps.
-KEPT_TIMEOUT_S = 10
-# How long the first screen waits for the device to say its language: past it, English.
-LANGUAGE_TIMEOUT_S = 3
 
 
 class App:
@@ -54,20 +46,18 @@ class App:
         self.visit = Visit(service)
         # Why the code screen is shown again (a wrong or replaced code), kept on it.
         self.refused: str | None = None
-        self._prefs: ft.SharedPreferences | None = None
+        # What this browser keeps (its language, a shared table's code): set as it starts.
+        self.browser: Kept | None = None
         self._entering = False  # a code is being tried: screens wait for the outcome
-        self._wide = False
+        self.layout = PageLayout(page)
         # A message for the next screen: (text, is an error).
         self._message: tuple[str, bool] | None = None
-        # What the screen shown wants done whenever the page changes size (set as it is built).
-        self._page_resized: Callable[[], None] | None = None
-        # The language this device shows the app in (a device's setting, never the game's).
-        self.words: Language = screen_language(DEFAULT_LANGUAGE)
-        # Whether this device's user picked it on Home (then a change of locale leaves it be).
-        self._language_chosen = False
+        self.language = PageLanguage(page)
         # The websocket this page's events come on (companion/app/wire.py): what its wrong
         # codes count against, and told when the device is let in. None outside a server.
         self.link: Link | None = current_link()
+        # What other pages record reaches this one through it (follow, announce).
+        self.bus = PageBus(page, self.visit, self._alive)
 
     @property
     def store(self) -> Store:
@@ -107,13 +97,12 @@ class App:
         page.theme_mode = ft.ThemeMode.DARK
         page.on_route_change = lambda _: self.show()
         page.on_view_pop = self._pop
-        page.on_resize = self._resized
+        page.on_resize = lambda _: self.layout.resized(self.show)
         page.on_locale_change = self._locale_changed
         page.on_connect = self._connected
         # A session the server drops hears nothing more.
         page.on_close = lambda _: self.visit.stop_following()
-        # What this browser keeps: its language, and a shared table's code.
-        self._prefs = ft.SharedPreferences()
+        self.browser = Kept(ft.SharedPreferences())
         if self.visit.shared:
             # The code this browser kept is read from it first: until then, nothing is shown.
             page.on_disconnect = self._disconnected
@@ -157,43 +146,24 @@ class App:
 
     # --- the device's language --------------------------------------------------------------
 
+    @property
+    def words(self) -> Language:
+        """The language this device shows the app in (a device's setting, never the game's)."""
+        return self.language.words
+
     async def find_language(self) -> None:
         """Take the language this browser kept, else its locale's (see language_setting)."""
-        kept = await self.kept(STORED_LANGUAGE, LANGUAGE_TIMEOUT_S)
-        self._language_chosen = bool(kept)
-        locales: list[str] = []
-        if not kept:
-            try:
-                info = await asyncio.wait_for(self.page.get_device_info(), LANGUAGE_TIMEOUT_S)
-            except Exception:
-                info = None  # a client that cannot say: English
-            if info is not None:
-                locales = [locale_tag(x.language_code, x.country_code) for x in info.locales]
-        self._use_language(device_language(kept, locales))
+        assert self.browser is not None
+        await self.language.find(self.browser)
 
     def set_language(self, code: str) -> None:
         """Show the app in `code` on this device from now on, and keep the choice."""
-        self._language_chosen = True
-        self._use_language(code)
-        assert self._prefs is not None
-        self.page.run_task(self._prefs.set, STORED_LANGUAGE, code)
+        assert self.browser is not None
+        self.language.choose(code, self.browser)
         self.show()
 
-    def _use_language(self, code: str) -> None:
-        self.words = screen_language(code)
-        # Flutter's own texts (a text field's menu, a back button's tooltip) follow too.
-        self.page.locale_configuration = ft.LocaleConfiguration(
-            supported_locales=[ft.Locale(name) for name in LANGUAGES],
-            current_locale=ft.Locale(code),
-        )
-
     def _locale_changed(self, event: ft.LocaleChangeEvent) -> None:
-        if self._language_chosen:
-            return
-        tags = [locale_tag(x.language_code, x.country_code) for x in event.locales]
-        code = device_language("", tags)
-        if code != self.words.code:
-            self._use_language(code)
+        if self.language.locale_changed(event):
             self.show()
 
     # --- a shared table -------------------------------------------------------------------
@@ -206,7 +176,7 @@ class App:
 
     async def enter(self) -> None:
         """Let this device in with the code in its address, or the one its browser kept."""
-        assert self.visit.shared and self._prefs is not None
+        assert self.visit.shared and self.browser is not None
         self._entering = True
         try:
             parts = urlsplit(self.page.route or "/")
@@ -216,8 +186,8 @@ class App:
                 # bar below: a reload comes back with the kept one.
                 self.page.route = parts.path or "/"
             await self.find_language()
-            stored = await self.kept(STORED_CODE)
-            device = await self.kept(STORED_DEVICE)
+            stored = await self.browser.get(STORED_CODE)
+            device = await self.browser.get(STORED_DEVICE)
             if linked or stored:
                 self.refused = await self.admit(linked or stored, device)
             if linked:
@@ -230,26 +200,11 @@ class App:
         self.show()
         warm_up()
 
-    async def kept(self, key: str, timeout: float = KEPT_TIMEOUT_S) -> str:
-        """A value this browser keeps (see STORED_*); empty if it has none or cannot say."""
-        assert self._prefs is not None
-        try:
-            value = await asyncio.wait_for(self._prefs.get(key), timeout)
-        except Exception:
-            # A browser that keeps nothing (or never answers) is a device without a code.
-            return ""
-        return str(value or "")
-
-    async def _keep(self, key: str, value: str) -> None:
-        """Have this browser keep a value (see STORED_*), if it can and answers in time."""
-        assert self._prefs is not None
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._prefs.set(key, value), KEPT_TIMEOUT_S)
-
     async def admit(self, code: str, device: str | None = None) -> str | None:
         """Try a code: None if this device is in (and keeps the code), else why not."""
         if device is None:
-            device = await self.kept(STORED_DEVICE)
+            assert self.browser is not None
+            device = await self.browser.get(STORED_DEVICE)
         refused = self.visit.admit(self.client, code, device, self.words)
         if refused is None:
             await self.admitted()
@@ -267,9 +222,9 @@ class App:
         """This device is in: its browser keeps its code and id, and the others are told."""
         self.refused = None
         self._tell_link()
-        assert self.ticket is not None
-        await self._keep(STORED_CODE, self.visit.kept_code())
-        await self._keep(STORED_DEVICE, self.ticket.device)
+        assert self.ticket is not None and self.browser is not None
+        await self.browser.set(STORED_CODE, self.visit.kept_code())
+        await self.browser.set(STORED_DEVICE, self.ticket.device)
         self.visit.connected(self.game_shown())
 
     def renew_code(self) -> None:
@@ -356,58 +311,11 @@ class App:
     def _disconnected(self, _: ft.Event[ft.Page]) -> None:
         self.visit.disconnected()
 
-    # --- following what other pages record ------------------------------------------------
-
-    def _on_page(self, heard: Callable[[object], None]) -> Handler:
-        """A bus handler that runs `heard(value)` on this page's event loop, like its taps and
-        the bots' turns, so a screen never reloads its game under them from another thread.
-
-        The loop is the server's, taken while the page is connected: a page whose connection
-        is down meanwhile (a phone asleep) still hears, and shows it when it is back.
-        """
-        connection = self.page.session.connection
-        loop = connection.loop if connection is not None else None
-
-        def handler(_topic: str, value: object) -> None:
-            async def deliver() -> None:
-                if self._alive():
-                    heard(value)
-
-            if loop is not None and not loop.is_closed():
-                asyncio.run_coroutine_threadsafe(deliver(), loop)
-
-        return handler
-
-    def follow(self, game_id: str, changed: Callable[[int], None]) -> None:
-        """Call `changed(revision)` when another device records in this game.
-
-        Phones at one table each show the game; what one records shows on the others
-        without a reload. Following ends when this device opens another screen.
-        """
-        self.visit.follow(
-            game_topic(game_id), self._on_page(lambda value: changed(cast(int, value)))
-        )
-
-    def announce(self, game_id: str, revision: int) -> None:
-        """Tell the other devices following this game that it has reached `revision`."""
-        self.visit.announce_revision(game_id, revision)
-
-    def follow_draft(self, game_id: str, changed: Callable[[int], None]) -> None:
-        """Call `changed(version)` when another device changes the game's Energy and Reset
-        draft (issue 20: the draft is the table's); ends, like `follow`, with the screen."""
-        self.visit.follow(
-            draft_topic(game_id), self._on_page(lambda value: changed(cast(int, value)))
-        )
-
-    def announce_draft(self, game_id: str, version: int) -> None:
-        """Tell the other devices on this game's Energy and Reset that its draft changed."""
-        self.visit.announce_draft(game_id, version)
-
     # --- the screen shown -------------------------------------------------------------------
 
     def on_page_resize(self, handler: Callable[[], None]) -> None:
         """Call `handler` on every change of the page's size while this screen is shown."""
-        self._page_resized = handler
+        self.layout.on_resize = handler
 
     def go(self, route: str, message: str | None = None, *, error: bool = False) -> None:
         """Open another screen (and record it in the browser's history), with a message on it."""
@@ -437,25 +345,22 @@ class App:
         # The screen being left stops following its game; a game screen follows it anew.
         self.visit.stop_following()
         path = [part for part in address.path.split("/") if part]
-        self._page_resized = None
+        self.layout.on_resize = None
         try:
             if self.visit.shared:
                 self.visit.follow_table(
-                    self._on_page(lambda _: self._renewed()),
-                    self._on_page(lambda _: self._seats_changed()),
-                    self._on_page(lambda game_id: self._game_deleted(str(game_id))),
+                    self.bus.on_page(lambda _: self._renewed()),
+                    self.bus.on_page(lambda _: self._seats_changed()),
+                    self.bus.on_page(lambda game_id: self._game_deleted(str(game_id))),
                 )
             view = self._build(self.visit.route(path))
         except GameNotFound:
             notify(page, self.words.render(self.visit.not_found(self.game_shown())), error=True)
             view = self._build(self.visit.home())
         except StoreError as error:
-            notify(page, str(error), error=True)
+            notify(page, self.words.render(error.message), error=True)
             view = self._build(self.visit.home())
-        width = page.width or 0
-        self._wide = width > COLUMN_WIDTH + 40
-        if view.data not in (WIDE, RESIZES) and width > COLUMN_WIDTH + 40:
-            view.padding = _centred(width)
+        self.layout.fit(view)
         page.views.clear()
         page.views.append(view)
         if self._message is not None:
@@ -479,32 +384,5 @@ class App:
             return module.build(self)
         return module.build(self, route.game_id)
 
-    def _resized(self, _: ft.PageResizeEvent) -> None:
-        # A change of layout (one column or centred) needs the screen built again...
-        width = self.page.width or 0
-        wide = width > COLUMN_WIDTH + 40
-        view = self.page.views[-1] if self.page.views else None
-        if wide != self._wide and view is not None and view.data == RESIZES:
-            # Laid out again in place below: building the digital board again at every turn
-            # of a phone took a second or more during a computer's turn (issue 24's trial).
-            self._wide = wide
-        elif wide != self._wide:
-            if view is None or view.data in (WIDE, SIZED):
-                self.show()
-                return
-            # Any other screen only needs new margins; a screen built anew would leave a dialog
-            # open on it (a phone turned while asked to confirm) on the client, never to close.
-            self._wide = wide
-            view.padding = _centred(width) if wide else PADDING
-            view.update()
-        # ... and any change of size one sized to the page (the isle's canvas).
-        if self._page_resized is not None:
-            self._page_resized()
-
     async def _pop(self, event: ft.ViewPopEvent) -> None:
         await self.page.push_route("/")
-
-
-def _centred(width: float) -> ft.Padding:
-    """Margins that centre a column of COLUMN_WIDTH on a screen `width` wide."""
-    return ft.Padding.symmetric(horizontal=(width - COLUMN_WIDTH) / 2, vertical=PADDING)

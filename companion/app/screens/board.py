@@ -56,7 +56,7 @@ def build(app: App, game_id: str) -> ft.View:
     view = screen(f"/game/{game_id}", spacing=10)
     board = BoardScreen(app, session, view)
     board.render()
-    app.follow(game_id, board.changed_elsewhere)
+    app.bus.follow(game_id, board.changed_elsewhere)
     board.wake_bots()
     app.page.run_task(board.turns.keep_watch, board)
     if board.turns.bots and app.page.session.store.get(SESSION_PACE) is None:
@@ -213,7 +213,7 @@ class BoardScreen:
 
     def announce(self, revision: int) -> None:
         """Tell the game's other devices about a revision recorded here."""
-        self.app.announce(self.session.id, revision)
+        self.app.bus.announce(self.session.id, revision)
 
     async def present(self, player: str, command: Command, seconds: float) -> None:
         """Point out a computer's command (already drawn); a move glides through the pause."""

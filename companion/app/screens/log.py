@@ -41,7 +41,7 @@ def build(app: App, game_id: str) -> ft.View:
 
     def act(outcome: Outcome) -> None:
         if outcome.ok:
-            app.announce(game_id, session.saved.revision)
+            app.bus.announce(game_id, session.saved.revision)
         notify(app.page, outcome.text(app.words), error=not outcome.ok)
         render()
         app.page.update()

@@ -63,7 +63,7 @@ class ResetScreen:
         # Records go through the turn controller the table screen shares.
         self.turns = Turns(
             session,
-            lambda revision: app.announce(session.id, revision),
+            lambda revision: app.bus.announce(session.id, revision),
             leases=app.service.leases,
         )
         self.guard = TapGuard()
@@ -86,8 +86,8 @@ class ResetScreen:
         self.version = 0
         self.selected: Creature | None = None
         self.tally: Tally | Message
-        app.follow(session.id, self.recorded_elsewhere)
-        app.follow_draft(session.id, self.entered_elsewhere)
+        app.bus.follow(session.id, self.recorded_elsewhere)
+        app.bus.follow_draft(session.id, self.entered_elsewhere)
 
     def render(self) -> None:
         """Show the screen for the game's state: the draft to enter, or why there is none."""
@@ -200,7 +200,7 @@ class ResetScreen:
             return
         outcome, self.draft, self.version = self.session.change_draft(change)
         if outcome.ok:
-            self.app.announce_draft(self.session.id, self.version)
+            self.app.bus.announce_draft(self.session.id, self.version)
             self.selected = then if then is not None else self.draft.next_to_place(self.selected)
         else:
             notify(self.app.page, outcome.text(self.words), error=True)
@@ -278,7 +278,7 @@ class ResetScreen:
             notify(self.app.page, outcome.text(self.words), error=True)
             return
         self.draft, self.version = self.session.draft()
-        self.app.announce_draft(self.session.id, self.version)
+        self.app.bus.announce_draft(self.session.id, self.version)
         self.selected = self.draft.next_to_place(None)
         self.show_draft()
 

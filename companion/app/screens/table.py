@@ -61,7 +61,7 @@ class TableScreen:
         # Turn driving shared with the digital board: records, undo, other devices.
         self.turns = Turns(
             session,
-            lambda revision: app.announce(session.id, revision),
+            lambda revision: app.bus.announce(session.id, revision),
             leases=app.service.leases,
         )
         self.die = ft.Text("", size=40)
@@ -78,7 +78,7 @@ class TableScreen:
         # Below the turn card: a line that appears or grows never moves a control under a finger.
         self.chances = ChanceCard(app, session)
         view.appbar = self.bar.control
-        app.follow(session.id, self.changed_elsewhere)
+        app.bus.follow(session.id, self.changed_elsewhere)
         # One column on a phone; two side by side on a tablet or desktop.
         view.data = WIDE
         seat = seat_line(app, session.id)

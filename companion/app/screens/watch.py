@@ -104,7 +104,7 @@ class WatchScreen:
             self.players.control,
             section(app.say("app.end.axis_energy"), self.track.control),
         ]
-        app.follow(session.id, self.changed)
+        app.bus.follow(session.id, self.changed)
 
     def changed(self, revision: int) -> None:
         """The table recorded something: show the game as it is now."""
