@@ -35,7 +35,6 @@ from test_turns import (
 )
 
 from companion.app.board_view import IsleCanvas
-from companion.app.screens import home
 from companion.app.screens.board_editor import BoardEditor
 from companion.app.sizes import TAP
 from companion.app.theme import colour_of
@@ -60,6 +59,7 @@ from companion.play.board_summary import (
     story_since,
 )
 from companion.play.game_words import territory_names
+from companion.play.home import Standings
 from companion.play.session import GameSession
 from companion.play.turns import SHOW_EACH, SHOW_PER_TURN, Leases, Turns, pause_for
 from companion.store.store import open_store
@@ -383,12 +383,12 @@ def test_home_says_the_round_and_step_the_game_screen_shows(store):
     play_to_the_energy_and_reset(turns, stage)
     saved = turns.session.saved
     summary = next(s for s in store.games() if s.id == saved.id)
-    where = home.standing(store, summary)
+    where = Standings().of(store, summary)
     # The game is in round 2 already, but a device that has not gone on shows round 1's card.
     assert where.round == "Round 2/6"
     assert where.on_device(None) == ("Round 1/6", "Energy and Reset to read")
     assert where.on_device(saved.log[-1].seq) == (where.round, where.turn)
-    assert home.standing(store, summary, FR).on_device(None, FR) == (
+    assert Standings().of(store, summary, FR).on_device(None, FR) == (
         "Manche 1/6",
         "Énergie et Réinitialisation à lire",
     )

@@ -5,20 +5,21 @@ import json
 import pytest
 from store_support import DUEL, TABLE, random_log
 
-from companion.app.screens import home
-from companion.app.screens.home import import_log_file, players_of, standing
 from companion.engine import Phase
+from companion.play.home import Standing, Standings, import_log_file, players_of
 from companion.play.new_game import name_problems as problems_of
 from companion.store.store import open_store
 from models.commands import Pass
 from models.game_log import GameLog
+
+# Home's cache of where each game stands, as a server holds one (Service.standings).
+standing = Standings().of
 
 
 @pytest.fixture
 def store(tmp_path):
     with open_store(str(tmp_path / "games.sqlite3")) as opened:
         yield opened
-    home._standings.clear()
 
 
 def summary_of(store, game_id):
@@ -27,7 +28,7 @@ def summary_of(store, game_id):
 
 def test_a_games_standing_names_its_board_round_and_whose_turn(store):
     saved = store.new_game(TABLE)
-    assert standing(store, summary_of(store, saved.id)) == home.Standing(
+    assert standing(store, summary_of(store, saved.id)) == Standing(
         board="Gathering Isle", round="Round 1/6", turn="red's turn", route=f"/game/{saved.id}"
     )
     # Everyone done with every step: nobody's turn, the table tallies.

@@ -7,9 +7,9 @@ import pytest
 from pydantic import ValidationError
 from store_support import DUEL, random_log
 
-from companion.app.screens.home import import_log_file
 from companion.boards import BoardError, resolve_board
 from companion.language.render import language
+from companion.play.home import import_log_file
 from companion.store.errors import LogError
 from companion.store.store import open_store
 from models.game_log import GameLog

@@ -19,13 +19,12 @@ from pydantic import ValidationError
 from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
-from companion.app.screens import home
-from companion.app.screens.home import import_log_file, standing
 from companion.boards import BoardError, parse_board
 from companion.boards.user import board_from_counts, board_name
 from companion.cli import app
 from companion.language import Message
 from companion.language.render import render
+from companion.play.home import Standings, import_log_file
 from companion.play.new_game import name_problems as problems_of
 from companion.store.store import open_store
 from models.commands import CommandFormatError, Correction, command_from_json
@@ -174,7 +173,6 @@ def test_new_game_says_what_is_wrong_with_a_typed_name_in_both_languages():
 def store(tmp_path):
     with open_store(str(tmp_path / "games.sqlite3")) as opened:
         yield opened
-    home._standings.clear()
 
 
 @pytest.mark.parametrize("name", [SURROGATE, OVERRIDE])
@@ -276,7 +274,6 @@ def older(tmp_path):
     db = str(tmp_path / "games.sqlite3")
     game = save_as_an_older_version_did(db, SURROGATE, OVERRIDE, reason="miscount\u200f")
     yield db, game
-    home._standings.clear()
 
 
 def test_a_saved_bad_name_is_listed_and_opens_with_the_name_shown_safely(older):
@@ -284,7 +281,7 @@ def test_a_saved_bad_name_is_listed_and_opens_with_the_name_shown_safely(older):
     with open_store(db) as store:
         summary = store.unfinished()[0]
         assert summary.labels == ("Bo\ufffdb", "Bo\ufffdb")
-        where = standing(store, summary)
+        where = Standings().of(store, summary)
         assert where.turn == "Bo\ufffdb's turn"
         saved = store.load(game)
         assert saved.game.labels["red"] == "Bo\ufffdb"

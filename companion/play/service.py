@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from companion.play.bus import Bus, LocalBus
 from companion.play.coach_work import CoachWork
+from companion.play.home import Standings
 from companion.play.sharing.hosting import Hosting
 from companion.play.sharing.links import TableLinks
 from companion.play.turns import Leases, StoredLeases
@@ -34,6 +35,8 @@ class Service:
     # None: in the store's database (StoredLeases), so every process sees them.
     leases: Leases | None = None
     coach: CoachWork = field(default_factory=CoachWork)
+    # Where each unfinished game stands, as Home and the watchers' list say it.
+    standings: Standings = field(default_factory=Standings)
 
     def __post_init__(self) -> None:
         if self.leases is None:

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from companion.app.screens.home import players_of, when
 from companion.app.widgets import screen, section
+from companion.play.home import players_of, when
 from models.rules import WINNING_ENERGY
 
 if TYPE_CHECKING:

@@ -8,11 +8,11 @@ import flet as ft
 
 from companion.app.game_panels import PlayersCard
 from companion.app.order_strip import OrderStrip
-from companion.app.screens.home import players_of, standing
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import EnergyTrack, screen, section
 from companion.engine import Phase
 from companion.language import Message
+from companion.play.home import players_of
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -33,7 +33,7 @@ def home(app: App) -> ft.View:
     view.appbar = ft.AppBar(title=ft.Text(app.say("app.home.title")))
     cards: list[ft.Control] = []
     for summary in app.store.unfinished():
-        where = standing(app.store, summary, app.words)
+        where = app.service.standings.of(app.store, summary, app.words)
         players = players_of(summary.labels, app.words)
         cards.append(
             ft.Semantics(
