@@ -12,7 +12,6 @@ removal the table forgot to enter is recorded here, late.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -21,13 +20,13 @@ from companion.app.screens.reset_bar import TallyBar, explanation
 from companion.app.screens.reset_cards import Prompt, TerritoryCard
 from companion.app.screens.reset_late import LateRecords
 from companion.app.widgets import WIDE, big_button, notify
-from companion.engine import Phase, Tally
+from companion.engine import Tally
 from companion.engine.names import kinds_term
 from companion.engine.table_reset import Creature, ResetDraft
 from companion.language import Message, Value
 from companion.play.game_words import order_of, say
+from companion.play.reset_entry import ResetEntry, Step
 from companion.play.session import GameSession
-from companion.play.tap_guard import TapGuard, Verdict
 from companion.play.turns import Turns
 
 if TYPE_CHECKING:
@@ -66,10 +65,6 @@ class ResetScreen:
             lambda revision: app.bus.announce(session.id, revision),
             leases=app.service.leases,
         )
-        self.guard = TapGuard()
-        # Says when another device's change moved this device's question to another
-        # creature: a territory tapped in that moment was meant for the one asked before.
-        self.asked_anew = TapGuard()
         self.late = LateRecords(self)
         self.view.appbar = ft.AppBar(
             # Two lines where the language's name for it is long (French, on a phone).
@@ -81,18 +76,15 @@ class ResetScreen:
             ),
             actions=[self.late.menu()],
         )
-        # Set by render before anything shows them (the tally by refresh).
-        self.draft: ResetDraft
-        self.version = 0
-        self.selected: Creature | None = None
+        self.entry = ResetEntry(session, self.turns)
+        # Set by refresh before anything shows it.
         self.tally: Tally | Message
         app.bus.follow(session.id, self.recorded_elsewhere)
         app.bus.follow_draft(session.id, self.entered_elsewhere)
 
     def render(self) -> None:
         """Show the screen for the game's state: the draft to enter, or why there is none."""
-        state = self.session.state
-        if state.phase is not Phase.ENERGY_AND_RESET or state.game.digital:
+        if not self.entry.open:
             self.view.controls = [
                 ft.Text(say(self.words, "game.reset.not_now"), size=16),
                 big_button(
@@ -101,8 +93,7 @@ class ResetScreen:
                 ),
             ]
             return
-        self.draft, self.version = self.session.draft()
-        self.selected = self.draft.next_to_place(None)
+        self.entry.load()
         self.lay_out()
         self.refresh()
 
@@ -176,166 +167,80 @@ class ResetScreen:
             breakpoints=breakpoints,
         )
 
-    # --- taps: each a change of the table's draft, stored before it shows -----------------
+    # --- taps and other devices' changes: the play layer decides, the screen carries out --
 
-    def edit(
-        self,
-        change: Callable[[ResetDraft], Message | None],
-        then: Creature | None,
-        *,
-        moves: bool = True,
-    ) -> None:
-        """Make a change to the draft for a tap; `then` is the creature to ask about next
-        (None: whichever comes next).
+    @property
+    def draft(self) -> ResetDraft:
+        """The table's draft as this device has it."""
+        return self.entry.draft
 
-        `moves` is False for a target another device's change cannot move or re-aim (a
-        territory: what it puts there is this device's own question), so two phones placing
-        at the same moment both place.
-        """
-        verdict = self.guard.tap(current=moves)
-        if verdict is Verdict.DOUBLE:
+    @property
+    def selected(self) -> Creature | None:
+        """The creature this device is asked about (None: all are accounted for)."""
+        return self.entry.selected
+
+    def carry_out(self, step: Step) -> None:
+        """Announce, show, say or go as a step of the play layer says."""
+        if step.go is not None:
+            said = None if step.said is None else self.words.render(step.said)
+            self.app.go(step.go, said)
             return
-        if verdict is Verdict.CHANGED:
-            notify(self.app.page, say(self.words, "game.tap.changed"), error=True)
-            return
-        outcome, self.draft, self.version = self.session.change_draft(change)
-        if outcome.ok:
-            self.app.bus.announce_draft(self.session.id, self.version)
-            self.selected = then if then is not None else self.draft.next_to_place(self.selected)
-        else:
-            notify(self.app.page, outcome.text(self.words), error=True)
-        self.show_draft()
-        self.guard.settled()
+        if step.announce:
+            self.app.bus.announce_draft(self.session.id, self.entry.version)
+        if step.redraw:
+            self.show_draft()
+        if step.said is not None:
+            notify(self.app.page, self.words.render(step.said), error=step.error)
+
+    def tapped(self, step: Step) -> None:
+        """Carry out a tap's step; the guard time runs from when it shows."""
+        self.carry_out(step)
+        self.entry.shown()
 
     def place(self, territory_id: str) -> None:
         """Put the creature asked about in a territory, and ask about the next one."""
-        creature = self.selected
-        if creature is None:
-            notify(self.app.page, say(self.words, "game.reset.all_placed_tap"))
-            return
-        if self.asked_anew.tap() is Verdict.CHANGED:
-            # Another device placed the creature this one was asked about a moment ago: the
-            # tap was meant for that one, and is not put on the next.
-            said = say(self.words, "game.reset.asked_anew", creature=self.draft.naming(creature))
-            notify(self.app.page, said, error=True)
-            return
-        self.edit(lambda draft: draft.put(creature, territory_id), None, moves=False)
+        self.tapped(self.entry.place(territory_id))
 
     def take_back(self, creature: Creature, territory_id: str) -> None:
-        """Take a creature off a territory: it is the one asked about now (a move's first tap)."""
-
-        def change(draft: ResetDraft) -> Message | None:
-            if creature not in draft.placed[territory_id]:
-                return Message("draft.not_there", creature=draft.naming(creature))
-            draft.take_back(creature, territory_id)
-            return None
-
-        self.edit(change, creature)
+        """Take a creature off a territory: it is the one asked about now."""
+        self.tapped(self.entry.take_back(creature, territory_id))
 
     def select(self, creature: Creature) -> None:
         """Ask about another group of creatures still to place (this device only)."""
-        self.selected = creature
+        self.entry.select(creature)
         self.show_draft()
 
     def mark_gone(self, _: ft.Event[Any]) -> None:
-        """The creature asked about is not on the board: it went without a recorded removal."""
-        creature = self.selected
-        if creature is None:
-            return
-
-        def change(draft: ResetDraft) -> Message | None:
-            if not draft.to_place.get(creature):
-                return Message("draft.not_waiting", creature=draft.naming(creature))
-            draft.mark_gone(creature)
-            return None
-
-        self.edit(change, None)
+        """The creature asked about is not on the board."""
+        self.tapped(self.entry.mark_gone())
 
     def restore(self, creature: Creature) -> None:
         """A creature marked gone is on the board after all: ask where."""
-
-        def change(draft: ResetDraft) -> Message | None:
-            if not draft.gone.get(creature):
-                return Message("draft.not_gone", creature=draft.naming(creature))
-            draft.restore(creature)
-            return None
-
-        self.edit(change, creature)
+        self.tapped(self.entry.restore(creature))
 
     def decline(self, player: str, territory_id: str, take: bool) -> None:
-        """Take or decline a domination bonus (ruling 10: each is optional)."""
-
-        def change(draft: ResetDraft) -> Message | None:
-            draft.decline(player, territory_id, not take)
-            return None
-
-        self.edit(change, self.selected)
+        """Take or decline a domination bonus (ruling 10)."""
+        self.tapped(self.entry.decline(player, territory_id, take))
 
     def start_over(self) -> None:
         """Throw away what the table entered: the draft starts again from the record."""
-        outcome = self.session.start_draft_over()
-        if not outcome.ok:
-            notify(self.app.page, outcome.text(self.words), error=True)
-            return
-        self.draft, self.version = self.session.draft()
-        self.app.bus.announce_draft(self.session.id, self.version)
-        self.selected = self.draft.next_to_place(None)
-        self.show_draft()
+        self.carry_out(self.entry.start_over())
 
     def apply(self, _: ft.Event[Any]) -> None:
         """Record the Energy and Reset and go on to the next round (or the result)."""
-        if self.guard.tap() is not Verdict.SEND:
-            return
-        self.draft, self.version = self.session.draft()
-        outcome = self.turns.record([self.draft.command()], None)
-        self.guard.settled()
-        if not outcome.ok:
-            # The engine names what is not accounted for: the fix is on this screen.
-            self.show_draft()
-            notify(self.app.page, outcome.text(self.words), error=True)
-            return
-        if self.session.state.is_terminal:
-            self.app.go(f"/game/{self.session.id}/end")
-        else:
-            self.app.go(f"/game/{self.session.id}")
-
-    # --- what other devices did -------------------------------------------------------------
+        self.tapped(self.entry.apply())
 
     def entered_elsewhere(self, version: int) -> None:
         """Another device changed the draft: show it as it is now."""
-        if version <= self.version:
-            return
-        self.draft, self.version = self.session.draft()
-        self.redrawn()
+        self.carry_out(self.entry.entered_elsewhere(version))
 
     def recorded_elsewhere(self, revision: int) -> None:
-        """Another device recorded in this game: a late record changes the draft; the
-        record applied (or undone past this phase) ends this screen's business."""
-        if not self.turns.changed_elsewhere(revision):
-            return
-        self.changed_record(elsewhere=True)
+        """Another device recorded in this game: show the draft against it, or leave."""
+        self.carry_out(self.entry.recorded_elsewhere(revision))
 
-    def changed_record(self, *, elsewhere: bool = False) -> None:
-        """The record changed (here or elsewhere): show the draft against it, or leave."""
-        state = self.session.state
-        if state.phase is not Phase.ENERGY_AND_RESET:
-            where = f"/game/{self.session.id}" + ("/end" if state.is_terminal else "")
-            said = say(self.words, "game.reset.elsewhere") if elsewhere else None
-            self.app.go(where, said)
-            return
-        self.draft, self.version = self.session.draft()
-        self.redrawn(elsewhere=elsewhere)
-
-    def redrawn(self, *, elsewhere: bool = True) -> None:
-        """Show the draft as it is now; after another device's change, a tap in the next
-        moments was aimed at what was there before (the tap guards)."""
-        if self.selected not in dict(self.draft.groups()):
-            self.selected = self.draft.next_to_place(self.selected)
-            if elsewhere:
-                self.asked_anew.changed_elsewhere()
-        if elsewhere:
-            self.guard.changed_elsewhere()
-        self.show_draft()
+    def changed_record(self) -> None:
+        """This device recorded late: show the draft against the record, or leave."""
+        self.carry_out(self.entry.changed_record())
 
     # --- showing ---------------------------------------------------------------------------
 
@@ -346,12 +251,8 @@ class ResetScreen:
     def refresh(self) -> list[ft.Control]:
         """Show the draft and the engine's tally for it; the controls that changed."""
         # While creatures are still to place, the tally is a preview with them counted as gone.
-        self.tally = self.session.reset_preview(self.draft.trial())
-        held = {}
-        if isinstance(self.tally, Tally):
-            for line in self.tally.players:
-                for territory in line.dominated:
-                    held[territory.territory] = (line.player, territory.bonus, territory.taken)
+        self.tally = self.entry.tally()
+        held = self.entry.held(self.tally)
         changed = [*self.prompt.show(), *self.bar.show()]
         for territory_id, card in self.cards.items():
             changed.extend(card.show(held.get(territory_id)))

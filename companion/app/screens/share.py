@@ -9,29 +9,19 @@ import flet as ft
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import SHARE_PANEL, big_button, screen, section
-from companion.play.sharing.access import Role
-from companion.play.sharing.codes import grouped
+from companion.play.share_panel import Code, FreeSeat, SharePanel, share_panel
 from companion.play.sharing.links import png_qr
-from companion.play.sharing.seats import WATCHER, seat_name
-from companion.store.errors import StoreError
 
 if TYPE_CHECKING:
     from companion.app.main import App
 
 QR_SIZE = 260
-# How a device came in, as its line on the panel says it.
-ROLE_WORDS = {
-    Role.HOST: "app.share.role.host",
-    Role.JOIN: "app.share.role.join",
-    Role.WATCH: "app.share.role.watch",
-}
 
 
 def build(app: App) -> ft.View:
     """The panel the host shows the table: scan to join, or type the code."""
     assert app.table is not None
     links = app.table
-    access = links.access
     view = screen("/share", spacing=14)
     view.data = SHARE_PANEL
     view.appbar = ft.AppBar(
@@ -75,12 +65,14 @@ def build(app: App) -> ft.View:
             )
         )
 
+    panel = share_panel(links, app.store, None if app.ticket is None else app.ticket.device)
+    say = app.words.render
     view.controls = [
         ft.Text(app.say("app.share.scan"), size=16),
         ft.Row(
             [
                 ft.Semantics(
-                    label=app.say("app.share.qr", link=links.join),
+                    label=say(panel.qr_said),
                     content=ft.Image(
                         src=png_qr(links.join), width=QR_SIZE, height=QR_SIZE, fit=ft.BoxFit.CONTAIN
                     ),
@@ -88,25 +80,9 @@ def build(app: App) -> ft.View:
             ],
             alignment=ft.MainAxisAlignment.CENTER,
         ),
-        section(
-            app.say("app.share.join_title"),
-            _said(
-                grouped(access.join_code),
-                app.say("app.share.join_code", code=grouped(access.join_code)),
-                30,
-            ),
-            _said(links.join, app.say("app.share.join_link", link=links.join), 14),
-        ),
-        section(
-            app.say("app.share.watch_title"),
-            _said(
-                grouped(access.watch_code),
-                app.say("app.share.watch_code", code=grouped(access.watch_code)),
-                22,
-            ),
-            _said(links.watch, app.say("app.share.watch_link", link=links.watch), 14),
-        ),
-        section(app.say("app.share.devices"), *_device_lines(app)),
+        section(app.say("app.share.join_title"), *_code(app, panel.join, 30)),
+        section(app.say("app.share.watch_title"), *_code(app, panel.watch, 22)),
+        section(app.say("app.share.devices"), *_device_lines(app, panel)),
         big_button(app.say("app.share.make_code"), ask_renew, icon=ft.Icons.REFRESH, primary=False),
         ft.Text(
             app.say("app.share.plain_http"),
@@ -115,6 +91,12 @@ def build(app: App) -> ft.View:
         ),
     ]
     return view
+
+
+def _code(app: App, code: Code, size: int) -> list[ft.Control]:
+    """A code, big, and its link below it."""
+    say = app.words.render
+    return [_said(code.code, say(code.code_said), size), _said(code.link, say(code.link_said), 14)]
 
 
 def _said(text: str, label: str, size: int) -> ft.Control:
@@ -127,45 +109,28 @@ def _said(text: str, label: str, size: int) -> ft.Control:
     )
 
 
-def _device_lines(app: App) -> list[ft.Control]:
-    """One line per device let in: its name, how it came in, whether it is connected, its seats."""
-    assert app.table is not None
-    access = app.table.access
+def _device_lines(app: App, panel: SharePanel) -> list[ft.Control]:
+    """One line per device let in, and the host's Free under it for each player's seat."""
+    say = app.words.render
     lines: list[ft.Control] = []
-    for device in access.devices():
-        seats = []
-        frees: list[ft.Control] = []
-        for game_id, seat in access.seats.of_device(device.id).items():
-            try:
-                saved = app.store.load(game_id)
-            except StoreError:
-                continue
-            game = tuple(p.label for p in saved.setup.players)
-            who = seat_name(seat, saved.game.labels, app.words)
-            seats.append(app.say("app.share.seat_in", seat=who, players=game))
-            if seat != WATCHER:
-                frees.append(
-                    ft.TextButton(
-                        app.say("app.share.free", seat=who, players=game),
-                        icon=ft.Icons.EVENT_SEAT,
-                        # No fixed height: the label wraps on a phone, and the theme keeps
-                        # the button at least 48 px tall.
-                        on_click=lambda _, g=game_id, d=device.id: _free(app, g, d),
-                    )
-                )
-        state = app.say("app.share.connected" if device.connections else "app.share.not_connected")
-        name = app.say("app.share.device", number=device.number)
-        if app.ticket is not None and device.id == app.ticket.device:
-            name = app.say("app.share.this_device", device=name)
-        held = ", ".join(seats) if seats else app.say("app.share.no_seat")
-        lines.append(
-            ft.Text(" · ".join([name, app.say(ROLE_WORDS[device.role]), state, held]), size=15)
+    for device in panel.devices:
+        held = ", ".join(say(seat) for seat in device.seats)
+        parts = [say(device.name), say(device.role), say(device.state), held]
+        lines.append(ft.Text(" · ".join(parts), size=15))
+        lines.extend(
+            ft.TextButton(
+                say(free.label),
+                icon=ft.Icons.EVENT_SEAT,
+                # No fixed height: the label wraps on a phone, and the theme keeps the button
+                # at least 48 px tall.
+                on_click=lambda _, f=free: _free(app, f),
+            )
+            for free in device.frees
         )
-        lines.extend(frees)
     return lines or [ft.Text(app.say("app.share.no_device"), size=15)]
 
 
-def _free(app: App, game_id: str, device: str) -> None:
+def _free(app: App, free: FreeSeat) -> None:
     """Free a device's seat in a game (the host's answer to a seat held by a lost phone)."""
-    app.free_seat(game_id, device)
+    app.free_seat(free.game_id, free.device)
     app.show()

@@ -19,12 +19,12 @@ SCOREKEEPER = "scorekeeper"
 WATCHER = "watcher"
 
 
-def seat_name(seat: str, labels: Mapping[str, str], words: Language = ENGLISH) -> str:
-    """A seat in words: the player's name, 'the scorekeeper' or 'a watcher'."""
+def seat_naming(seat: str, labels: Mapping[str, str]) -> Message | str:
+    """A seat as a sentence names it: the player's name, 'the scorekeeper' or 'a watcher'."""
     if seat == SCOREKEEPER:
-        return words.render(Message("app.seat.the_scorekeeper"))
+        return Message("app.seat.the_scorekeeper")
     if seat == WATCHER:
-        return words.render(Message("app.seat.a_watcher"))
+        return Message("app.seat.a_watcher")
     return labels.get(seat, seat)
 
 
