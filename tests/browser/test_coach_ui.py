@@ -52,12 +52,12 @@ SIZES = {
     "844x390": {"width": 844, "height": 390},
     "1280x800": {"width": 1280, "height": 800},
 }
-# Every button's name and height, among those wholly inside the window.
-# Buttons whole on the screen: one whose bottom reaches the screen's bottom margin (12 px)
-# may be cut by the scrolling column there, which is scrolling, not a short button.
+# Every button's name and height, among those wholly on the screen: one that reaches the
+# screen's bottom margin (12 px) may be cut off by the scrolling column there (scrolling,
+# not a short button).
 BUTTONS = """() => [...document.querySelectorAll('flt-semantics[role=button]')]
     .map(e => [e.innerText || e.getAttribute('aria-label') || '?', e.getBoundingClientRect()])
-    .filter(([, r]) => r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight - 12)
+    .filter(([, r]) => r.height > 0 && r.top >= 0 && r.bottom < window.innerHeight - 12)
     .map(([name, r]) => [name, r.height])"""
 
 
