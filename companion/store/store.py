@@ -141,9 +141,10 @@ class LogEntry:
 
     seq: int
     command: Command
-    # The engine's sentence for it, as it played out: stored as data (an id and values,
-    # `companion.language.stored`), rendered in each reader's language.
-    sentence: Message
+    # The engine's sentence for it, as it played out: a message, or the stored JSON of one
+    # (an id and values, `companion.language.stored`), read when first asked (`sentence`):
+    # opening a game reads no sentence it does not show.
+    said: Message | str = field(compare=False)
     created: datetime
     # The Energy and Reset this command finished (`Tally.log_message`): derived when the
     # log is replayed, never stored, so the log's format stays as it was.
@@ -151,6 +152,16 @@ class LogEntry:
     # The tap that recorded it (issue 21): the seq of that tap's first record. Undo and redo
     # take back and bring back a whole tap; export and import keep where taps begin.
     tap: int = 0
+
+    @property
+    def sentence(self) -> Message:
+        """The record's sentence, to render in any language."""
+        said = self.said
+        if isinstance(said, str):
+            said = _stored(said) or Message("log.recorded", text=said)
+            # Read once: the entry is immutable to its users, this only keeps the reading.
+            object.__setattr__(self, "said", said)
+        return said
 
 
 @dataclass(frozen=True, slots=True)
@@ -668,10 +679,11 @@ class Store:
             try:
                 command = command_from_json(data, STORED)
                 if mark == Mark.UNDONE:
-                    sentence = _stored(description) or Message("log.recorded", text=description)
-                    undone.append(LogEntry(seq, command, sentence, created, tap=tap or seq))
+                    undone.append(LogEntry(seq, command, description, created, tap=tap or seq))
                     continue
-                sentence = _stored(description) or state.sentence(command)
+                # Read when shown; a row from before sentences were data is told again now.
+                stored = description.startswith(STORED_PREFIX)
+                sentence = description if stored else state.sentence(command)
                 reset = apply_noting_reset(state, command)
             except (CommandFormatError, IllegalCommand) as error:
                 said = Message("store.replay_refused", game=game_id, seq=seq, problem=error.message)
@@ -805,6 +817,10 @@ def _replay(game: Game, game_id: str, log: tuple[LogEntry, ...]) -> GameState:
         ) from None
 
 
+# How a stored message's JSON begins (`_command_row`); a row's English words never do.
+STORED_PREFIX = '{"m":'
+
+
 def _stored(description: str) -> Message | None:
     """A record's stored sentence; None for a log written before sentences were data (it
     kept English words, told again from its command instead)."""
@@ -893,7 +909,9 @@ def _command_row(game_id: str, entry: LogEntry) -> dict[str, Any]:
         "game_id": game_id,
         "seq": entry.seq,
         "command": command_to_json(entry.command),
-        "description": json.dumps(message_to_json(entry.sentence), ensure_ascii=False),
+        "description": json.dumps(
+            message_to_json(entry.sentence), ensure_ascii=False, separators=(",", ":")
+        ),
         "created": entry.created,
         "mark": None,
         "tap": entry.tap,
