@@ -19,7 +19,9 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from itertools import islice
+from multiprocessing.synchronize import Event as EventType
 from typing import Any
 
 from companion.boards import shipped_board
@@ -340,25 +342,16 @@ def simulate(
     return report
 
 
-def _quit_quietly(signum: int, frame: object) -> None:
-    """A worker's Ctrl-C: stop at once, without a traceback; the parent reports it once."""
+def _quit_quietly(stopped: EventType, signum: int, frame: object) -> None:
+    """A worker's Ctrl-C: say so, then stop at once, without a traceback; the parent reports
+    it once."""
+    stopped.set()
     os._exit(130)
 
 
-def _in_worker() -> None:
-    signal.signal(signal.SIGINT, _quit_quietly)
-
-
-def workers_of(pool: ProcessPoolExecutor) -> list[multiprocessing.Process]:
-    """The pool's worker processes started so far (the executor keeps them in a private
-    dict, which it may empty once broken: so they are taken while it runs)."""
-    return list((getattr(pool, "_processes", None) or {}).values())
-
-
-def _stopped_by_ctrl_c(workers: list[multiprocessing.Process]) -> bool:
-    """Whether a worker ended by Ctrl-C (its status 130, `_quit_quietly`): then the pool
-    broke for the Ctrl-C, however late it reaches this process on a busy machine."""
-    return any(worker.exitcode == 130 for worker in workers)
+def _in_worker(stopped: EventType) -> None:
+    """A worker's start: a Ctrl-C stops it quietly and marks `stopped` for the parent."""
+    signal.signal(signal.SIGINT, partial(_quit_quietly, stopped))
 
 
 def _run(tables: Iterator[_Table], workers: int) -> Iterator[tuple[_Table, _Outcome]]:
@@ -372,15 +365,16 @@ def _run(tables: Iterator[_Table], workers: int) -> Iterator[tuple[_Table, _Outc
     # initializer runs. A Ctrl-C held is acted on once they have started (never lost).
     held: list[int] = []
     previous = signal.signal(signal.SIGINT, lambda signum, _frame: held.append(signum))
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_in_worker)
-    started: list[multiprocessing.Process] = []
+    # A worker's exit status cannot tell a Ctrl-C reliably: the pool's own thread may reap
+    # it first. The worker marks this event before it goes.
+    stopped = multiprocessing.Event()
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_in_worker, initargs=(stopped,))
     finished_all = False
     try:
         pending: dict[Future[_Outcome], _Table] = {}
         # A few games queued per worker keeps every worker busy without holding them all.
         for table in islice(tables, workers * IN_FLIGHT_PER_WORKER):
             pending[pool.submit(_play_table, table)] = table
-        started = workers_of(pool)
         signal.signal(signal.SIGINT, previous)
         if held:
             raise KeyboardInterrupt
@@ -398,7 +392,7 @@ def _run(tables: Iterator[_Table], workers: int) -> Iterator[tuple[_Table, _Outc
         # before the same Ctrl-C reaches this process, or while it is held: it is given that
         # moment to arrive, and then it is the Ctrl-C that is reported.
         time.sleep(BROKEN_POOL_GRACE_S)
-        if held or _stopped_by_ctrl_c(started + workers_of(pool)):
+        if held or stopped.is_set():
             raise KeyboardInterrupt from None
         raise
     finally:
