@@ -50,10 +50,10 @@ def test_without_a_browser_the_benchmark_says_what_is_missing_in_one_line(monkey
     def missing():
         raise app_waits.AppWaitsUnavailable("Debian's chromium is not installed.")
 
-    monkeypatch.setattr(app_waits, "_playwright", missing)
+    monkeypatch.setattr(app_waits, "playwright_api", missing)
     with pytest.raises(SystemExit) as stopped:
         cli_app(["bench", "--waits-app", "1"], standalone_mode=True)
     assert stopped.value.code == 2
     assert capsys.readouterr().err.strip() == (
-        "error: cannot measure waits in the app: Debian's chromium is not installed."
+        "error: cannot measure the app in a browser: Debian's chromium is not installed."
     )

@@ -250,8 +250,13 @@ def _fetch(port: int, path: str, **headers: str):
 
 def test_the_real_server_sends_its_files_gzipped_and_revalidated(served):
     """Issue 22: a first visit was ~17 MB uncompressed, uncacheable; Flet's big two files
-    must travel compressed where the client accepts it, and a second visit get 304s."""
+    must travel compressed where the client accepts it, and a second visit get 304s.
+
+    A client that takes brotli too gets it once the file is packed (web_packs.py), gzip
+    until then."""
     import gzip
+
+    import brotli
 
     from companion.app.web_page import STUB_PATH
 
@@ -259,10 +264,13 @@ def test_the_real_server_sends_its_files_gzipped_and_revalidated(served):
     for path in ("/main.dart.js", "/canvaskit/canvaskit.wasm", "/"):
         status, plain_headers, plain = _fetch(port, path)
         assert status == 200 and plain_headers.get("Content-Encoding") is None
-        status, headers, packed = _fetch(port, path, **{"Accept-Encoding": "gzip, br"})
+        status, headers, packed = _fetch(port, path, **{"Accept-Encoding": "gzip"})
         assert status == 200 and headers["Content-Encoding"] == "gzip"
         assert headers["Vary"] == "Accept-Encoding"
         assert gzip.decompress(packed) == plain
+        status, either, either_body = _fetch(port, path, **{"Accept-Encoding": "gzip, br"})
+        unpack = {"gzip": gzip.decompress, "br": brotli.decompress}
+        assert status == 200 and unpack[either["Content-Encoding"]](either_body) == plain
         if path == "/":
             # The page's scripts went in before it was compressed (web_page.py's stub).
             assert STUB_PATH.encode() in plain
@@ -272,3 +280,66 @@ def test_the_real_server_sends_its_files_gzipped_and_revalidated(served):
             assert headers["Cache-Control"] == "no-cache"
             again = _fetch(port, path, **{"If-None-Match": headers["ETag"]})
             assert again[0] == 304 and again[2] == b""
+
+
+# --- brotli, packed once per machine (companion/app/web_packs.py) ---------------------------
+
+
+def test_a_file_goes_in_brotli_once_packed_and_gzip_until_then(tmp_path):
+    """A client taking both gets gzip while the file is not packed, then brotli, smaller; a
+    client refusing gzip (q=0) and taking only brotli gets the file as it is until then."""
+    import gzip
+
+    import brotli
+
+    from companion.app.web_packing import Packed
+    from companion.app.web_packs import PackStore
+
+    file = tmp_path / "web" / "main.dart.js"
+    file.parent.mkdir()
+    file.write_bytes(b"".join(b"var x%d = %d;\n" % (n, n * n) for n in range(20_000)))
+    body = file.read_bytes()
+    store = PackStore(tmp_path / "packs")
+    packed = Packed(store=store)
+    coding, gzipped = packed.packed("/main.dart.js", b'"1"', body, {"gzip", "br"})
+    assert coding == "gzip" and gzip.decompress(gzipped) == body
+    assert packed.packed("/main.dart.js", b'"1"', body, {"br"}) is None
+    assert store.pack([file]) == 2
+    coding, squeezed = packed.packed("/main.dart.js", b'"1"', body, {"gzip", "br"})
+    assert coding == "br" and brotli.decompress(squeezed) == body
+    assert len(squeezed) < len(gzipped)
+    assert store.pack([file]) == 0, "a file packed is never packed again"
+
+
+def test_one_process_packs_at_a_time(tmp_path):
+    """While another process holds the store's lock, packing leaves the work to it."""
+    import fcntl
+
+    from companion.app.web_packs import PackStore
+
+    file = tmp_path / "app.js"
+    file.write_bytes(b"x" * 5000)
+    store = PackStore(tmp_path / "packs")
+    store.directory.mkdir()
+    with open(store.directory / "lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert store.pack([file]) == 0
+    assert store.pack([file]) == 2
+
+
+@pytest.mark.parametrize(
+    ("header", "taken"),
+    [
+        ("gzip, deflate, br, zstd", {"gzip", "br"}),
+        ("gzip;q=1.0, br;q=0", {"gzip"}),
+        ("BR", {"br"}),
+        ("identity", set()),
+        ("gzip;q=x", set()),
+    ],
+)
+def test_the_codings_a_client_takes_are_read_from_its_header(header, taken):
+    """Accept-Encoding's codings, a zero or unreadable weight refusing one."""
+    from companion.app.web_packing import accepted_codings
+
+    scope = {"headers": [(b"accept-encoding", header.encode())]}
+    assert accepted_codings(scope) == taken

@@ -30,6 +30,7 @@ from companion.app.reconnect import ReconnectNotice
 from companion.app.theme import FONT, FONTS
 from companion.app.warm_up import warm_up_once_listening
 from companion.app.web_packing import PackedFiles
+from companion.app.web_packs import PackStore, pack_in_background
 from companion.app.web_page import OfflinePage
 from companion.app.web_sessions import drop_unkept_sessions
 from companion.app.wire import WireGate, WireLimits
@@ -169,6 +170,7 @@ def serve(
         if hosting is not None:
             sweep_idle_tables(hosting)
         warm_up_once_listening(host, port)
+        pack_in_background(PackStore())
         # Flet's own web server cannot be given the guard, so the app is served here, the
         # way Flet serves it (the same websocket implementation), without access logs.
         uvicorn.run(

@@ -6,7 +6,8 @@ glyph it lays out before the app's own font has loaded (from `assets/fonts/`, wh
 not shipped: 404). `OfflinePage` stands in front of Flet's static files:
 
 - every HTML page gets a few lines of script that point a script of another origin at a
-  stub served here, which tells Rive's loader that its runtime is not part of this app;
+  stub served here, which tells Rive's loader that its runtime is not part of this app,
+  and links that fetch the fonts with the page rather than after the app has started;
 - Flutter's font manifest loses the fonts of packages the app never draws with (KaTeX's
   18 faces for formulas, Cupertino's icons) and gains the app's own font, so that font is
   there before the first frame;
@@ -64,6 +65,20 @@ def font_manifest(manifest: bytes, family: str, font_url: str) -> bytes:
     return json.dumps(families).encode()
 
 
+# What the app fetches only once its code has started: asked for with the page instead, so
+# they come while the engine and the app's code are still arriving (~0.3 s sooner usable
+# over a phone's network, `bench --page-load`).
+PRELOADED = (FONT_MANIFEST, "/assets/fonts/MaterialIcons-Regular.otf", "/assets/fonts/roboto.woff2")
+
+
+def preloads(font_url: str) -> bytes:
+    """Links in the page's head that fetch the font manifest and the fonts at once."""
+    return "".join(
+        f'<link rel="preload" href="{url}" as="fetch" crossorigin>\n'
+        for url in (*PRELOADED, font_url)
+    ).encode()
+
+
 class HeadScript:
     """ASGI middleware: put a script into the head of every HTML page served."""
 
@@ -91,7 +106,7 @@ class OfflinePage(HeadScript):
 
     def __init__(self, app: ASGIApp, family: str, font: Path) -> None:
         """`family` is the app's font as the page names it, `font` its file under /fonts/."""
-        super().__init__(app, SCRIPT)
+        super().__init__(app, SCRIPT + preloads(f"/fonts/{font.name}"))
         self.family = family
         self.font = font.read_bytes()
         self.font_url = f"/fonts/{font.name}"

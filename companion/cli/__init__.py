@@ -230,6 +230,16 @@ def bench(
             "(a few minutes per game; needs what `make test` installs).",
         ),
     ] = 0,
+    page_load: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=MAX_WAIT_GAMES,
+            help="Instead, load the app this many times in a headless Chromium over an "
+            "emulated phone network and report the seconds until Home is usable, first "
+            "visit and reload (needs what `make test` installs).",
+        ),
+    ] = 0,
     openspiel: Annotated[
         bool,
         typer.Option(
@@ -337,6 +347,10 @@ def bench(
                 raise UserError(str(error)) from None
         elif waits_app:
             result = run_app_waits(waits_app)
+        elif page_load:
+            from companion.cli.page_load import measure_page_load
+
+            result = measure_page_load(page_load)
         elif waits:
             result = run_waits(waits)
         elif openspiel:
@@ -350,7 +364,7 @@ def bench(
         else:
             result = run_bench(seconds)
     except AppWaitsUnavailable as error:
-        fail(f"cannot measure waits in the app: {error}")
+        fail(f"cannot measure the app in a browser: {error}")
     except OpenSpielMissing as error:
         fail(str(error))
     except UserError as error:

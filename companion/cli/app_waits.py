@@ -24,6 +24,7 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from companion.bots.waits import WaitReport
 from companion.engine.queries import made_by
@@ -65,16 +66,14 @@ def waits_from_log(log: Sequence[LogEntry], person: str, head_start: float) -> l
 
 def measure_app_waits(games: int) -> WaitReport:
     """Play `games` games of four "normal" computers in the app and time every seat's waits."""
-    playwright = _playwright()
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    if not os.path.exists(chromium):
-        raise AppWaitsUnavailable("Debian's chromium is not installed (make test installs it).")
+    playwright = playwright_api()
+    chromium = chromium_path()
     bot = f"mcts:{LEVEL}"
     report = WaitReport(games, (bot,) * 3)
     head_start = MCTS_LEVELS[LEVEL] / 1000 / 2
     with (
         tempfile.TemporaryDirectory() as data,
-        _server(Path(data)) as (url, db),
+        app_server(Path(data)) as (url, db),
         playwright.sync_playwright() as driver,
     ):
         browser = driver.chromium.launch(
@@ -90,13 +89,21 @@ def measure_app_waits(games: int) -> WaitReport:
     return report
 
 
-def _playwright():  # noqa: ANN202 - the module, imported only when this benchmark runs
+def chromium_path() -> str:
+    """Debian's Chromium, or why a browser benchmark cannot run."""
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(chromium):
+        raise AppWaitsUnavailable("Debian's chromium is not installed (make test installs it).")
+    return chromium
+
+
+def playwright_api() -> Any:  # the module, imported only when a browser benchmark runs
     """Playwright's sync API, or why this benchmark cannot run."""
     try:
         from playwright import sync_api
     except ImportError as error:
         raise AppWaitsUnavailable(
-            "bench --waits-app drives Chromium with Playwright; `make test` installs both."
+            "the browser benchmarks drive Chromium with Playwright; `make test` installs both."
         ) from error
     return sync_api
 
@@ -126,7 +133,7 @@ def _play(browser, url: str, db: str, bot: str) -> tuple[LogEntry, ...]:  # noqa
 
 
 @contextmanager
-def _server(data: Path) -> Iterator[tuple[str, str]]:
+def app_server(data: Path) -> Iterator[tuple[str, str]]:
     """The app served on a free port with a database of its own: its address and database."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
