@@ -18,7 +18,7 @@ import flet as ft
 
 from companion.app.screens.reset_bar import TallyBar, explanation
 from companion.app.screens.reset_cards import Prompt, TerritoryCard
-from companion.app.screens.reset_late import LateRecords
+from companion.app.screens.reset_late import LateMenu
 from companion.app.widgets import WIDE, big_button, notify
 from companion.engine import Tally
 from companion.engine.names import kinds_term
@@ -65,7 +65,7 @@ class ResetScreen:
             lambda revision: app.bus.announce(session.id, revision),
             leases=app.service.leases,
         )
-        self.late = LateRecords(self)
+        self.late = LateMenu(self)
         self.view.appbar = ft.AppBar(
             # Two lines where the language's name for it is long (French, on a phone).
             title=ft.Text(say(words, "game.phase.energy_and_reset"), max_lines=2, size=18),
