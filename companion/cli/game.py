@@ -11,7 +11,7 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -329,42 +329,36 @@ def as_new_record(state: GameState, command: Command) -> Command:
     return state.sign(command)
 
 
-@game_app.command()
-def undo(
-    game_id: GameId,
-    revision: Revision = None,
-    as_json: AsJson = False,
-    db: Db = None,
-    lang: Lang = DEFAULT_LANGUAGE,
-) -> None:
-    """Take back the newest command (it stays on record, and redo can bring it back)."""
-    with opened(db, lang) as store:
-        base = store.load(game_id).revision if revision is None else revision
-        saved = store.undo(game_id, base)
-    entry = saved.undone[0]
-    if as_json:
-        print_json(change_json(saved, entry, lang))
-    else:
-        echo(render(Message("cli.undone", sentence=entry.sentence), lang))
+def _taking(*, redo: bool) -> Callable[..., None]:
+    """The `undo` command, or the `redo` one: one tap taken back or brought back."""
+
+    def take(
+        game_id: GameId,
+        revision: Revision = None,
+        as_json: AsJson = False,
+        db: Db = None,
+        lang: Lang = DEFAULT_LANGUAGE,
+    ) -> None:
+        """Undo (or redo) one tap from `revision` (None: the latest), and say what it was."""
+        with opened(db, lang) as store:
+            base = store.load(game_id).revision if revision is None else revision
+            saved = store.redo(game_id, base) if redo else store.undo(game_id, base)
+        entry = saved.log[-1] if redo else saved.undone[0]
+        if as_json:
+            print_json(change_json(saved, entry, lang))
+        else:
+            said = Message("cli.redone" if redo else "cli.undone", sentence=entry.sentence)
+            echo(render(said, lang))
+
+    return take
 
 
-@game_app.command()
-def redo(
-    game_id: GameId,
-    revision: Revision = None,
-    as_json: AsJson = False,
-    db: Db = None,
-    lang: Lang = DEFAULT_LANGUAGE,
-) -> None:
-    """Bring back the command undone last, if nothing new was recorded since."""
-    with opened(db, lang) as store:
-        base = store.load(game_id).revision if revision is None else revision
-        saved = store.redo(game_id, base)
-    entry = saved.log[-1]
-    if as_json:
-        print_json(change_json(saved, entry, lang))
-    else:
-        echo(render(Message("cli.redone", sentence=entry.sentence), lang))
+game_app.command(
+    "undo", help="Take back the newest command (it stays on record, and redo can bring it back)."
+)(_taking(redo=False))
+game_app.command(
+    "redo", help="Bring back the command undone last, if nothing new was recorded since."
+)(_taking(redo=True))
 
 
 @game_app.command()

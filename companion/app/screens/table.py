@@ -10,7 +10,7 @@ import flet as ft
 from babel.numbers import format_percent
 
 from companion.app.coach_panels import ChanceCard
-from companion.app.game_panels import GameBar, PlayersCard
+from companion.app.game_panels import GameBar, PlayersCard, page_turns
 from companion.app.order_strip import OrderStrip
 from companion.app.screens.seat import seat_line
 from companion.app.screens.table_turn import TurnCard
@@ -23,7 +23,6 @@ from companion.language import Message
 from companion.play.game_words import say
 from companion.play.session import GameSession, Outcome
 from companion.play.tap_guard import TapGuard, Verdict
-from companion.play.turns import Turns
 from models.commands import REASON_LIMIT, Command, Correction
 from models.rules import CREATURES, KIND_ORDER, MAX_TRACK_ENERGY, CreatureKind
 from models.seeded_dice import SeededDice
@@ -59,11 +58,7 @@ class TableScreen:
         # The device's language, read as the screen is built: a switch builds it again.
         self.words = words = app.words
         # Turn driving shared with the digital board: records, undo, other devices.
-        self.turns = Turns(
-            session,
-            lambda revision: app.bus.announce(session.id, revision),
-            leases=app.service.leases,
-        )
+        self.turns = page_turns(app, session)
         self.die = ft.Text("", size=40)
         self.bar = GameBar(app.go, session.id, self.undo, self.redo, words)
         self.track = EnergyTrack((), words)
