@@ -28,6 +28,7 @@ from companion.cli.io import (
     parse_json,
     print_json,
     read_text,
+    text_option,
     unicode_argument,
 )
 from companion.cli.language import Lang
@@ -213,29 +214,15 @@ def board_for(players: int) -> str:
 @game_app.command()
 def new(
     players: Annotated[
-        str,
-        typer.Option(
-            help="Comma-separated player ids, each optionally id:Name, in seat order.",
-            callback=unicode_argument,
-        ),
+        str, text_option("Comma-separated player ids, each optionally id:Name, in seat order.")
     ],
     board: Annotated[
-        str | None,
-        typer.Option(
-            help="A shipped board id (default: one made for the players).",
-            callback=unicode_argument,
-        ),
+        str | None, text_option("A shipped board id (default: one made for the players).")
     ] = None,
     rounds: Annotated[int, typer.Option(help=ROUNDS_HELP)] = STANDARD_ROUNDS,
-    mode: Annotated[
-        str, typer.Option(help="table or digital.", callback=unicode_argument)
-    ] = "table",
+    mode: Annotated[str, text_option("table or digital.")] = "table",
     turn_order: Annotated[
-        str | None,
-        typer.Option(
-            help="Round 1's order as comma-separated ids (default: seats).",
-            callback=unicode_argument,
-        ),
+        str | None, text_option("Round 1's order as comma-separated ids (default: seats).")
     ] = None,
     as_json: AsJson = False,
     db: Db = None,
