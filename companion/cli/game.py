@@ -334,7 +334,12 @@ def _taking(*, redo: bool) -> Callable[..., None]:
         if as_json:
             print_json(change_json(saved, entry, lang))
         else:
-            said = Message("cli.redone" if redo else "cli.undone", sentence=entry.sentence)
+            sentence = entry.sentence
+            said = (
+                Message("cli.redone", sentence=sentence)
+                if redo
+                else Message("cli.undone", sentence=sentence)
+            )
             echo(render(said, lang))
 
     return take
