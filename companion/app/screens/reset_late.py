@@ -83,7 +83,6 @@ class LateMenu:
             ft.Dropdown(
                 label=field.label,
                 value=field.value,
-                expand=True,
                 options=[ft.DropdownOption(key=key, text=text) for key, text in field.choices],
                 on_select=lambda _: said(),
             )
@@ -110,6 +109,8 @@ class LateMenu:
                     tight=True,
                     spacing=12,
                     width=DIALOG_WIDTH,
+                    # Each field as wide as the dialog, and no taller than itself.
+                    horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
                 ),
                 actions=[
                     ft.TextButton(say(words, "game.attack.cancel"), on_click=self.close),
