@@ -55,6 +55,25 @@ def as_message(said: str | Message) -> Message:
     return said if isinstance(said, Message) else Message("problem.as_written", text=said)
 
 
+class SaidError(Exception):
+    """A problem to show the user as one line.
+
+    Raised with a `Message`, it is said in any language (`error.message`); raised with a
+    string, that English string is its message in every language. str() is English.
+    """
+
+    @property
+    def message(self) -> Message:
+        """Why, as a message to render in the user's language."""
+        said = self.args[0] if len(self.args) == 1 else str(self)
+        return as_message(said if isinstance(said, Message) else str(said))
+
+    def __str__(self) -> str:
+        if len(self.args) == 1 and isinstance(self.args[0], Message):
+            return str(self.args[0])
+        return super().__str__()
+
+
 def problem(error: ValidationError, data: Any = None, *, subject: Value = THE_INPUT) -> Message:
     """The first problem in `error` as one sentence; `data` (the input) lets it name entries.
 

@@ -60,8 +60,9 @@ from companion.play.board_summary import (
 )
 from companion.play.game_words import territory_names
 from companion.play.home import Standings
+from companion.play.leases import Leases
 from companion.play.session import GameSession
-from companion.play.turns import SHOW_EACH, SHOW_PER_TURN, Leases, Turns, pause_for
+from companion.play.turns import SHOW_EACH, SHOW_PER_TURN, Turns, pause_for
 from companion.store.store import open_store
 from models.commands import Activate, EndActivation, Move, Pass, Summon
 from models.rules import CreatureKind as K

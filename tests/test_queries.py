@@ -6,7 +6,7 @@ from collections import deque
 import pytest
 
 from companion.boards import shipped_board
-from companion.engine import Game, IllegalCommand, Phase, queries
+from companion.engine import Game, GameState, IllegalCommand, Phase, queries
 from companion.engine.dice import attack_odds, with_rolls
 from companion.engine.table_reset import reset_draft
 from models.commands import (
@@ -134,8 +134,9 @@ def test_a_move_through_a_friend_goes_through_it_and_costs_what_the_engine_charg
         for c in neighbours[b]
         if c != a and c not in neighbours[a] and (_distance(neighbours, a, c, {b}) or 99) > 2
     )
-    state = duel().new_initial_state()
-    state.energy[0] = 20
+    # Round 1's start, Ragna with 20 energy: enough for the Wyrm and the Troll.
+    start = "24 1/6 summoning:0:0 ab 20,5 139/000/000/000,139/000/000/000 -:0 - - 0 -"
+    state = GameState.from_position(duel(), start)
     state.apply(Summon(K.WYRM, a))
     pass_until(state, lambda: state.step_kind is K.TROLL and state.current_player == "red")
     state.apply(Summon(K.TROLL, b))

@@ -18,10 +18,10 @@ import pytest
 from store_support import BACKENDS, DUEL, database_url
 
 from companion.play.language_setting import ENGLISH
+from companion.play.leases import LEASE_S, StoredLeases
 from companion.play.sharing.access import Role, TableAccess, Ticket
 from companion.play.sharing.limiter import StoredTries
 from companion.play.sharing.seats import SCOREKEEPER
-from companion.play.turns import LEASE_S, StoredLeases
 from companion.store.errors import GameMovedOn
 from companion.store.store import Store, open_store
 
@@ -130,7 +130,7 @@ def test_a_lease_held_on_one_process_is_taken_over_on_another_once_it_lapses(two
 
 HOLDER = """
 import sys, time
-from companion.play.turns import BEAT_S, StoredLeases
+from companion.play.leases import BEAT_S, StoredLeases
 from companion.store.store import open_store
 leases = StoredLeases(open_store(sys.argv[1]).tables)
 assert leases.holds("g1", "killed")

@@ -200,9 +200,8 @@ def test_a_wyrm_with_a_swap_left_is_still_asked():
 def test_standings_put_the_winner_first_and_break_a_tie_as_the_final_round_does():
     """Ruling 13: a final-round tie goes to the tied player later in that round's order; the
     result screen lists players in the engine's order, not by energy alone."""
-    state = at("actions:0:0", 1, 1, 1, energy="27,24,27")
-    state.phase = Phase.GAME_OVER
-    state.winner = 2  # Cy, later in the order a, b, c than Ann on the same 27
-    assert state.standings() == ("c", "a", "b")
-    state.winner = None
-    assert state.standings() == ("c", "a", "b")
+    groups = ",".join(creatures(1) for _ in range(3))
+    # Cy, later in the order a, b, c than Ann on the same 27, won the final round.
+    for result in ("c", "-"):  # with the winner recorded, and by the tie-break alone
+        over = f"38 6/6 game_over:0:0 abc 27,24,27 {groups} -:0 - - 0 {result}"
+        assert GameState.from_position(GAME, over).standings() == ("c", "a", "b")

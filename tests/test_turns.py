@@ -10,14 +10,12 @@ import pytest
 
 from companion.engine.queries import turn_key
 from companion.language.render import language
+from companion.play.leases import BEAT_S, LEASE_S, Leases
 from companion.play.session import GameSession, Outcome
 from companion.play.turns import (
-    BEAT_S,
-    LEASE_S,
     SHOW_EACH,
     SHOW_PER_TURN,
     UNATTENDED_RESET_S,
-    Leases,
     Turns,
     bot_seats,
     pause_for,

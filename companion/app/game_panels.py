@@ -8,7 +8,7 @@ only sets what the new state changes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import flet as ft
 
@@ -18,6 +18,10 @@ from companion.engine import GameState, Tally
 from companion.language.render import Language
 from companion.play.game_words import english, say
 from companion.play.session import GameSession
+from companion.play.turns import Turns
+
+if TYPE_CHECKING:
+    from companion.app.main import App
 
 NO_BORDER = ft.Border.all(2, ft.Colors.TRANSPARENT)
 CURRENT_BORDER = ft.Border.all(2, ACCENT)
@@ -210,3 +214,13 @@ def tally_lines(
                 )
             )
     return lines
+
+
+def page_turns(app: App, session: GameSession) -> Turns:
+    """A table screen's turn controller: what it records is announced to the game's other
+    devices, and the computer seats' leases are the server's (`Service.leases`)."""
+    return Turns(
+        session,
+        lambda revision: app.bus.announce(session.id, revision),
+        leases=app.service.leases,
+    )

@@ -11,29 +11,16 @@ from pydantic import ValidationError
 
 from companion.language import Message
 from models.board import Board
-from models.problems import as_message, problem
+from models.problems import SaidError, problem
 from models.strict_json import loads
 
 # Package data: installed with the package, found through importlib.resources wherever it is.
 BOARDS_DIR: Traversable = resources.files("companion") / "data" / "boards"
 
 
-class BoardError(ValueError):
-    """A board reference or definition that cannot be used; the message says why.
-
-    Raised with a `Message`, it is said in any language (`error.message`); str() is English.
-    """
-
-    @property
-    def message(self) -> Message:
-        """Why, as a message to render in the user's language."""
-        said = self.args[0] if len(self.args) == 1 else str(self)
-        return as_message(said if isinstance(said, Message) else str(said))
-
-    def __str__(self) -> str:
-        if len(self.args) == 1 and isinstance(self.args[0], Message):
-            return str(self.args[0])
-        return super().__str__()
+class BoardError(SaidError, ValueError):
+    """A board reference or definition that cannot be used; the message says why, in any
+    language (`error.message`, models/problems.py)."""
 
 
 def shipped_board_ids() -> list[str]:

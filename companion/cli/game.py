@@ -11,7 +11,7 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -28,6 +28,7 @@ from companion.cli.io import (
     parse_json,
     print_json,
     read_text,
+    text_option,
     unicode_argument,
 )
 from companion.cli.language import Lang
@@ -213,29 +214,15 @@ def board_for(players: int) -> str:
 @game_app.command()
 def new(
     players: Annotated[
-        str,
-        typer.Option(
-            help="Comma-separated player ids, each optionally id:Name, in seat order.",
-            callback=unicode_argument,
-        ),
+        str, text_option("Comma-separated player ids, each optionally id:Name, in seat order.")
     ],
     board: Annotated[
-        str | None,
-        typer.Option(
-            help="A shipped board id (default: one made for the players).",
-            callback=unicode_argument,
-        ),
+        str | None, text_option("A shipped board id (default: one made for the players).")
     ] = None,
     rounds: Annotated[int, typer.Option(help=ROUNDS_HELP)] = STANDARD_ROUNDS,
-    mode: Annotated[
-        str, typer.Option(help="table or digital.", callback=unicode_argument)
-    ] = "table",
+    mode: Annotated[str, text_option("table or digital.")] = "table",
     turn_order: Annotated[
-        str | None,
-        typer.Option(
-            help="Round 1's order as comma-separated ids (default: seats).",
-            callback=unicode_argument,
-        ),
+        str | None, text_option("Round 1's order as comma-separated ids (default: seats).")
     ] = None,
     as_json: AsJson = False,
     db: Db = None,
@@ -329,42 +316,41 @@ def as_new_record(state: GameState, command: Command) -> Command:
     return state.sign(command)
 
 
-@game_app.command()
-def undo(
-    game_id: GameId,
-    revision: Revision = None,
-    as_json: AsJson = False,
-    db: Db = None,
-    lang: Lang = DEFAULT_LANGUAGE,
-) -> None:
-    """Take back the newest command (it stays on record, and redo can bring it back)."""
-    with opened(db, lang) as store:
-        base = store.load(game_id).revision if revision is None else revision
-        saved = store.undo(game_id, base)
-    entry = saved.undone[0]
-    if as_json:
-        print_json(change_json(saved, entry, lang))
-    else:
-        echo(render(Message("cli.undone", sentence=entry.sentence), lang))
+def _taking(*, redo: bool) -> Callable[..., None]:
+    """The `undo` command, or the `redo` one: one tap taken back or brought back."""
+
+    def take(
+        game_id: GameId,
+        revision: Revision = None,
+        as_json: AsJson = False,
+        db: Db = None,
+        lang: Lang = DEFAULT_LANGUAGE,
+    ) -> None:
+        """Undo (or redo) one tap from `revision` (None: the latest), and say what it was."""
+        with opened(db, lang) as store:
+            base = store.load(game_id).revision if revision is None else revision
+            saved = store.redo(game_id, base) if redo else store.undo(game_id, base)
+        entry = saved.log[-1] if redo else saved.undone[0]
+        if as_json:
+            print_json(change_json(saved, entry, lang))
+        else:
+            sentence = entry.sentence
+            said = (
+                Message("cli.redone", sentence=sentence)
+                if redo
+                else Message("cli.undone", sentence=sentence)
+            )
+            echo(render(said, lang))
+
+    return take
 
 
-@game_app.command()
-def redo(
-    game_id: GameId,
-    revision: Revision = None,
-    as_json: AsJson = False,
-    db: Db = None,
-    lang: Lang = DEFAULT_LANGUAGE,
-) -> None:
-    """Bring back the command undone last, if nothing new was recorded since."""
-    with opened(db, lang) as store:
-        base = store.load(game_id).revision if revision is None else revision
-        saved = store.redo(game_id, base)
-    entry = saved.log[-1]
-    if as_json:
-        print_json(change_json(saved, entry, lang))
-    else:
-        echo(render(Message("cli.redone", sentence=entry.sentence), lang))
+game_app.command(
+    "undo", help="Take back the newest command (it stays on record, and redo can bring it back)."
+)(_taking(redo=False))
+game_app.command(
+    "redo", help="Bring back the command undone last, if nothing new was recorded since."
+)(_taking(redo=True))
 
 
 @game_app.command()

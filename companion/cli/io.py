@@ -97,6 +97,11 @@ def unicode_argument(value: str | None) -> str | None:
     return value
 
 
+def text_option(help_text: str, *names: str) -> Any:
+    """A typer option whose value is text typed by a person, checked by `unicode_argument`."""
+    return typer.Option(*names, help=help_text, callback=unicode_argument)
+
+
 def echo(text: str) -> None:
     """Write text for a person to stdout, control characters shown as escapes."""
     typer.echo(printable(text))

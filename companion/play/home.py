@@ -1,6 +1,6 @@
-"""Home and History as data: where each unfinished game stands, whose it is, when it was
-played, and a game log file imported, each said in the device's language (issue 21: the
-screens draw, the play layer decides)."""
+"""Home as data: where each unfinished game stands, whose it is, when it was played, its card
+(on Home and on a watcher's list), and a game log file imported, each said in the device's
+language (issue 21: the screens draw, the play layer decides)."""
 
 from __future__ import annotations
 
@@ -114,6 +114,85 @@ def standing(saved: SavedGame, words: Language = ENGLISH) -> Standing:
         else None,
     )
     return found
+
+
+@dataclass(frozen=True, slots=True)
+class Deletion:
+    """What Home says of deleting a game: its button, the question, and the deed done."""
+
+    button: str
+    title: str
+    note: str
+    done: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameCard:
+    """An unfinished game's card, on Home (resume it) or a watcher's list (watch it)."""
+
+    game_id: str
+    # Whose game: 'Ragna and Bjorn'.
+    players: str
+    # 'Round 3/6 · Bjorn's turn', as this device's game screen shows it.
+    where: str
+    # What a tap on the card does, as a screen reader says it, and where it leads.
+    label: str
+    route: str
+    # Home only: 'Gathering Isle · digital · 5 min ago', and the words of deleting it.
+    place: str = ""
+    deletion: Deletion | None = None
+
+
+def resume_card(
+    standings: Standings,
+    store: Store,
+    summary: GameSummary,
+    went_on: object = None,
+    words: Language = ENGLISH,
+) -> GameCard:
+    """Home's card of an unfinished game: resume it where the table needs it next, or delete
+    it. `went_on` is the Energy and Reset this device went on from in it (`Standing.on_device`)."""
+    where = standings.of(store, summary, words)
+    round_, turn = where.on_device(went_on, words)
+    players = tuple(summary.labels)
+    digital = [words.render(Message("app.home.digital"))] if summary.mode == Mode.DIGITAL else []
+    updated = when(summary.updated, words)
+    return GameCard(
+        game_id=summary.id,
+        players=players_of(players, words),
+        where=f"{round_} · {turn}",
+        label=words.render(Message("app.home.resume_game", players=players)),
+        route=where.route,
+        place=" · ".join([where.board, *digital, updated]),
+        deletion=Deletion(
+            button=words.render(Message("app.home.delete_game", players=players)),
+            title=words.render(Message("app.home.delete_title", players=players)),
+            # 'round 3/6' inside the sentence.
+            note=words.render(
+                Message(
+                    "app.home.delete_note",
+                    board=where.board,
+                    round=where.round[:1].lower() + where.round[1:],
+                    when=updated,
+                )
+            ),
+            done=words.render(Message("app.home.deleted", players=players)),
+        ),
+    )
+
+
+def watch_card(
+    standings: Standings, store: Store, summary: GameSummary, words: Language = ENGLISH
+) -> GameCard:
+    """A watcher's card of a game being played: where it stands; a tap watches it live."""
+    where = standings.of(store, summary, words)
+    return GameCard(
+        game_id=summary.id,
+        players=players_of(summary.labels, words),
+        where=f"{where.round} · {where.turn}",
+        label=words.render(Message("app.watch.watch_game", players=tuple(summary.labels))),
+        route=f"/game/{summary.id}",
+    )
 
 
 def players_of(labels: Sequence[str], words: Language = ENGLISH) -> str:

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from companion.play.bus import Bus, LocalBus
 from companion.play.coach_work import CoachWork
 from companion.play.home import Standings
+from companion.play.leases import Leases, StoredLeases
 from companion.play.sharing.hosting import Hosting
 from companion.play.sharing.links import TableLinks
-from companion.play.turns import Leases, StoredLeases
 from companion.store.store import Store
 
 

@@ -3,26 +3,12 @@
 from __future__ import annotations
 
 from companion.language import Message, quoted
-from models.problems import as_message
+from models.problems import SaidError
 
 
-class StoreError(Exception):
-    """A saved-games problem to show the user as one line.
-
-    Raised with a `Message`, it is said in any language (`error.message`); raised with a
-    string, that English string is its message in every language. str() is English.
-    """
-
-    @property
-    def message(self) -> Message:
-        """Why, as a message to render in the user's language."""
-        said = self.args[0] if len(self.args) == 1 else str(self)
-        return as_message(said if isinstance(said, Message) else str(said))
-
-    def __str__(self) -> str:
-        if len(self.args) == 1 and isinstance(self.args[0], Message):
-            return str(self.args[0])
-        return super().__str__()
+class StoreError(SaidError):
+    """A saved-games problem to show the user as one line, said in any language
+    (`error.message`, models/problems.py)."""
 
 
 class GameNotFound(StoreError):

@@ -423,21 +423,17 @@ class Store:
                 # A new command ends the redo branch: the undone rows stay, never redoable.
                 connection.execute(_ABANDON_UNDONE, {"of_game": game_id})
             connection.execute(_INSERT_COMMAND, rows)
-            if any(isinstance(entry.command, EnergyAndReset) for entry in entries):
-                # Applied: the draft it was entered in has served.
-                connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
+            # Applied: the draft it was entered in has served.
+            _drop_applied_draft(connection, game_id, entries)
 
-        self._change(saved, state, now, change)
-        return self._remember(
-            replace(
-                saved,
-                revision=revision + 1,
-                updated=now,
-                state=state,
-                log=(*saved.log, *entries),
-                undone=(),
-                last_seq=entries[-1].seq,
-            )
+        return self._advance(
+            saved,
+            state,
+            now,
+            change,
+            log=(*saved.log, *entries),
+            undone=(),
+            last_seq=entries[-1].seq,
         )
 
     def undo(self, game_id: str, revision: int) -> SavedGame:
@@ -459,17 +455,7 @@ class Store:
                 entries = _entries_of(state, applied[-1])
                 _write_draft(connection, game_id, state.round, entries, now)
 
-        self._change(saved, state, now, change)
-        return self._remember(
-            replace(
-                saved,
-                revision=revision + 1,
-                updated=now,
-                state=state,
-                log=log,
-                undone=(*taken, *saved.undone),
-            )
-        )
+        return self._advance(saved, state, now, change, log=log, undone=(*taken, *saved.undone))
 
     def redo(self, game_id: str, revision: int) -> SavedGame:
         """Bring back the oldest undone command, if nothing new was recorded since."""
@@ -487,19 +473,10 @@ class Store:
 
         def change(connection: Connection) -> None:
             mark(connection)
-            if any(isinstance(entry.command, EnergyAndReset) for entry in brought):
-                connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
+            _drop_applied_draft(connection, game_id, brought)
 
-        self._change(saved, state, now, change)
-        return self._remember(
-            replace(
-                saved,
-                revision=revision + 1,
-                updated=now,
-                state=state,
-                log=(*saved.log, *brought),
-                undone=saved.undone[count:],
-            )
+        return self._advance(
+            saved, state, now, change, log=(*saved.log, *brought), undone=saved.undone[count:]
         )
 
     # --- the Energy and Reset draft (issue 20) ----------------------------------------------
@@ -720,14 +697,16 @@ class Store:
             raise GameMovedOn(game_id, revision, saved.revision)
         return saved
 
-    def _change(
+    def _advance(
         self,
         saved: SavedGame,
         state: GameState,
         now: datetime,
         change: Callable[[Connection], Any],
-    ) -> None:
-        """Bump the game's revision if it is still `saved.revision`, and make `change`, at once."""
+        **after: Any,
+    ) -> SavedGame:
+        """Bump the game's revision if it is still `saved.revision`, and make `change`, at
+        once; the game as it is then (`state`, and the SavedGame fields in `after`)."""
 
         def write(connection: Connection) -> None:
             summary = {f"new_{key}": value for key, value in _summary(state).items()}
@@ -749,6 +728,9 @@ class Store:
             change(connection)
 
         self._save(write)
+        return self._remember(
+            replace(saved, revision=saved.revision + 1, updated=now, state=state, **after)
+        )
 
     def _check_room(self, connection: Connection) -> None:
         """StoreError if this view's table already has TABLE_GAMES games (a hosted table's
@@ -866,6 +848,12 @@ def _write_draft(
         "updated": now,
     }
     connection.execute(insert(_drafts), row)
+
+
+def _drop_applied_draft(connection: Connection, game_id: str, entries: Sequence[LogEntry]) -> None:
+    """An Energy and Reset among the records made active: the draft it was entered in goes."""
+    if any(isinstance(entry.command, EnergyAndReset) for entry in entries):
+        connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
 
 
 def _mark(game_id: str, seqs: Sequence[int], mark: str | None) -> Callable[[Connection], Any]:

@@ -12,7 +12,7 @@ from test_board import CONTINUE, go_on_from_reset, recorded, saved_game, wait_fo
 
 from companion.boards import shipped_board
 from companion.engine import Phase
-from companion.play.turns import BEAT_S, LEASE_S
+from companion.play.leases import BEAT_S, LEASE_S
 from companion.store.store import open_store
 from models.commands import Pass, Summon
 from models.game_log import GameLog

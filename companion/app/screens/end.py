@@ -11,10 +11,10 @@ from companion.app.play_on_dialog import open_play_on
 from companion.app.theme import ACCENT, colour_of
 from companion.app.widgets import big_button, notify, player_chip, screen, section
 from companion.coach import win_chances
-from companion.engine import Phase
 from companion.language import Message
 from companion.language.render import Language
 from companion.play.coach_view import round_rows
+from companion.play.result import result_view, undo_result
 from companion.play.review_view import round_choices
 from companion.play.session import GameSession
 from models.rules import STARTING_ENERGY, WINNING_ENERGY
@@ -34,41 +34,24 @@ def build(app: App, game_id: str) -> ft.View:
             ft.Icons.HOME, tooltip=app.say("app.home"), on_click=lambda _: app.go("/")
         ),
     )
-    if not state.is_terminal:
+    shown = result_view(session, app.words)
+    if shown is None:
         view.controls = [
             ft.Text(app.say("app.end.still_playing"), size=16),
             big_button(app.say("app.log.back"), lambda _: app.go(f"/game/{game_id}")),
         ]
         return view
-    winner = state.winner_id
-    assert winner is not None, "a finished game has a winner"
-    name = session.label(winner)
-    tally = state.last_tally
-    if state.summoner:
-        how = app.say("app.end.summoner_how", player=name, energy=state.energy_of(winner))
-        title = app.say("app.end.summoner", player=name)
-    else:
-        note = tally.winner_message if tally else None
-        how = app.words.render(note or Message("app.end.most_energy", player=name))
-        title = app.say("app.end.wins", player=name)
-    # The log's last sentence says how the win came, when it came from a removal.
-    if state.summoner and session.saved.log:
-        last = session.saved.log[-1].sentence
-        how = app.say("app.end.how_with_last", how=how, last=last)
 
     def play_again(_: ft.Event[Any]) -> None:
         saved = app.store.new_game(session.saved.setup)
         app.go(f"/game/{saved.id}")
 
-    standings = state.standings()
-
     def undo(_: ft.Event[Any]) -> None:
-        outcome = session.undo()
-        if not outcome.ok:
+        outcome, route = undo_result(session)
+        if route is None:
             notify(app.page, outcome.text(app.words), error=True)
             return
-        reset = session.state.phase is Phase.ENERGY_AND_RESET and not session.state.game.digital
-        app.go(f"/game/{game_id}" + ("/reset" if reset else ""), outcome.text(app.words))
+        app.go(route, outcome.text(app.words))
 
     undo_label = session.undo_text(app.words)
     game = session.saved.game
@@ -94,11 +77,13 @@ def build(app: App, game_id: str) -> ft.View:
                     [
                         ft.Row(
                             [
-                                player_chip(name, session.colour(winner), size=48),
-                                ft.Text(title, size=26, weight=ft.FontWeight.BOLD, expand=True),
+                                player_chip(shown.winner.label, shown.winner.colour, size=48),
+                                ft.Text(
+                                    shown.title, size=26, weight=ft.FontWeight.BOLD, expand=True
+                                ),
                             ]
                         ),
-                        ft.Text(how, size=16),
+                        ft.Text(shown.how, size=16),
                     ]
                 ),
             ),
@@ -108,16 +93,12 @@ def build(app: App, game_id: str) -> ft.View:
             *[
                 ft.Row(
                     [
-                        player_chip(session.label(p), session.colour(p)),
-                        ft.Text(session.label(p), size=16, expand=True),
-                        ft.Text(
-                            app.words.number(state.energy_of(p)),
-                            size=22,
-                            weight=ft.FontWeight.BOLD,
-                        ),
+                        player_chip(placed.label, placed.colour),
+                        ft.Text(placed.label, size=16, expand=True),
+                        ft.Text(placed.energy, size=22, weight=ft.FontWeight.BOLD),
                     ]
                 )
-                for p in standings
+                for placed in shown.standings
             ],
         ),
         section(app.say("app.end.by_round"), energy_chart(session, app.words)),

@@ -1,68 +1,41 @@
-"""History: finished games, and who wins: by name, from which seat and starting position."""
+"""History: finished games, and who wins: by name, from which seat and starting position.
+What it says comes from the play layer (companion/play/history.py); this module draws it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import flet as ft
 
 from companion.app.widgets import screen, section
-from companion.play.home import players_of, when
-from models.rules import WINNING_ENERGY
+from companion.play.history import Wins, history_view
 
 if TYPE_CHECKING:
     from companion.app.main import App
 
 
+def _wins(wins: Wins) -> ft.Control:
+    """One way of counting wins: its title over its lines."""
+    return ft.Column(
+        [
+            ft.Text(wins.title, size=15, weight=ft.FontWeight.BOLD),
+            ft.Row([ft.Text(line, size=15) for line in wins.lines], wrap=True, spacing=16),
+        ],
+        spacing=4,
+    )
+
+
 def build(app: App) -> ft.View:
     """The history screen."""
     say = app.say
-    history = app.store.history()
-    finished = app.store.games()
-    finished = [g for g in finished if g.winner is not None]
-
-    def counts(title: str, values: dict[str, int], place: Callable[[str], str]) -> ft.Control:
-        return ft.Column(
-            [
-                ft.Text(title, size=15, weight=ft.FontWeight.BOLD),
-                ft.Row(
-                    [
-                        ft.Text(say("app.history.wins_of", place=place(key), count=wins), size=15)
-                        for key, wins in values.items()
-                    ],
-                    wrap=True,
-                    spacing=16,
-                ),
-            ],
-            spacing=4,
-        )
-
-    def how(summoner: bool) -> str:
-        if summoner:
-            return say("app.history.summoner", energy=WINNING_ENERGY)
-        return say("app.history.final_round")
-
+    shown = history_view(app.store, app.words)
     games: list[ft.Control] = [
         ft.ListTile(
-            title=ft.Text(
-                say(
-                    "app.history.won", player=summary.labels[summary.players.index(summary.winner)]
-                ),
-                size=16,
-            ),
-            subtitle=ft.Text(
-                " · ".join(
-                    [
-                        players_of(summary.labels, app.words),
-                        how(summary.summoner),
-                        when(summary.updated, app.words),
-                    ]
-                )
-            ),
-            on_click=lambda _, s=summary: app.go(f"/game/{s.id}/end"),
+            title=ft.Text(game.won, size=16),
+            subtitle=ft.Text(game.detail),
+            on_click=lambda _, route=game.route: app.go(route),
         )
-        for summary in finished
+        for game in shown.games
     ]
     view = screen("/history")
     view.appbar = ft.AppBar(
@@ -73,27 +46,9 @@ def build(app: App) -> ft.View:
     )
     view.controls = [
         section(
-            say("app.history.finished", count=history.games),
-            counts(say("app.history.by_player"), history.wins_by_name, lambda name: name),
-            counts(
-                say("app.history.by_seat"),
-                history.wins_by_seat,
-                lambda seat: say("app.new.player", seat=int(seat)),
-            ),
-            counts(
-                say("app.history.by_place"),
-                history.wins_by_start_position,
-                lambda place: _nth(app, place),
-            ),
-            ft.Text(
-                say(
-                    "app.history.how_won",
-                    energy=WINNING_ENERGY,
-                    summoner=history.summoner_wins,
-                    final=history.final_round_wins,
-                ),
-                size=15,
-            ),
+            shown.finished,
+            *(_wins(wins) for wins in shown.wins),
+            ft.Text(shown.how_won, size=15),
         ),
         section(
             say("app.history.games"),
@@ -101,15 +56,3 @@ def build(app: App) -> ft.View:
         ),
     ]
     return view
-
-
-# Ordinals with their own ending ('1st', '2nd', '3rd'; French '1er'); any other: 'app.history.nth'.
-_ORDINALS = {"1": "app.history.first", "2": "app.history.second", "3": "app.history.third"}
-
-
-def _nth(app: App, place: str) -> str:
-    """'1' as '1st', '2' as '2nd', and so on, in the device's language."""
-    message = _ORDINALS.get(place)
-    if message is not None:
-        return app.say(message)
-    return app.say("app.history.nth", place=int(place)) if place.isdigit() else place

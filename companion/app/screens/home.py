@@ -11,11 +11,10 @@ from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, notify, screen, section
 from companion.language.render import LANGUAGES
 from companion.play.board_device import went_on_key
-from companion.play.home import Standing, import_log_file, players_of, when
+from companion.play.home import Deletion, import_log_file, resume_card
 from companion.play.language_setting import LANGUAGE_NAMES
 from companion.play.sharing.access import Role
 from companion.store.errors import StoreError
-from models.setup import Mode
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -23,30 +22,25 @@ if TYPE_CHECKING:
 
 
 def _resume_card(app: App, summary: GameSummary) -> ft.Control:
-    words = app.words
-    where = app.service.standings.of(app.store, summary, words)
-    round_, turn = where.on_device(app.page.session.store.get(went_on_key(summary.id)), words)
-    players = tuple(summary.labels)
-    shown = players_of(players, words)
-    digital = [app.say("app.home.digital")] if summary.mode == Mode.DIGITAL else []
-    place = " · ".join([where.board, *digital, when(summary.updated, words)])
+    went_on = app.page.session.store.get(went_on_key(summary.id))
+    card = resume_card(app.service.standings, app.store, summary, went_on, app.words)
     # Two targets side by side, each its own node for screen readers: resume, and delete.
     resume = ft.Semantics(
         container=True,
         button=True,
-        label=app.say("app.home.resume_game", players=players),
+        label=card.label,
         expand=True,
         content=ft.Container(
             padding=ft.Padding.only(left=14, top=10, bottom=10),
-            on_click=lambda _: app.go(where.route),
+            on_click=lambda _: app.go(card.route),
             content=ft.Row(
                 [
                     ft.Icon(ft.Icons.PLAY_ARROW, color=ACCENT_TEXT),
                     ft.Column(
                         [
-                            ft.Text(shown, size=17, weight=ft.FontWeight.BOLD),
-                            ft.Text(f"{round_} · {turn}", size=15),
-                            ft.Text(place, size=13),
+                            ft.Text(card.players, size=17, weight=ft.FontWeight.BOLD),
+                            ft.Text(card.where, size=15),
+                            ft.Text(card.place, size=13),
                         ],
                         spacing=2,
                         expand=True,
@@ -55,47 +49,41 @@ def _resume_card(app: App, summary: GameSummary) -> ft.Control:
             ),
         ),
     )
-    if app.delete_refusal(summary.id):
-        # Only the host's device and the scorekeeper's delete a shared game.
-        return ft.Container(
-            border_radius=10,
-            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
-            padding=ft.Padding.only(right=4),
-            content=ft.Row([resume], spacing=0),
+    targets: list[ft.Control] = [resume]
+    deletion = card.deletion
+    # Only the host's device and the scorekeeper's delete a shared game.
+    if deletion is not None and app.delete_refusal(summary.id) is None:
+        targets.append(
+            ft.Semantics(
+                container=True,
+                content=ft.IconButton(
+                    ft.Icons.DELETE_OUTLINE,
+                    tooltip=deletion.button,
+                    width=TAP,
+                    height=TAP,
+                    on_click=lambda _: _confirm_delete(app, card.game_id, deletion),
+                ),
+            )
         )
-    delete = ft.Semantics(
-        container=True,
-        content=ft.IconButton(
-            ft.Icons.DELETE_OUTLINE,
-            tooltip=app.say("app.home.delete_game", players=players),
-            width=TAP,
-            height=TAP,
-            on_click=lambda _: _confirm_delete(app, summary, where),
-        ),
-    )
     return ft.Container(
         border_radius=10,
         bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
         padding=ft.Padding.only(right=4),
-        content=ft.Row([resume, delete], spacing=0),
+        content=ft.Row(targets, spacing=0),
     )
 
 
-def _confirm_delete(app: App, summary: GameSummary, where: Standing) -> None:
+def _confirm_delete(app: App, game_id: str, deletion: Deletion) -> None:
     page = app.page
-    players = tuple(summary.labels)
     said: list[tuple[str, bool]] = []
 
     def delete(_: ft.Event[Any]) -> None:
         try:
-            refused = app.delete_game(summary.id)
+            refused = app.delete_game(game_id)
         except StoreError as error:
             said.append((str(error), True))
         else:
-            if refused:
-                said.append((refused, True))
-            else:
-                said.append((app.say("app.home.deleted", players=players), False))
+            said.append((refused, True) if refused else (deletion.done, False))
         page.pop_dialog()
 
     def closed(_: ft.Event) -> None:
@@ -107,16 +95,8 @@ def _confirm_delete(app: App, summary: GameSummary, where: Standing) -> None:
 
     page.show_dialog(
         ft.AlertDialog(
-            title=ft.Text(app.say("app.home.delete_title", players=players)),
-            content=ft.Text(
-                app.say(
-                    "app.home.delete_note",
-                    board=where.board,
-                    round=where.round[:1].lower() + where.round[1:],
-                    when=when(summary.updated, app.words),
-                ),
-                size=15,
-            ),
+            title=ft.Text(deletion.title),
+            content=ft.Text(deletion.note, size=15),
             actions=[
                 ft.TextButton(app.say("app.home.keep"), on_click=lambda _: page.pop_dialog()),
                 ft.FilledButton(

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.app.game_panels import page_turns
 from companion.app.screens.reset_bar import TallyBar, explanation
 from companion.app.screens.reset_cards import Prompt, TerritoryCard
-from companion.app.screens.reset_late import LateRecords
+from companion.app.screens.reset_late import LateMenu
 from companion.app.widgets import WIDE, big_button, notify
 from companion.engine import Tally
 from companion.engine.names import kinds_term
@@ -27,7 +28,6 @@ from companion.language import Message, Value
 from companion.play.game_words import order_of, say
 from companion.play.reset_entry import ResetEntry, Step
 from companion.play.session import GameSession
-from companion.play.turns import Turns
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -60,12 +60,8 @@ class ResetScreen:
         # The device's language, read as the screen is built: a switch builds it again.
         self.words = words = app.words
         # Records go through the turn controller the table screen shares.
-        self.turns = Turns(
-            session,
-            lambda revision: app.bus.announce(session.id, revision),
-            leases=app.service.leases,
-        )
-        self.late = LateRecords(self)
+        self.turns = page_turns(app, session)
+        self.late = LateMenu(self)
         self.view.appbar = ft.AppBar(
             # Two lines where the language's name for it is long (French, on a phone).
             title=ft.Text(say(words, "game.phase.energy_and_reset"), max_lines=2, size=18),

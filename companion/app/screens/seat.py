@@ -1,4 +1,5 @@
-"""Who is this device in a shared game: one player, the scorekeeper, or a watcher."""
+"""Who is this device in a shared game: one player, the scorekeeper, or a watcher. What it
+offers comes from the play layer (companion/play/seat_picker.py); this module draws it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import flet as ft
 
 from companion.app.widgets import SEAT_PICKER, big_button, notify, player_chip, screen, section
 from companion.play.bus import SEATS
-from companion.play.sharing.seats import SCOREKEEPER, WATCHER
+from companion.play.seat_picker import SeatChoice, seat_picker, seat_said, take_seat
+from companion.play.sharing.seats import WATCHER
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -19,16 +21,12 @@ def build(app: App, game_id: str) -> ft.View:
     assert app.table is not None and app.ticket is not None
     access = app.table.access
     saved = app.store.load(game_id)
-    ticket = app.ticket
-    names = {
-        device.id: app.say("app.share.device", number=device.number) for device in access.devices()
-    }
-    taken = access.seats.taken(game_id)
+    device = app.ticket.device
+    shown = seat_picker(access, saved, device, app.words)
 
     def pick(seat: str) -> Any:
         def picked(_: ft.Event[Any]) -> None:
-            players = tuple(player.id for player in saved.setup.players)
-            refused = access.seats.take(game_id, ticket.device, seat, players, app.words)
+            refused = take_seat(access, saved, device, seat, app.words)
             app.visit.announce(SEATS, game_id, everyone=True)
             if refused:
                 notify(app.page, refused, error=True)
@@ -36,40 +34,25 @@ def build(app: App, game_id: str) -> ft.View:
 
         return picked
 
-    def choice(seat: str, title: str, detail: str, icon: ft.IconData | None) -> ft.Control:
-        holder = taken.get(seat)
-        if holder is not None and holder != ticket.device:
-            holder_name = names.get(holder) or app.say("app.seat.another_device")
-            title = app.say("app.seat.taken_by", seat=title, device=holder_name)
+    def choice(seat: SeatChoice, icon: ft.IconData | None = None) -> ft.Control:
         button = big_button(
-            title,
-            pick(seat),
+            seat.title,
+            pick(seat.seat),
             icon=icon,
-            primary=seat not in (WATCHER,),
-            disabled=holder is not None and holder != ticket.device,
+            primary=seat.seat != WATCHER,
+            disabled=seat.taken,
         )
-        return ft.Column([button, ft.Text(detail, size=14)], spacing=4)
+        return ft.Column([button, ft.Text(seat.detail, size=14)], spacing=4)
 
-    players = []
-    for player in saved.setup.players:
-        if player.bot:
-            continue
-        players.append(
-            ft.Row(
-                [
-                    player_chip(player.label, player.colour),
-                    ft.Container(
-                        expand=True,
-                        content=choice(
-                            player.id,
-                            player.label,
-                            app.say("app.seat.records_player", player=player.label),
-                            None,
-                        ),
-                    ),
-                ]
-            )
+    players = [
+        ft.Row(
+            [
+                player_chip(saved.game.labels[seat.seat], seat.colour or ""),
+                ft.Container(expand=True, content=choice(seat)),
+            ]
         )
+        for seat in shown.players
+    ]
     view = screen(f"/game/{game_id}", spacing=14)
     view.data = SEAT_PICKER
     view.appbar = ft.AppBar(
@@ -79,25 +62,12 @@ def build(app: App, game_id: str) -> ft.View:
         title=ft.Text(app.say("app.seat.title")),
     )
     view.controls = [
-        ft.Text(
-            app.say("app.seat.game", players=tuple(p.label for p in saved.setup.players)),
-            size=18,
-        ),
+        ft.Text(shown.game, size=18),
         section(app.say("app.seat.a_player"), *players),
         section(
             app.say("app.seat.or"),
-            choice(
-                SCOREKEEPER,
-                app.say("app.seat.scorekeeper"),
-                app.say("app.seat.scorekeeper_note"),
-                ft.Icons.EDIT_NOTE,
-            ),
-            choice(
-                WATCHER,
-                app.say("app.seat.watch"),
-                app.say("app.seat.watch_note"),
-                ft.Icons.VISIBILITY,
-            ),
+            choice(shown.scorekeeper, ft.Icons.EDIT_NOTE),
+            choice(shown.watcher, ft.Icons.VISIBILITY),
         ),
     ]
     return view
@@ -108,10 +78,9 @@ def seat_line(app: App, game_id: str) -> ft.Control | None:
     if app.table is None or app.ticket is None:
         return None
     ticket = app.ticket
-    seat = app.table.access.seats.seat_of(game_id, ticket.device)
-    if seat is None:
+    said = seat_said(app.table.access, app.store.load(game_id), ticket.device, app.words)
+    if said is None:
         return None
-    labels = app.store.load(game_id).game.labels
 
     def change(_: ft.Event[Any]) -> None:
         assert app.table is not None
@@ -121,13 +90,7 @@ def seat_line(app: App, game_id: str) -> ft.Control | None:
 
     return ft.Row(
         [
-            ft.Text(
-                app.say("app.seat.records_everyone")
-                if seat == SCOREKEEPER
-                else app.say("app.seat.records_for", player=labels.get(seat, seat)),
-                size=14,
-                expand=True,
-            ),
+            ft.Text(said, size=14, expand=True),
             ft.TextButton(app.say("app.seat.change"), on_click=change, height=48),
         ]
     )

@@ -2,32 +2,27 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
-from babel.numbers import format_percent
 
 from companion.app.coach_panels import ChanceCard
-from companion.app.game_panels import GameBar, PlayersCard
+from companion.app.game_panels import GameBar, PlayersCard, page_turns
 from companion.app.order_strip import OrderStrip
 from companion.app.screens.seat import seat_line
 from companion.app.screens.table_turn import TurnCard
 from companion.app.sizes import TAP
 from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
 from companion.engine import Phase
-from companion.engine.dice import attack_odds
-from companion.engine.names import kind_term
-from companion.language import Message
+from companion.play.correction import correction_entry
 from companion.play.game_words import say
+from companion.play.odds_tool import OddsTool
 from companion.play.session import GameSession, Outcome
 from companion.play.tap_guard import TapGuard, Verdict
-from companion.play.turns import Turns
-from models.commands import REASON_LIMIT, Command, Correction
-from models.rules import CREATURES, KIND_ORDER, MAX_TRACK_ENERGY, CreatureKind
+from models.commands import REASON_LIMIT, Command
+from models.rules import CreatureKind
 from models.seeded_dice import SeededDice
-from models.text import text_problem
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -59,11 +54,7 @@ class TableScreen:
         # The device's language, read as the screen is built: a switch builds it again.
         self.words = words = app.words
         # Turn driving shared with the digital board: records, undo, other devices.
-        self.turns = Turns(
-            session,
-            lambda revision: app.bus.announce(session.id, revision),
-            leases=app.service.leases,
-        )
+        self.turns = page_turns(app, session)
         self.die = ft.Text("", size=40)
         self.bar = GameBar(app.go, session.id, self.undo, self.redo, words)
         self.track = EnergyTrack((), words)
@@ -238,21 +229,16 @@ class TableScreen:
 
     def odds_helper(self) -> ft.Control:
         """The chance that an attack succeeds, for any attacker and defender (from the engine)."""
-        choice = {"attacker": CreatureKind.TROLL, "defender": CreatureKind.SPRITE}
+        tool = OddsTool(self.words)
+        choice = {"attacker": tool.ATTACKER, "defender": tool.DEFENDER}
         support_choice = {"sprites": 0}
         result = ft.Text(size=18, weight=ft.FontWeight.BOLD)
         words = self.words
 
         def update(_: object = None) -> None:
-            odds = attack_odds(choice["attacker"], choice["defender"], support_choice["sprites"])
-            support_part.visible = choice["defender"] is CreatureKind.SPRITE
-            result.value = say(
-                words,
-                "game.tools.odds",
-                chances=odds.numerator,
-                outof=odds.denominator,
-                percent=format_percent(float(odds), locale=words.locale),
-            )
+            odds = tool.odds(choice["attacker"], choice["defender"], support_choice["sprites"])
+            support_part.visible = odds.support
+            result.value = odds.said
 
         def picker(label: str, key: str) -> ft.Dropdown:
             def picked(event: ft.Event[ft.Dropdown]) -> None:
@@ -265,10 +251,7 @@ class TableScreen:
                 label=label,
                 value=choice[key].value,
                 width=150,
-                options=[
-                    ft.DropdownOption(key=k.value, text=words.value(kind_term(k), "nu"))
-                    for k in KIND_ORDER
-                ],
+                options=[ft.DropdownOption(key=k, text=text) for k, text in tool.kinds()],
                 on_select=picked,
             )
 
@@ -282,11 +265,7 @@ class TableScreen:
             label=say(words, "game.tools.support"),
             width=200,
             value="0",
-            # At most every other Sprite its owner has.
-            options=[
-                ft.DropdownOption(key=str(n), text=words.number(n))
-                for n in range(CREATURES[CreatureKind.SPRITE].owned)
-            ],
+            options=[ft.DropdownOption(key=k, text=text) for k, text in tool.supports()],
             on_select=supported,
         )
         # The explanation wraps below the field: as the field's helper text it was cut short.
@@ -339,32 +318,17 @@ class TableScreen:
         )
 
         def save(_: ft.Event[Any]) -> None:
-            amount.error = reason.error = None
-            try:
-                delta = int((amount.value or "").strip())
-            except ValueError:
-                amount.error = say(words, "game.correct.whole", top=MAX_TRACK_ENERGY)
-            why = (reason.value or "").strip()
-            if not why:
-                reason.error = say(words, "game.correct.why")
-            else:
-                # The log keeps it: held to the check every typed text gets (issue 25).
-                problem = text_problem(why, Message("problem.what.reason"))
-                if problem is not None:
-                    reason.error = words.render(problem)
-                why = unicodedata.normalize("NFC", why)
-            if amount.error or reason.error:
-                page.update()
-                return
             assert who.value is not None, "the player field starts filled and cannot be cleared"
-            command = Correction(who.value, delta, why)
-            refusal = self.session.refusal(command)
-            if refusal:
-                amount.error = words.render(refusal)
+            entry = correction_entry(
+                self.session, who.value, amount.value or "", reason.value or ""
+            )
+            amount.error = None if entry.change is None else words.render(entry.change)
+            reason.error = None if entry.reason is None else words.render(entry.reason)
+            if entry.command is None:
                 page.update()
                 return
             page.pop_dialog()
-            self.record([command], None)
+            self.record([entry.command], None)
 
         page.show_dialog(
             ft.AlertDialog(

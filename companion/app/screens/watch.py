@@ -1,4 +1,5 @@
-"""What a watcher sees: the games of a shared table, live, with no control that records."""
+"""What a watcher sees: the games of a shared table, live, with no control that records.
+What it says comes from the play layer (companion/play/watch.py); this module draws it."""
 
 from __future__ import annotations
 
@@ -10,57 +11,44 @@ from companion.app.game_panels import PlayersCard
 from companion.app.order_strip import OrderStrip
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import EnergyTrack, screen, section
-from companion.engine import Phase
-from companion.language import Message
-from companion.play.home import players_of
+from companion.play.watch import watch_list, watched
 
 if TYPE_CHECKING:
     from companion.app.main import App
     from companion.play.session import GameSession
-
-# The phase a watcher is told, by the engine's phase.
-PHASES = {
-    Phase.SUMMONING: "app.watch.phase.summoning",
-    Phase.ACTIONS: "app.watch.phase.actions",
-    Phase.ENERGY_AND_RESET: "app.watch.phase.energy_and_reset",
-    Phase.GAME_OVER: "app.watch.phase.game_over",
-}
 
 
 def home(app: App) -> ft.View:
     """The games being played at this table, each one to watch."""
     view = screen("/", spacing=14)
     view.appbar = ft.AppBar(title=ft.Text(app.say("app.home.title")))
-    cards: list[ft.Control] = []
-    for summary in app.store.unfinished():
-        where = app.service.standings.of(app.store, summary, app.words)
-        players = players_of(summary.labels, app.words)
-        cards.append(
-            ft.Semantics(
-                container=True,
-                button=True,
-                label=app.say("app.watch.watch_game", players=tuple(summary.labels)),
-                content=ft.Container(
-                    border_radius=10,
-                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
-                    padding=14,
-                    on_click=lambda _, game=summary.id: app.go(f"/game/{game}"),
-                    content=ft.Row(
-                        [
-                            ft.Icon(ft.Icons.VISIBILITY, color=ACCENT_TEXT),
-                            ft.Column(
-                                [
-                                    ft.Text(players, size=17, weight=ft.FontWeight.BOLD),
-                                    ft.Text(f"{where.round} · {where.turn}", size=15),
-                                ],
-                                spacing=2,
-                                expand=True,
-                            ),
-                        ]
-                    ),
+    cards: list[ft.Control] = [
+        ft.Semantics(
+            container=True,
+            button=True,
+            label=card.label,
+            content=ft.Container(
+                border_radius=10,
+                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+                padding=14,
+                on_click=lambda _, route=card.route: app.go(route),
+                content=ft.Row(
+                    [
+                        ft.Icon(ft.Icons.VISIBILITY, color=ACCENT_TEXT),
+                        ft.Column(
+                            [
+                                ft.Text(card.players, size=17, weight=ft.FontWeight.BOLD),
+                                ft.Text(card.where, size=15),
+                            ],
+                            spacing=2,
+                            expand=True,
+                        ),
+                    ]
                 ),
-            )
+            ),
         )
+        for card in watch_list(app.service.standings, app.store, app.words)
+    ]
     view.controls = [
         ft.Text(app.say("app.watch.watching"), size=15, color=ACCENT_TEXT),
         section(
@@ -115,29 +103,10 @@ class WatchScreen:
 
     def show(self, _: Any = None) -> None:
         """Set every panel from the game's latest state."""
-        say = self.app.say
-        state = self.session.state
-        self.title.value = "◈ " + say(
-            "app.home.round", round=state.round, final=state.game.final_round
-        )
-        player = state.current_player
-        if state.is_terminal:
-            self.turn.value = say("app.watch.over")
-        elif player:
-            self.turn.value = say(
-                "app.watch.turn",
-                player=self.session.label(player),
-                phase=Message(PHASES[state.phase]),
-            )
-        else:
-            self.turn.value = say("app.home.energy_and_reset")
-        label = self.session.saved.undo_label
-        self.last.value = say("app.watch.last", record=label) if label else say("app.log.empty")
-        self.strip.show(state)
-        self.players.show(state)
-        self.track.show(
-            [
-                (self.session.label(p), self.session.colour(p), state.energy_of(p))
-                for p in state.order()
-            ]
-        )
+        now = watched(self.session, self.app.words)
+        self.title.value = now.title
+        self.turn.value = now.turn
+        self.last.value = now.last
+        self.strip.show(self.session.state)
+        self.players.show(self.session.state)
+        self.track.show(now.track)
