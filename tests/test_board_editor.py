@@ -8,7 +8,6 @@ from unittest.mock import MagicMock
 import flet as ft
 import pytest
 
-from companion.app.board_draft import BoardDraft, DraftHistory
 from companion.app.screens.board_editor import BoardEditor
 from companion.boards import BoardError, shipped_board, shipped_board_ids
 from companion.boards.user import (
@@ -21,6 +20,7 @@ from companion.boards.user import (
     user_boards,
 )
 from companion.language.render import language
+from companion.play.board_draft import BoardDraft, DraftHistory
 
 DUEL = shipped_board("duel-isle")
 GATHERING = shipped_board("gathering-isle")

@@ -7,7 +7,6 @@ from itertools import pairwise
 import pytest
 from pydantic import ValidationError
 
-from companion.app.board_draft import BoardDraft
 from companion.app.screens.board_bar import BAR_MARGIN, BAR_MOST, bar_padding
 from companion.app.sizes import TAP
 from companion.boards import shipped_board, shipped_board_ids
@@ -16,6 +15,7 @@ from companion.engine import Game, Phase
 from companion.engine.dice import with_rolls
 from companion.engine.queries import undo_depth
 from companion.language.render import language
+from companion.play.board_draft import BoardDraft
 from companion.play.board_guide import step_guide
 from companion.play.board_labels import INSCRIBED, label_places
 from companion.play.board_layout import (

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.app.board_draft import BoardDraft, DraftHistory
 from companion.boards import shipped_board
 from companion.engine import Game
 from companion.language.render import language
+from companion.play.board_draft import BoardDraft, DraftHistory
 from companion.play.board_guide import step_guide
 from companion.play.board_labels import label_places, label_text
 from companion.play.board_layout import Layout

@@ -103,7 +103,6 @@ def test_the_package_root_holds_only_the_entry_points():
 # The logic under the screens: plain Python, tested without a browser (and without Flet). The
 # whole play layer, and the app's drawing arithmetic.
 APP_LOGIC = [
-    "companion.app.board_draft",
     "companion.app.sizes",
     *sorted(
         ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")

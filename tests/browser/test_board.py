@@ -24,13 +24,13 @@ from browser_ui import (
     tap_location,
 )
 
-from companion.app.board_draft import BoardDraft
 from companion.app.screens.board_motion import die_face
 from companion.boards import shipped_board
 from companion.engine import Phase
 from companion.engine.dice import attack_odds
 from companion.engine.replay import replay
 from companion.engine.serialize import state_to_json
+from companion.play.board_draft import BoardDraft
 from companion.play.board_layout import Layout
 from companion.play.board_taps import describe_board, targets
 from companion.store.store import open_store

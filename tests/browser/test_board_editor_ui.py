@@ -10,8 +10,8 @@ import time
 
 from browser_ui import BOARD, PHONE, Screen, click_until, scroll_to, tap_location
 
-from companion.app.board_draft import BoardDraft
 from companion.boards import shipped_board
+from companion.play.board_draft import BoardDraft
 from companion.play.board_layout import Layout
 from models.board import Board
 

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.board_draft import BoardDraft, DraftHistory
 from companion.app.board_view import IsleCanvas
 from companion.app.screens.board_editor_dialogs import ask_delete, ask_replace
 from companion.app.screens.board_editor_territory import territory_card
@@ -28,6 +27,7 @@ from companion.boards.user import (
 )
 from companion.engine.names import board_term
 from companion.language import Message
+from companion.play.board_draft import BoardDraft, DraftHistory
 from companion.play.board_layout import Point, canvas_height
 from companion.play.game_words import say
 from models.board import Board
