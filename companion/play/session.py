@@ -61,6 +61,9 @@ class GameSession:
         self._seated = seated or (lambda: ())
         # The log told again, for one revision: whose decision each record was.
         self._told: tuple[int, tuple[Narration, ...]] | None = None
+        # This device's seat and the seated players as read for one revision: a screen asks
+        # for every control it draws, and on a shared table each answer is a database read.
+        self._seats_read: tuple[int, str | None, frozenset[str]] | None = None
 
     @property
     def seat(self) -> str | None:
@@ -108,11 +111,13 @@ class GameSession:
         `revision` is the one the tapped screen showed (default: the latest this session
         has seen); if the game has moved on since, nothing is recorded and the refusal says so.
         """
-        seat = self.seat
+        # A write checks the seats as they are now, not as the screen was drawn.
+        self._seats_read = None
+        seat, seated = self._seats()
         refused = self.tap_refusal(commands, by)
         if refused:
             return Outcome(False, refused)
-        others = self.bots() | self.unseated()
+        others = set(self.saved.game.players) - seated
         made = [made_by(command, by) for command in commands]
         signed = [policy.signed(seat, command, others) for command in made]
         before = len(self.saved.log)
@@ -134,17 +139,26 @@ class GameSession:
         """The people with no device of their own: any phone at the table records for them."""
         return set(self.saved.game.players) - self.bots() - self.seated()
 
+    def _seats(self) -> tuple[str | None, frozenset[str]]:
+        """This device's seat and the players seated with a device of their own, read once
+        for the revision shown (a write reads them again: `do_all`, `undo`, `redo`)."""
+        read = self._seats_read
+        revision = self.saved.revision
+        if read is None or read[0] != revision:
+            read = (revision, self.seat, frozenset(self.seated()))
+            self._seats_read = read
+        return read[1], read[2]
+
     def tap_refusal(self, commands: Sequence[Command], by: str | None = None) -> Message | None:
         """Why this device may not record what a tap says, before the engine is asked: its
         seat records nothing, or the tap is another player's, or it passes over a player who
         has a device of their own (issue 20). None if it may."""
-        seat = self.seat
+        seat, seated = self._seats()
         refused = policy.refusal(seat, commands)
         if refused:
             return refused
         labels = self.saved.game.labels
         made = [made_by(command, by) for command in commands]
-        seated = self.seated()
         refused = policy.others_refusal(seat, made, self.bots(), labels, seated)
         if refused or not any(isinstance(command, Skip) for command in made):
             return refused
@@ -166,6 +180,7 @@ class GameSession:
 
     def undo(self, revision: int | None = None) -> Outcome:
         """Take back the newest command, as of `revision` (default: the latest seen here)."""
+        self._seats_read = None
         log = self.saved.log
         refused = self._undo_refusal(log[len(log) - tap_size(log[::-1]) :])
         if refused:
@@ -177,6 +192,7 @@ class GameSession:
 
     def redo(self) -> Outcome:
         """Bring back the newest undone command."""
+        self._seats_read = None
         refused = self._undo_refusal(self.saved.undone[: tap_size(self.saved.undone)])
         if refused:
             return Outcome(False, refused)
@@ -233,8 +249,9 @@ class GameSession:
     def _undo_refusal(self, entries: Sequence[LogEntry]) -> Message | None:
         """Why this device's seat may not take back or bring back these records, if so."""
         commands = [entry.command for entry in entries]
-        seat = self.seat
-        labels, unseated = self.saved.game.labels, self.unseated()
+        seat, seated = self._seats()
+        labels = self.saved.game.labels
+        unseated = set(self.saved.game.players) - self.bots() - seated
         if seat is None or not any(isinstance(command, Skip) for command in commands):
             return policy.undo_refusal(seat, commands, labels, unseated=unseated)
         log = self.saved.log
