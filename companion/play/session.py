@@ -61,9 +61,12 @@ class GameSession:
         self._seated = seated or (lambda: ())
         # The log told again, for one revision: whose decision each record was.
         self._told: tuple[int, tuple[Narration, ...]] | None = None
-        # This device's seat and the seated players as read for one revision: a screen asks
-        # for every control it draws, and on a shared table each answer is a database read.
-        self._seats_read: tuple[int, str | None, frozenset[str]] | None = None
+        # This device's seat as read for this screen (a change of it, or of the table's codes,
+        # builds the screen anew), and the seated players as read for one revision: a screen
+        # asks for every control it draws, and on a shared table each answer is a database
+        # read. A write reads both again.
+        self._seat_read: tuple[str | None] | None = None
+        self._seats_read: tuple[int, frozenset[str]] | None = None
 
     @property
     def seat(self) -> str | None:
@@ -112,7 +115,7 @@ class GameSession:
         has seen); if the game has moved on since, nothing is recorded and the refusal says so.
         """
         # A write checks the seats as they are now, not as the screen was drawn.
-        self._seats_read = None
+        self._forget_seats()
         seat, seated = self._seats()
         refused = self.tap_refusal(commands, by)
         if refused:
@@ -140,14 +143,21 @@ class GameSession:
         return set(self.saved.game.players) - self.bots() - self.seated()
 
     def _seats(self) -> tuple[str | None, frozenset[str]]:
-        """This device's seat and the players seated with a device of their own, read once
-        for the revision shown (a write reads them again: `do_all`, `undo`, `redo`)."""
-        read = self._seats_read
+        """This device's seat (read once for the screen) and the players seated with a
+        device of their own (once for the revision shown); a write reads both again."""
+        if self._seat_read is None:
+            self._seat_read = (self.seat,)
+        seated = self._seats_read
         revision = self.saved.revision
-        if read is None or read[0] != revision:
-            read = (revision, self.seat, frozenset(self.seated()))
-            self._seats_read = read
-        return read[1], read[2]
+        if seated is None or seated[0] != revision:
+            seated = (revision, frozenset(self.seated()))
+            self._seats_read = seated
+        return self._seat_read[0], seated[1]
+
+    def _forget_seats(self) -> None:
+        """A write is coming: it checks the seats as they are now, not as drawn."""
+        self._seat_read = None
+        self._seats_read = None
 
     def tap_refusal(self, commands: Sequence[Command], by: str | None = None) -> Message | None:
         """Why this device may not record what a tap says, before the engine is asked: its
@@ -180,7 +190,7 @@ class GameSession:
 
     def undo(self, revision: int | None = None) -> Outcome:
         """Take back the newest command, as of `revision` (default: the latest seen here)."""
-        self._seats_read = None
+        self._forget_seats()
         log = self.saved.log
         refused = self._undo_refusal(log[len(log) - tap_size(log[::-1]) :])
         if refused:
@@ -192,7 +202,7 @@ class GameSession:
 
     def redo(self) -> Outcome:
         """Bring back the newest undone command."""
-        self._seats_read = None
+        self._forget_seats()
         refused = self._undo_refusal(self.saved.undone[: tap_size(self.saved.undone)])
         if refused:
             return Outcome(False, refused)
