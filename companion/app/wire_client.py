@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -26,6 +26,8 @@ from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 REGISTER, PATCH, EVENT, UPDATE, INVOKE, CRASHED = 1, 2, 3, 4, 5, 6
+# How many of the latest messages an `AsyncPage` keeps (a long load's pages stay small).
+KEPT_MESSAGES = 200
 
 
 def frame(action: int, body: Any) -> bytes:
@@ -110,28 +112,24 @@ def holds(value: Any, text: str) -> bool:
 
 
 def tappable(bodies: Iterable[Any], text: str) -> int | None:
-    """The id of the latest control sent with a click handler that holds `text`, or that a
-    control naming `text` itself wraps (a square inside its semantic label)."""
+    """The id of the newest control sent with a click handler that holds `text`, or that a
+    control naming `text` itself wraps (a square inside its semantic label).
+
+    Newest by id (Flet numbers controls as they are made): a screen may send the drawing it
+    replaces again, hidden, after the new one.
+    """
     found = None
     for body in bodies:
         for control in controls(body):
+            target = None
             if control.get("on_click"):
                 if holds(control, text):
-                    found = control["_i"]
+                    target = control
             elif any(isinstance(value, str) and text in value for value in control.values()):
-                inner = next((c for c in controls(control) if c.get("on_click")), None)
-                if inner is not None:
-                    found = inner["_i"]
+                target = next((c for c in controls(control) if c.get("on_click")), None)
+            if target is not None and (found is None or target["_i"] > found):
+                found = target["_i"]
     return found
-
-
-def latest_tappable(bodies: Sequence[Any], text: str) -> int | None:
-    """`tappable` over messages in the order they came, reading the newest first."""
-    for body in reversed(bodies):
-        found = tappable((body,), text)
-        if found is not None:
-            return found
-    return None
 
 
 class FletClient:
@@ -291,7 +289,7 @@ class AsyncPage:
 
     def tappable(self, text: str) -> int | None:
         """The id of the latest control sent with a click handler that holds `text`."""
-        return latest_tappable([body for _, _, body in self.received], text)
+        return tappable((body for _, _, body in self.received), text)
 
     def shows(self, text: str, since: float = 0.0) -> bool:
         """Whether a message that arrived after `since` holds `text`."""
@@ -339,6 +337,8 @@ class AsyncPage:
                 elif action == INVOKE:
                     await line.send(answer(body, self.kept))
                 self.received.append((arrived, message, body))
+                if len(self.received) > KEPT_MESSAGES:
+                    del self.received[:-KEPT_MESSAGES]
                 self.changed.set()
         except ConnectionClosed:
             pass

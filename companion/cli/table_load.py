@@ -355,6 +355,7 @@ async def _load(
         load_start = os.getloadavg()[0]
         tally = Tally()
         cpu_before = sum(_cpu_s(server.pid) for server in servers)
+        own_before = time.process_time()
         started = time.monotonic()
         until = started + seconds
         plays = [
@@ -368,6 +369,7 @@ async def _load(
             await _kill_one(servers, ports, made, tally)
         await asyncio.gather(*plays)
         cpu = sum(_cpu_s(server.pid) for server in servers if server.poll() is None) - cpu_before
+        own_cpu = time.process_time() - own_before
         # Let the last answers land before the logs are read.
         await asyncio.sleep(1.0)
         lost, doubled = await asyncio.to_thread(_lost_and_doubled, store, made)
@@ -392,6 +394,8 @@ async def _load(
             "memory_per_device_kib": round((rss - base_rss) / devices) if devices else None,
             "idle_server_cpu_percent": round(100 * idle_share, 1),
             "server_cpu_ms_per_tap": round(1000 * cpu / sent, 1) if sent else None,
+            # The devices' side runs on the same machine: what it took of it.
+            "load_cpu_ms_per_tap": round(1000 * own_cpu / sent, 1) if sent else None,
             "killed_devices_back": len(tally.back),
             "killed_devices_back_s_max": round(max(tally.back), 2) if tally.back else None,
             "load_average": [round(load_start, 2), round(os.getloadavg()[0], 2)],
