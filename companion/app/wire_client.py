@@ -260,6 +260,8 @@ class AsyncPage:
         self.received: list[tuple[float, bytes, Any]] = []
         self.changed = asyncio.Event()
         self.closed = asyncio.Event()
+        # When the page's current connection was opened.
+        self.opened_at = 0.0
         self._socket: AsyncConnection | None = None
         self._reader: asyncio.Task[None] | None = None
 
@@ -277,6 +279,7 @@ class AsyncPage:
         )
         self.received.clear()
         self.closed.clear()
+        self.opened_at = time.monotonic()
         self._reader = asyncio.create_task(self._read_all(self._socket))
         await self._socket.send(registration(route, self.session_id))
 

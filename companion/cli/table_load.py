@@ -245,6 +245,12 @@ async def _tap(store: Store, table: Table, rng: random.Random, tally: Tally) -> 
     await asyncio.gather(*(_changed(seen, at) for other, seen in pages if other not in table.away))
     for other, seen in pages:
         first = seen.first_after(at)
+        if seen.opened_at > at:
+            # Its connection went (its process killed) after the tap: what came since is
+            # a new page's screen, not this tap's answer.
+            if other == index:
+                tally.unanswered += 1
+            continue
         if other == index:
             if first is None:
                 tally.unanswered += 1
@@ -397,6 +403,9 @@ async def _load(
             # The devices' side runs on the same machine: what it took of it.
             "load_cpu_ms_per_tap": round(1000 * own_cpu / sent, 1) if sent else None,
             "killed_devices_back": len(tally.back),
+            "killed_devices_back_s_p50": (
+                round(statistics.median(tally.back), 2) if tally.back else None
+            ),
             "killed_devices_back_s_max": round(max(tally.back), 2) if tally.back else None,
             "load_average": [round(load_start, 2), round(os.getloadavg()[0], 2)],
         }
