@@ -1,7 +1,7 @@
 """Two `app --web --hosted` server processes on one database (issue 22), spoken to as Flet's
-web client speaks (tests/flet_wire.py), without a browser: a table started on one process is
-joined on the other by its code, and another table's device sees none of its games, whatever
-address it asks for.
+web client speaks (companion/app/wire_client.py), without a browser: a table started on one
+process is joined on the other by its code, and another table's device sees none of its
+games, whatever address it asks for.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import urllib.request
 from collections.abc import Iterator
 
 import pytest
-from flet_wire import FletClient
 from store_support import BACKENDS, database_url
 
 from companion.app.kept import STORED_CODE, STORED_DEVICE
+from companion.app.wire_client import FletClient
 from companion.play.sharing.access import TableAccess
 from companion.store.store import open_store
 from models.setup import GameSetup

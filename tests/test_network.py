@@ -25,10 +25,18 @@ from pathlib import Path
 
 import msgpack
 import pytest
-from flet_wire import EVENT, REGISTER, UPDATE, FletClient, _controls, frame, open_socket
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from companion.app.wire_client import (
+    EVENT,
+    REGISTER,
+    UPDATE,
+    FletClient,
+    controls,
+    frame,
+    open_socket,
+)
 from companion.store.store import open_store
 from models.setup import GameSetup
 
@@ -317,7 +325,7 @@ def test_a_failing_screen_shows_one_sentence_and_its_traceback_stays_in_the_serv
         page.register("/")
         assert page.wait_for("Join the table")
         (field,) = [
-            c["_i"] for _, body in page.messages for c in _controls(body) if c["_c"] == "TextField"
+            c["_i"] for _, body in page.messages for c in controls(body) if c["_c"] == "TextField"
         ]
         # A typed code that is a number, not text: the code screen's code fails on it.
         page.send(UPDATE, {"id": field, "props": {"value": 12345}})

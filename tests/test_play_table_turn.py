@@ -113,3 +113,39 @@ def test_energy_and_reset_and_the_end_lead_to_their_screens(store):
     card = turn_view(session)
     assert card.next_step == f"/game/{session.id}/reset" and card.grid == ()
     assert card.done is None and card.whole_table is None
+
+
+def test_a_card_reads_the_seats_once_and_a_tap_reads_them_anew(store):
+    """Issue 22: on a hosted table every read of a seat is a database query, and a card asks
+    for each of its controls; a drawing reads them once, a write as they are then."""
+    reads = []
+
+    def seat():
+        reads.append("seat")
+        return "a"
+
+    def seated():
+        reads.append("seated")
+        return {"a", "b"}
+
+    session = GameSession(store, store.new_game(TABLE).id, seat, seated)
+    turn_view(session)
+    turn_view(session)
+    assert reads == ["seat", "seated"]
+    reads.clear()
+    card = turn_view(session)
+    assert card.done is not None and session.do_all(card.done.commands, card.done.by).ok
+    assert reads == ["seat", "seated"]
+    reads.clear()
+    # The next revision drawn: the seated players read again, the device's own seat not (a
+    # change of it builds the screen anew).
+    turn_view(session)
+    assert reads == ["seated"]
+    # Another player's seat taken since: the write refuses what the drawing allowed.
+    taken = {"a"}
+    session = GameSession(store, store.new_game(TABLE).id, lambda: "a", lambda: taken)
+    card = turn_view(session)
+    assert card.whole_table is not None and card.whole_table.refused is None
+    taken.add("b")
+    outcome = session.do_all(card.whole_table.commands, card.whole_table.by)
+    assert not outcome.ok and EN.render(outcome.said).startswith("Bob")

@@ -48,6 +48,9 @@ class App:
         self.refused: str | None = None
         # What this browser keeps (its language, a shared table's code): set as it starts.
         self.browser: Kept | None = None
+        # What this browser said it keeps (its code, its device id), so what it keeps
+        # already is not sent to it again.
+        self.kept: dict[str, str] = {}
         self._entering = False  # a code is being tried: screens wait for the outcome
         self.layout = PageLayout(page)
         # A message for the next screen: (text, is an error).
@@ -185,9 +188,14 @@ class App:
                 # The code leaves the route at once (so it is tried once), and the address
                 # bar below: a reload comes back with the kept one.
                 self.page.route = parts.path or "/"
-            await self.find_language()
-            stored = await self.browser.get(STORED_CODE)
-            device = await self.browser.get(STORED_DEVICE)
+            # Asked at once, not one after another: a page coming back after its process
+            # died is one of many reaching a busy process at that moment (issue 22).
+            _, stored, device = await asyncio.gather(
+                self.find_language(),
+                self.browser.get(STORED_CODE),
+                self.browser.get(STORED_DEVICE),
+            )
+            self.kept = {STORED_CODE: stored, STORED_DEVICE: device}
             if linked or stored:
                 self.refused = await self.admit(linked or stored, device)
             if linked:
@@ -223,8 +231,12 @@ class App:
         self.refused = None
         self._tell_link()
         assert self.ticket is not None and self.browser is not None
-        await self.browser.set(STORED_CODE, self.visit.kept_code())
-        await self.browser.set(STORED_DEVICE, self.ticket.device)
+        keep = {STORED_CODE: self.visit.kept_code(), STORED_DEVICE: self.ticket.device}
+        browser = self.browser
+        await asyncio.gather(
+            *(browser.set(key, value) for key, value in keep.items() if self.kept.get(key) != value)
+        )
+        self.kept.update(keep)
         self.visit.connected(self.game_shown())
 
     def renew_code(self) -> None:

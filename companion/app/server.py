@@ -88,6 +88,22 @@ def run_packaged() -> None:
     ft.run(lambda page: App(page, service).start(), assets_dir=str(ASSETS))
 
 
+def cheap_message_repr() -> None:
+    """Have a Flet protocol message read as its action alone.
+
+    Flet's web server logs each message it sends with an f-string (`flet_web`'s
+    `FletApp.send_message`): built at every send whatever the log level, it wrote out the
+    whole screen's controls. Profiled under the hosted load (issue 22), that was a tenth of
+    a busy server's event loop.
+    """
+    from flet.messaging.protocol import Message as FletMessage
+
+    def action_only(message: FletMessage) -> str:
+        return f"Message({message.action!r})"
+
+    FletMessage.__repr__ = action_only  # type: ignore[method-assign,assignment]
+
+
 def web_app(
     store: Store,
     host: str,
@@ -113,6 +129,7 @@ def web_app(
     from flet_web.fastapi import app as flet_web_app  # type: ignore[import-untyped]
 
     drop_unkept_sessions()
+    cheap_message_repr()
     service = Service(store, table, bus=bus_for(store), hosting=hosting)
     app: ASGIApp = flet_web_app(
         lambda page: App(page, service).start(),

@@ -2,20 +2,22 @@
 
 It starts P `app --web --hosted` server processes on one PostgreSQL database, opens N tables
 of 4 devices each, every device a websocket speaking Flet's protocol as its web client does
-(no browser), seated as one player of its table's game, the four spread over the processes.
-Then each table records at a human pace with bursts: a record is made through the store and
-announced on the bus, as a tap on another process is, and the time until each of the
-table's devices is sent its screen's change is its latency. `--kill-one` kills one process
-mid-run; its devices reach another with what their browsers kept, and the time until each
-shows its game again is reported.
+(no browser, companion/app/wire_client.py), seated as one player of its table's game, the
+four spread over the processes. Then each table plays at a human pace with bursts: the
+device whose turn it is taps a control of its turn card (a click event on its websocket, as
+a phone sends), and the time until each other device's websocket receives its screen's
+change is that tap's latency. A table's next tap waits for the four screens, as people do.
 
-What it measures is a record's way to the other devices (store, bus across processes, each
-device's screen redrawn and sent); the tap's own way in (a click through a websocket to the
-screen that records it) is not in these figures.
+At the end every table's stored log is compared with the taps the devices saw acknowledged:
+a tap recorded twice or not at all is counted. `--kill-one` kills one process at half time;
+its devices reconnect as Flet's web client does (after half a second, doubling) to a live
+process, as through a proxy, and the time until each is back on its screen and seat is
+reported.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
@@ -24,194 +26,72 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import msgpack  # type: ignore[import-untyped]
-from websockets.exceptions import InvalidHandshake
-from websockets.sync.client import ClientConnection, connect
-from websockets.typing import Origin
-
-from companion.play.bus import game_topic
+from companion.app.kept import STORED_CODE, STORED_DEVICE
+from companion.app.wire_client import AsyncPage
+from companion.language.render import render
+from companion.play.session import GameSession
 from companion.play.sharing.access import TableAccess
-from companion.store.errors import StoreError
-from companion.store.notices import PostgresBus
+from companion.play.table_turn import turn_view
 from companion.store.store import Store, open_store
 from models.setup import GameSetup
 
-REGISTER, EVENT, INVOKE = 1, 3, 5
-# What the app's pages keep in the browser (companion/app/main.py's STORED_*).
-STORED_CODE = "summoners-isle.table-code"
-STORED_DEVICE = "summoners-isle.device"
 NAMES = ("Ragna", "Bjorn", "Cyra", "Dag")
 SEATS = ("red", "blue", "green", "yellow")
 SETUP = GameSetup(
-    players=[
-        {"id": colour, "name": name}
-        for colour, name in zip(("red", "blue", "green", "yellow"), NAMES, strict=True)
-    ],
+    players=[{"id": colour, "name": name} for colour, name in zip(SEATS, NAMES, strict=True)],
     board="gathering-isle",
 )
-# A table records about once every this many seconds; one record in BURST starts a burst.
+# A table taps about once every this many seconds; one tap in BURST starts a burst.
 PACE_S = 4.0
 BURST = 5
-BURST_RECORDS = 3
-BURST_GAP_S = 0.3
-# How long a device waits to be sent its screen's change before the record counts as lost.
+BURST_TAPS = 3
+# A burst's next tap comes this long after the last screen showed the one before: past the
+# tap guard's 0.35 s, as a person reading a new screen is (companion/play/tap_guard.py).
+BURST_GAP_S = 0.5
+# How long a device waits for its screen's change before the update counts as missed.
 UPDATE_TIMEOUT_S = 5.0
+# Flet's web client reconnects this long after its websocket closed, doubling each time.
+RECONNECT_S = 0.5
+# Tables seated at once while the load is set up.
+SEATING = 8
 
 
 class LoadError(RuntimeError):
     """Why the load could not be run, in one sentence."""
 
 
-class Device:
-    """One phone's page, reduced to its websocket: it answers what a browser answers."""
-
-    def __init__(self, port: int, kept: dict[str, Any], source: str = "127.0.0.1") -> None:
-        # Each device connects from an address of its own (all of 127.0.0.0/8 is this
-        # machine), as phones do: the server's limits per address do not lump them together.
-        self.source = source
-        self.kept = dict(kept)
-        self.session_id = ""
-        self.page_id: int | None = None
-        self.received: list[tuple[float, bytes]] = []
-        self.changed = threading.Condition()
-        self.closed = False
-        self.socket: ClientConnection = self._connect(port)
-        self._reader = threading.Thread(target=self._read_all, daemon=True)
-        self._reader.start()
-
-    def _connect(self, port: int) -> ClientConnection:
-        try:
-            line = socket.create_connection(("127.0.0.1", port), 20, (self.source, 0))
-            line.settimeout(None)
-            return self._open(port, line)
-        except (OSError, InvalidHandshake) as error:
-            raise LoadError(f"a device could not connect to port {port}: {error}") from None
-
-    def _open(self, port: int, line: socket.socket) -> ClientConnection:
-        return connect(
-            f"ws://127.0.0.1:{port}/ws",
-            sock=line,
-            origin=Origin(f"http://127.0.0.1:{port}"),
-            open_timeout=20,
-            max_size=None,
-        ).__enter__()
-
-    def register(self, route: str) -> None:
-        """Open `route` as a page (or come back to this page's session)."""
-        page = {"route": route, "width": 390, "height": 844, "web": True, "platform": "android"}
-        self._send(REGISTER, {"session_id": self.session_id, "page_name": "", "page": page})
-
-    def reconnect(self, port: int, route: str) -> None:
-        """Reach another process, as a browser through the proxy after its process died."""
-        self.received.clear()
-        self.socket = self._connect(port)
-        self._reader = threading.Thread(target=self._read_all, daemon=True)
-        self._reader.start()
-        self.register(route)
-
-    def click_text(self, text: str) -> bool:
-        """Tap the latest control with a click handler whose content holds `text`."""
-        found = None
-        for _, message in list(self.received):
-            for control in _controls(msgpack.unpackb(message[1:], strict_map_key=False)):
-                if control.get("on_click") and _holds(control, text):
-                    found = control["_i"]
-        if found is None:
-            return False
-        self._send(EVENT, {"target": found, "name": "click", "data": None})
-        return True
-
-    def wait(self, until: Callable[[], bool], timeout: float) -> bool:
-        """Wait until `until()` holds, or `timeout` seconds pass."""
-        with self.changed:
-            return self.changed.wait_for(until, timeout)
-
-    def shows(self, text: str, since: float = 0.0) -> bool:
-        """Whether a message received after `since` holds `text`."""
-        encoded = text.encode()
-        return any(at > since and encoded in body for at, body in list(self.received))
-
-    def first_after(self, since: float) -> float | None:
-        """When the first message after `since` came, if one did."""
-        return next((at for at, _ in list(self.received) if at > since), None)
-
-    def close(self) -> None:
-        """Close the page's websocket."""
-        self.closed = True
-        self.socket.close()
-
-    def _send(self, action: int, body: Any) -> None:
-        self.socket.send(b"\x00" + msgpack.packb([action, body]))
-
-    def _read_all(self) -> None:
-        socket_ = self.socket
-        try:
-            for message in socket_:
-                if not isinstance(message, bytes) or not message or message[0] != 0:
-                    continue
-                action, body = msgpack.unpackb(message[1:], strict_map_key=False)
-                if action == REGISTER:
-                    self.session_id = body["session_id"]
-                    self.page_id = body["page_patch"]["_i"]
-                elif action == INVOKE:
-                    self._answer(body)
-                with self.changed:
-                    self.received.append((time.monotonic(), message))
-                    self.changed.notify_all()
-        except Exception:
-            return  # the connection went: a killed process, or the end of the run
-
-    def _answer(self, call: dict[str, Any]) -> None:
-        args = call.get("args") or {}
-        result: Any = None
-        if call["name"] == "get":
-            result = self.kept.get(str(args.get("key")))
-        elif call["name"] == "set":
-            self.kept[args["key"]] = args["value"]
-            result = True
-        answer = {"control_id": call["control_id"], "call_id": call["call_id"]}
-        self._send(INVOKE, answer | {"result": result, "error": None})
-
-
-def _controls(value: Any) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = []
-    if isinstance(value, dict):
-        if "_i" in value and "_c" in value:
-            found.append(value)
-        for item in value.values():
-            found += _controls(item)
-    elif isinstance(value, list):
-        for item in value:
-            found += _controls(item)
-    return found
-
-
-def _holds(value: Any, text: str) -> bool:
-    if isinstance(value, str):
-        return text in value
-    if isinstance(value, dict):
-        return any(_holds(item, text) for item in value.values())
-    if isinstance(value, list):
-        return any(_holds(item, text) for item in value)
-    return False
-
-
 @dataclass
 class Table:
-    """One table of the load: its game, its code and its four devices with their ports."""
+    """One table of the load: its game, its code, its four pages and the ports they reach."""
 
     id: str
     game_id: str
     join: str
-    devices: list[Device] = field(default_factory=list)
+    pages: list[AsyncPage] = field(default_factory=list)
     ports: list[int] = field(default_factory=list)
+    # Taps sent, taps the tapping device saw answered, and answered with a refusal.
+    sent: int = 0
+    acked: int = 0
+    refused: int = 0
+    # Set while a page of this table is away (its process killed, reconnecting).
+    away: set[int] = field(default_factory=set)
+
+
+@dataclass
+class Tally:
+    """What the whole load saw."""
+
+    latencies: list[float] = field(default_factory=list)
+    own: list[float] = field(default_factory=list)
+    missed: int = 0
+    errors: int = 0
+    back: list[float] = field(default_factory=list)
+    unanswered: int = 0
 
 
 def _free_port() -> int:
@@ -243,27 +123,6 @@ def _serve(db: str, port: int, data: str) -> subprocess.Popen[bytes]:
             time.sleep(0.2)
 
 
-def _seat(device: Device, name: str, taken: Callable[[str], bool]) -> None:
-    """Pick `name`'s seat on the seat screen, again while it is not `taken(device id)`: a
-    seat screen drawn anew as another device sits down has new controls."""
-    if not device.wait(lambda: device.shows(name), 30):
-        raise LoadError("a device was not shown its table's game")
-    deadline = time.monotonic() + 30
-    while not taken(str(device.kept.get(STORED_DEVICE, ""))):
-        if time.monotonic() > deadline or not device.click_text(name):
-            raise LoadError("a device could not take its seat")
-        time.sleep(1.0)
-
-
-def _seated(store: Store, table: Table, seat: str) -> Callable[[str], bool]:
-    """Whether a device (by its id) holds `seat` in its table's game."""
-
-    def holds(device: str) -> bool:
-        return store.tables.seat_of(table.id, table.game_id, device) == seat
-
-    return holds
-
-
 def _rss_kib(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/status") as status:
@@ -284,142 +143,296 @@ def _cpu_s(pid: int) -> float:
         return 0.0
 
 
-def run_table_load(
-    db: str, tables: int, processes: int, seconds: float, kill_one: bool, seed: int = 1
+def _seated_line(name: str) -> str:
+    """What a device's table screen says once it sits as `name` (en-app.po)."""
+    return f"This device records {name}'s turns."
+
+
+def _address(table: int, seat: int) -> str:
+    """The address a device connects from: one of its own in 127.0.0.0/8, as phones have."""
+    return f"127.{1 + table // 60}.{table % 60 + 1}.{seat + 2}"
+
+
+def _p(ordered: list[float], share: float) -> float | None:
+    if not ordered:
+        return None
+    return round(1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))], 1)
+
+
+def _next_tap(store: Store, table: Table, rng: random.Random) -> tuple[int, str] | None:
+    """Which device taps next and the words of the control it taps (its turn card's, as the
+    app draws them in English), or None when the table screen has nothing to tap."""
+    state = store.load(table.game_id).state
+    player = state.current_player
+    if player is None or state.is_terminal:
+        return None
+    seat = SEATS.index(player)
+    session = GameSession(store, table.game_id, seat=lambda: player, seated=lambda: SEATS)
+    card = turn_view(session)
+    choices = [chip.tap.label for chip in card.removals if chip.tap.refused is None]
+    for row in card.grid:
+        choices += [square.label for square in row.squares if square.open and row.now]
+    if card.swap is not None and card.swap.refused is None:
+        choices.append(card.swap.label)
+    done = card.done
+    # A person ends their turn about as often as they do one more thing.
+    if done is not None and done.refused is None and (not choices or rng.random() < 0.4):
+        return seat, render(done.label)
+    if not choices:
+        return None
+    return seat, render(rng.choice(choices))
+
+
+async def _seat(store: Store, table: Table, index: int) -> None:
+    """Take seat `index` on its page's seat screen; again while the store does not have it
+    (a seat screen drawn anew as another device sits down has new controls)."""
+    page, name = table.pages[index], NAMES[index]
+    if not await page.wait(lambda: page.shows(name), 30):
+        raise LoadError("a device was not shown its table's game")
+    deadline = time.monotonic() + 30
+    while True:
+        device = str(page.kept.get(STORED_DEVICE, ""))
+        seat = await asyncio.to_thread(store.tables.seat_of, table.id, table.game_id, device)
+        if seat == SEATS[index]:
+            break
+        control = page.tappable(name)
+        if time.monotonic() > deadline or control is None:
+            raise LoadError("a device could not take its seat")
+        await _answered(page, await page.click(control), _seated_line(name))
+    if not await page.wait(lambda: page.shows(_seated_line(name)), 30):
+        raise LoadError("a seated device was not shown its table screen")
+
+
+async def _answered(page: AsyncPage, at: float, words: str) -> None:
+    """Give `page` a second to show `words` after `at`."""
+    await page.wait(lambda: page.shows(words, at), 1.0)
+
+
+async def _open_table(
+    store: Store, number: int, ports: list[int], limit: asyncio.Semaphore
+) -> Table:
+    async with limit:
+        access = await asyncio.to_thread(TableAccess, store.tables, hosted=True, started_by="bench")
+        game = await asyncio.to_thread(store.scoped(access.id).new_game, SETUP)
+        table = Table(access.id, game.id, access.join_code)
+        for seat in range(4):
+            port = ports[(number + seat) % len(ports)]
+            page = AsyncPage({STORED_CODE: table.join}, _address(number, seat))
+            await page.open(port, f"/game/{game.id}")
+            table.pages.append(page)
+            table.ports.append(port)
+        for seat in range(4):
+            await _seat(store, table, seat)
+        return table
+
+
+async def _tap(store: Store, table: Table, rng: random.Random, tally: Tally) -> bool:
+    """One tap at `table` and its four screens' changes; False when nothing is left to tap."""
+    chosen = await asyncio.to_thread(_next_tap, store, table, rng)
+    if chosen is None:
+        return False
+    index, words = chosen
+    if index in table.away:
+        return True
+    page = table.pages[index]
+    control = page.tappable(words)
+    if control is None:
+        tally.errors += 1
+        return True
+    at = await page.click(control)
+    table.sent += 1
+    pages = list(enumerate(table.pages))
+    await asyncio.gather(*(_changed(seen, at) for other, seen in pages if other not in table.away))
+    for other, seen in pages:
+        first = seen.first_after(at)
+        if seen.opened_at > at:
+            # Its connection went (its process killed) after the tap: what came since is
+            # a new page's screen, not this tap's answer.
+            if other == index:
+                tally.unanswered += 1
+            continue
+        if other == index:
+            if first is None:
+                tally.unanswered += 1
+                continue
+            table.acked += 1
+            tally.own.append(first - at)
+            if any(when > at and b"SnackBar" in raw for when, raw, _ in seen.received):
+                table.refused += 1
+        elif other not in table.away:
+            if first is None:
+                tally.missed += 1
+            else:
+                tally.latencies.append(first - at)
+    return True
+
+
+async def _changed(page: AsyncPage, at: float) -> bool:
+    """Wait for `page`'s first message after `at`; whether one came in time."""
+    return await page.wait(lambda: page.first_after(at) is not None, UPDATE_TIMEOUT_S)
+
+
+async def _play(store: Store, table: Table, rng: random.Random, tally: Tally, until: float) -> None:
+    """Tap at a human pace with bursts until `until`, or until the table screen is done."""
+    while True:
+        await asyncio.sleep(rng.expovariate(1 / PACE_S))
+        for _ in range(BURST_TAPS if rng.randrange(BURST) == 0 else 1):
+            if time.monotonic() >= until:
+                return
+            if not await _tap(store, table, rng, tally):
+                return
+            await asyncio.sleep(BURST_GAP_S)
+
+
+async def _come_back(table: Table, index: int, port: int, killed: float, tally: Tally) -> None:
+    """A page whose process died reconnects as Flet's client does, to a live process (as the
+    proxy sends it), and is timed until it is back on its table screen and seat."""
+    page = table.pages[index]
+    table.away.add(index)
+    await page.closed.wait()
+    wait = RECONNECT_S
+    while True:
+        await asyncio.sleep(wait)
+        try:
+            await page.open(port, f"/game/{table.game_id}")
+            break
+        except OSError:
+            wait *= 2
+    if await page.wait(lambda: page.shows(_seated_line(NAMES[index]), killed), 30):
+        tally.back.append(time.monotonic() - killed)
+    table.ports[index] = port
+    table.away.discard(index)
+
+
+async def _kill_one(
+    servers: list[subprocess.Popen[bytes]], ports: list[int], tables: list[Table], tally: Tally
+) -> None:
+    """Kill the first process with SIGKILL; every page it served comes back on another."""
+    servers[0].send_signal(signal.SIGKILL)
+    await asyncio.to_thread(servers[0].wait)
+    killed = time.monotonic()
+    await asyncio.gather(
+        *(
+            _come_back(table, index, ports[1], killed, tally)
+            for table in tables
+            for index, port in enumerate(table.ports)
+            if port == ports[0]
+        )
+    )
+
+
+def _lost_and_doubled(store: Store, tables: list[Table]) -> tuple[int, int]:
+    """Taps answered but not in the stored log, and taps stored more often than sent."""
+    lost = doubled = 0
+    for table in tables:
+        stored = len({entry.tap for entry in store.load(table.game_id).log})
+        lost += max(0, table.acked - table.refused - stored)
+        doubled += max(0, stored - table.sent)
+    return lost, doubled
+
+
+async def _load(
+    db: str, tables: int, processes: int, seconds: float, kill_one: bool, seed: int
 ) -> dict[str, Any]:
-    """Serve `tables` tables of 4 devices from `processes` processes on the PostgreSQL
-    database `db` for `seconds`, and report the latencies, errors, memory and CPU."""
-    if not db.startswith("postgresql"):
-        raise LoadError("--tables needs --db with a PostgreSQL URL (postgresql+psycopg://...)")
     rng = random.Random(seed)
     data = tempfile.mkdtemp(prefix="summoners-load-")
     ports = [_free_port() for _ in range(processes)]
-    servers = [_serve(db, port, data) for port in ports]
+    servers = [await asyncio.to_thread(_serve, db, port, data) for port in ports]
     store = open_store(db)
-    bus = PostgresBus(store.shared_url or db)
     made: list[Table] = []
     try:
         base_rss = sum(_rss_kib(server.pid) for server in servers)
-        for number in range(tables):
-            access = TableAccess(store.tables, hosted=True, started_by="bench")
-            game = store.scoped(access.id).new_game(SETUP)
-            table = Table(access.id, game.id, access.join_code)
-            for seat in range(4):
-                port = ports[(number + seat) % processes]
-                address = f"127.0.{len(made) // 60 + 1}.{4 * (len(made) % 60) + seat + 2}"
-                device = Device(port, {STORED_CODE: table.join}, address)
-                device.register(f"/game/{game.id}")
-                table.devices.append(device)
-                table.ports.append(port)
-            for device, name, colour in zip(table.devices, NAMES, SEATS, strict=True):
-                _seat(device, name, _seated(store, table, colour))
-            made.append(table)
-        time.sleep(1.0)
+        limit = asyncio.Semaphore(SEATING)
+        opened = await asyncio.gather(
+            *(_open_table(store, number, ports, limit) for number in range(tables)),
+            return_exceptions=True,
+        )
+        made = [table for table in opened if isinstance(table, Table)]
+        failed = next((error for error in opened if isinstance(error, BaseException)), None)
+        if failed is not None:
+            raise LoadError(str(failed)) if not isinstance(failed, LoadError) else failed
+        await asyncio.sleep(2.0)
         rss = sum(_rss_kib(server.pid) for server in servers)
+        # Idle: every device connected and seated, nobody tapping.
+        idle_before, idle_at = sum(_cpu_s(server.pid) for server in servers), time.monotonic()
+        await asyncio.sleep(5.0)
+        idle_cpu = sum(_cpu_s(server.pid) for server in servers) - idle_before
+        idle_share = idle_cpu / (time.monotonic() - idle_at)
+        load_start = os.getloadavg()[0]
+        tally = Tally()
         cpu_before = sum(_cpu_s(server.pid) for server in servers)
-        latencies: list[float] = []
-        lost = errors = records = 0
-        back: list[float] = []
+        own_before = time.process_time()
         started = time.monotonic()
-        killed = False
-        due = {table.id: started + rng.expovariate(1 / PACE_S) for table in made}
-        while time.monotonic() - started < seconds:
-            if kill_one and not killed and time.monotonic() - started >= seconds / 2:
-                # What the killed process spent counts, though its process is gone.
-                cpu_before -= _cpu_s(servers[0].pid)
-                back = _kill_one(servers, ports, made)
-                killed = True
-            table = min(made, key=lambda t: due[t.id])
-            time.sleep(max(0.0, due[table.id] - time.monotonic()))
-            burst = BURST_RECORDS if rng.randrange(BURST) == 0 else 1
-            for _ in range(burst):
-                saved = store.load(table.game_id)
-                legal = saved.state.legal_commands()
-                if saved.state.is_terminal or not legal:
-                    break
-                try:
-                    saved = store.append(table.game_id, rng.choice(legal), saved.revision)
-                except StoreError:
-                    errors += 1
-                    continue
-                at = time.monotonic()
-                bus.publish(game_topic(table.game_id), saved.revision)
-                records += 1
-                for device in table.devices:
-                    first = _first_after(device, at)
-                    if first is None:
-                        lost += 1
-                    else:
-                        latencies.append(first - at)
-                time.sleep(BURST_GAP_S)
-            due[table.id] = time.monotonic() + rng.expovariate(1 / PACE_S)
-        if kill_one and not killed:
-            # The run ended within a table's pause past half time: the kill comes now.
+        until = started + seconds
+        plays = [
+            asyncio.create_task(_play(store, table, random.Random(rng.random()), tally, until))
+            for table in made
+        ]
+        if kill_one:
+            await asyncio.sleep(seconds / 2)
+            # What the killed process spent counts, though its process is gone.
             cpu_before -= _cpu_s(servers[0].pid)
-            back = _kill_one(servers, ports, made)
-        cpu = sum(_cpu_s(server.pid) for server in servers) - cpu_before
-        devices = 4 * tables
-        ordered = sorted(latencies)
+            await _kill_one(servers, ports, made, tally)
+        await asyncio.gather(*plays)
+        cpu = sum(_cpu_s(server.pid) for server in servers if server.poll() is None) - cpu_before
+        own_cpu = time.process_time() - own_before
+        # Let the last answers land before the logs are read.
+        await asyncio.sleep(1.0)
+        lost, doubled = await asyncio.to_thread(_lost_and_doubled, store, made)
+        sent = sum(table.sent for table in made)
+        devices = 4 * len(made)
+        ordered, own = sorted(tally.latencies), sorted(tally.own)
         return {
-            "tables": tables,
+            "tables": len(made),
             "processes": processes,
             "devices": devices,
-            "records": records,
+            "taps": sent,
+            "taps_answered": sum(table.acked for table in made),
+            "taps_refused": sum(table.refused for table in made),
+            "taps_unanswered": tally.unanswered,
             "update_p50_ms": round(1000 * statistics.median(ordered), 1) if ordered else None,
-            "update_p99_ms": (
-                round(1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 1)
-                if ordered
-                else None
-            ),
-            "updates_missed": lost,
-            "errors": errors,
+            "update_p99_ms": _p(ordered, 0.99),
+            "own_screen_p50_ms": round(1000 * statistics.median(own), 1) if own else None,
+            "updates_missed": tally.missed,
+            "errors": tally.errors + sum(table.refused for table in made),
+            "lost": lost,
+            "doubled": doubled,
             "memory_per_device_kib": round((rss - base_rss) / devices) if devices else None,
-            "server_cpu_ms_per_record": round(1000 * cpu / records, 1) if records else None,
-            "killed_devices_back_s_max": round(max(back), 2) if back else None,
+            "idle_server_cpu_percent": round(100 * idle_share, 1),
+            "server_cpu_ms_per_tap": round(1000 * cpu / sent, 1) if sent else None,
+            # The devices' side runs on the same machine: what it took of it.
+            "load_cpu_ms_per_tap": round(1000 * own_cpu / sent, 1) if sent else None,
+            "killed_devices_back": len(tally.back),
+            "killed_devices_back_s_p50": (
+                round(statistics.median(tally.back), 2) if tally.back else None
+            ),
+            "killed_devices_back_s_max": round(max(tally.back), 2) if tally.back else None,
+            "load_average": [round(load_start, 2), round(os.getloadavg()[0], 2)],
         }
     finally:
+        await asyncio.gather(
+            *(page.close() for table in made for page in table.pages), return_exceptions=True
+        )
         for table in made:
-            for device in table.devices:
-                device.close()
-            store.tables.remove(table.id)
-        bus.close()
+            await asyncio.to_thread(store.tables.remove, table.id)
         store.close()
         for server in servers:
             server.terminate()
         for server in servers:
             try:
-                server.wait(timeout=10)
+                await asyncio.to_thread(server.wait, 10)
             except subprocess.TimeoutExpired:
                 server.kill()
 
 
-def _kill_one(
-    servers: list[subprocess.Popen[bytes]], ports: list[int], tables: list[Table]
-) -> list[float]:
-    """Kill the first process; each of its devices reaches the next one: their times back."""
-    servers[0].send_signal(signal.SIGKILL)
-    servers[0].wait()
-    killed = time.monotonic()
-    moved: list[tuple[Device, str]] = []
-    for table in tables:
-        for index, device in enumerate(table.devices):
-            if table.ports[index] == ports[0]:
-                device.reconnect(ports[1], f"/game/{table.game_id}")
-                table.ports[index] = ports[1]
-                moved.append((device, NAMES[index]))
-    back: list[float] = []
-    for device, name in moved:
-        if _shown(device, name, killed):
-            back.append(time.monotonic() - killed)
-    return back
-
-
-def _first_after(device: Device, at: float) -> float | None:
-    """When `device` was first sent something after `at` (None: not within the timeout)."""
-    device.wait(lambda: device.first_after(at) is not None, UPDATE_TIMEOUT_S)
-    return device.first_after(at)
-
-
-def _shown(device: Device, name: str, since: float) -> bool:
-    """Whether `device` was sent `name` after `since` (within 30 s)."""
-    return device.wait(lambda: device.shows(name, since), 30)
+def run_table_load(
+    db: str, tables: int, processes: int, seconds: float, kill_one: bool, seed: int = 1
+) -> dict[str, Any]:
+    """Serve `tables` tables of 4 devices from `processes` processes on the PostgreSQL
+    database `db`, tap at a human pace for `seconds`, and report latencies, taps lost or
+    doubled, errors, memory and CPU."""
+    if not db.startswith("postgresql"):
+        raise LoadError("--tables needs --db with a PostgreSQL URL (postgresql+psycopg://...)")
+    if kill_one and processes < 2:
+        raise LoadError("--kill-one needs at least 2 processes")
+    return asyncio.run(_load(db, tables, processes, seconds, kill_one, seed))

@@ -61,6 +61,12 @@ class GameSession:
         self._seated = seated or (lambda: ())
         # The log told again, for one revision: whose decision each record was.
         self._told: tuple[int, tuple[Narration, ...]] | None = None
+        # This device's seat as read for this screen (a change of it, or of the table's codes,
+        # builds the screen anew), and the seated players as read for one revision: a screen
+        # asks for every control it draws, and on a shared table each answer is a database
+        # read. A write reads both again.
+        self._seat_read: tuple[str | None] | None = None
+        self._seats_read: tuple[int, frozenset[str]] | None = None
 
     @property
     def seat(self) -> str | None:
@@ -108,11 +114,13 @@ class GameSession:
         `revision` is the one the tapped screen showed (default: the latest this session
         has seen); if the game has moved on since, nothing is recorded and the refusal says so.
         """
-        seat = self.seat
+        # A write checks the seats as they are now, not as the screen was drawn.
+        self._forget_seats()
+        seat, seated = self._seats()
         refused = self.tap_refusal(commands, by)
         if refused:
             return Outcome(False, refused)
-        others = self.bots() | self.unseated()
+        others = set(self.saved.game.players) - seated
         made = [made_by(command, by) for command in commands]
         signed = [policy.signed(seat, command, others) for command in made]
         before = len(self.saved.log)
@@ -134,17 +142,33 @@ class GameSession:
         """The people with no device of their own: any phone at the table records for them."""
         return set(self.saved.game.players) - self.bots() - self.seated()
 
+    def _seats(self) -> tuple[str | None, frozenset[str]]:
+        """This device's seat (read once for the screen) and the players seated with a
+        device of their own (once for the revision shown); a write reads both again."""
+        if self._seat_read is None:
+            self._seat_read = (self.seat,)
+        seated = self._seats_read
+        revision = self.saved.revision
+        if seated is None or seated[0] != revision:
+            seated = (revision, frozenset(self.seated()))
+            self._seats_read = seated
+        return self._seat_read[0], seated[1]
+
+    def _forget_seats(self) -> None:
+        """A write is coming: it checks the seats as they are now, not as drawn."""
+        self._seat_read = None
+        self._seats_read = None
+
     def tap_refusal(self, commands: Sequence[Command], by: str | None = None) -> Message | None:
         """Why this device may not record what a tap says, before the engine is asked: its
         seat records nothing, or the tap is another player's, or it passes over a player who
         has a device of their own (issue 20). None if it may."""
-        seat = self.seat
+        seat, seated = self._seats()
         refused = policy.refusal(seat, commands)
         if refused:
             return refused
         labels = self.saved.game.labels
         made = [made_by(command, by) for command in commands]
-        seated = self.seated()
         refused = policy.others_refusal(seat, made, self.bots(), labels, seated)
         if refused or not any(isinstance(command, Skip) for command in made):
             return refused
@@ -166,6 +190,7 @@ class GameSession:
 
     def undo(self, revision: int | None = None) -> Outcome:
         """Take back the newest command, as of `revision` (default: the latest seen here)."""
+        self._forget_seats()
         log = self.saved.log
         refused = self._undo_refusal(log[len(log) - tap_size(log[::-1]) :])
         if refused:
@@ -177,6 +202,7 @@ class GameSession:
 
     def redo(self) -> Outcome:
         """Bring back the newest undone command."""
+        self._forget_seats()
         refused = self._undo_refusal(self.saved.undone[: tap_size(self.saved.undone)])
         if refused:
             return Outcome(False, refused)
@@ -233,8 +259,9 @@ class GameSession:
     def _undo_refusal(self, entries: Sequence[LogEntry]) -> Message | None:
         """Why this device's seat may not take back or bring back these records, if so."""
         commands = [entry.command for entry in entries]
-        seat = self.seat
-        labels, unseated = self.saved.game.labels, self.unseated()
+        seat, seated = self._seats()
+        labels = self.saved.game.labels
+        unseated = set(self.saved.game.players) - self.bots() - seated
         if seat is None or not any(isinstance(command, Skip) for command in commands):
             return policy.undo_refusal(seat, commands, labels, unseated=unseated)
         log = self.saved.log
