@@ -9,10 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.commands._common import (
-    Declaration,
-    Moment,
-    Step,
-    Tapped,
     change,
     current,
     deciding,
@@ -24,6 +20,7 @@ from companion.engine.commands._common import (
     place_named,
     who,
 )
+from companion.engine.commands._declaration import Declaration, Moment, Step, Tapped
 from companion.engine.constants import COSTS, KIND_INDEX, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import can_summon, settle, table_full

@@ -9,10 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.commands._common import (
-    Declaration,
-    Moment,
-    Step,
-    Tapped,
     acting,
     active_at,
     change,
@@ -26,6 +22,7 @@ from companion.engine.commands._common import (
     place,
     who,
 )
+from companion.engine.commands._declaration import Declaration, Moment, Step, Tapped
 from companion.engine.constants import WYRM, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import (
