@@ -16,7 +16,7 @@ from companion.boards import shipped_board
 from companion.bots import make_bot
 from companion.bots.playout import play
 from companion.bots.waits import measure_waits
-from companion.engine import Game, reset_phase
+from companion.engine import Game, compiled, reset_phase
 from companion.engine.dice import with_rolls
 from companion.engine.queries import search_view
 from companion.engine.replay import replay
@@ -161,6 +161,7 @@ def run_bench(seconds: float = 3.0) -> dict[str, Any]:
     from companion.store.bench import store_bench
 
     return {
+        "engine": compiled.engine(),
         "decisions_per_s": round(decisions_per_second(seconds)),
         "tally_us": round(tally_microseconds(), 1),
         "replay_1000_ms": round(replay_milliseconds(), 1),
@@ -240,6 +241,8 @@ def run_openspiel(seconds: float = 3.0, rounds: int = 3) -> dict[str, Any]:
     theirs = statistics.mean(one["decisions_per_s"] for one in spiel)
     actions = statistics.mean(one["actions_per_s"] for one in spiel)
     return {
+        # The compiled engine or the pure one (docs/engine.md, "Speed").
+        "engine": compiled.engine(),
         "engine_decisions_per_s": round(ours),
         "engine_steps_per_s": round(steps),
         "openspiel_decisions_per_s": round(theirs),
