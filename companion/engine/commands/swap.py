@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from companion.engine.state import GameState
 
 _TABLE_SWAP = Swap()
+WHAT = Message("what.swap")
 
 
 def apply_digital(state: GameState, command: Swap) -> None:
@@ -64,7 +65,7 @@ def apply_digital(state: GameState, command: Swap) -> None:
 
 def apply_table(state: GameState, command: Swap) -> None:
     """Record a Wyrm swap's payment, if the player's Wyrm has someone to swap with."""
-    seat = current(state, Phase.ACTIONS, Message("what.swap"))
+    seat = current(state, Phase.ACTIONS, WHAT)
     player = name(state, seat)
     if state.step != WYRM:
         raise IllegalCommand(Message("refuse.swap_step"))
@@ -156,7 +157,7 @@ DIGITAL = Declaration(
 )
 TABLE = Declaration(
     Swap,
-    what=Message("what.swap"),
+    what=WHAT,
     apply=apply_table,
     describe=describe,
     legal=legal_table,
