@@ -289,9 +289,12 @@ def test_bench_openspiel_says_in_one_line_when_openspiel_is_missing(monkeypatch)
 
 def test_bench_openspiel_races_the_engine_against_backgammon():
     pytest.importorskip("pyspiel")
-    result = CliRunner().invoke(app, ["bench", "--openspiel", "--seconds", "0.3", "--json"])
+    result = CliRunner().invoke(
+        app, ["bench", "--openspiel", "--seconds", "0.3", "--clock", "cpu", "--json"]
+    )
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
+    assert figures["clock"] == "cpu"
     # Which engine ran, compiled or pure (docs/engine.md, "Speed"): the one this process loaded.
     assert figures["engine"] == ("pure" if state_module.__file__.endswith(".py") else "compiled")
     assert figures["ratio"] == pytest.approx(
