@@ -100,11 +100,11 @@ class CompiledEngine(build_ext):
         self.set_undefined_options(
             "build", ("build_lib", "build_lib"), ("build_temp", "build_temp")
         )
-        self.pure_why = None
-        if self.inplace or self.editable_mode:
-            self.pure_why = "an editable or in-place build runs the sources as they are"
-        else:
-            self.pure_why = compiler_missing()
+        self.pure_why: str | None = (
+            "an editable or in-place build runs the sources as they are"
+            if self.inplace or self.editable_mode
+            else compiler_missing()
+        )
         if self.pure_why is None:
             try:
                 from mypyc.build import mypycify
@@ -155,6 +155,7 @@ class CompiledEngine(build_ext):
 
 
 def _module_name(path: Path) -> str:
+    """A source's module name, e.g. companion.engine.state."""
     return ".".join(path.relative_to(ROOT).with_suffix("").parts)
 
 
@@ -162,7 +163,7 @@ class BinaryDistribution(Distribution):
     """A distribution whose build runs build_ext, so the engine may be compiled."""
 
     def has_ext_modules(self) -> bool:
-        """Always: mypycify makes the extensions when build_ext runs, not before."""
+        """Always: mypyc makes the extensions once build_ext is finalized, not before."""
         return True
 
 
