@@ -313,8 +313,8 @@ def bench(
     clock: Annotated[
         Clock,
         typer.Option(
-            help="What the playouts (and --openspiel) are timed on: wall, or cpu (this "
-            "thread's own CPU time, so other work on the machine does not count)."
+            help="What the engine's figures (and --openspiel) are timed on: wall, or cpu "
+            "(this thread's own CPU time, so other work on the machine does not count)."
         ),
     ] = Clock.WALL,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
