@@ -400,6 +400,8 @@ def test_bench_reports_every_figure(tmp_path):
     assert sorted(path.name for path in tmp_path.iterdir()) == ["tmp"]
     assert list((tmp_path / "tmp").iterdir()) == []
     assert set(json.loads(result.stdout)) == {
+        "engine",
+        "clock",
         "decisions_per_s",
         "tally_us",
         "replay_1000_ms",

@@ -29,6 +29,7 @@ from companion.coach.calibration import calibrate, calibrate_one
 from companion.coach.review import Mark, mark_for
 from companion.coach.tabled import as_table
 from companion.engine import Game
+from companion.engine import state as state_module
 from companion.language.render import render
 from models.commands import EnergyAndReset, Summon
 from models.game_log import GameLog
@@ -288,9 +289,14 @@ def test_bench_openspiel_says_in_one_line_when_openspiel_is_missing(monkeypatch)
 
 def test_bench_openspiel_races_the_engine_against_backgammon():
     pytest.importorskip("pyspiel")
-    result = CliRunner().invoke(app, ["bench", "--openspiel", "--seconds", "0.3", "--json"])
+    result = CliRunner().invoke(
+        app, ["bench", "--openspiel", "--seconds", "0.3", "--clock", "cpu", "--json"]
+    )
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
+    assert figures["clock"] == "cpu"
+    # Which engine ran, compiled or pure (docs/engine.md, "Speed"): the one this process loaded.
+    assert figures["engine"] == ("pure" if state_module.__file__.endswith(".py") else "compiled")
     assert figures["ratio"] == pytest.approx(
         figures["engine_decisions_per_s"] / figures["openspiel_decisions_per_s"], rel=0.01
     )

@@ -230,7 +230,7 @@ def test_a_tap_asks_for_the_command_its_space_is_marked_with_and_one_declaration
 
     from companion.boards import shipped_board
     from companion.engine import Game
-    from companion.engine.commands._common import Tapped
+    from companion.engine.commands._declaration import Tapped
     from companion.engine.dice import with_rolls
     from models.rules import CreatureKind
     from models.setup import GameSetup

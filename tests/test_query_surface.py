@@ -10,12 +10,12 @@ internal's name, on an expression that holds a state, fails the test. Bots' fast
 import ast
 from pathlib import Path
 
-from companion.engine import GameState
+from companion.engine.state import FIELDS
 
 ROOT = Path(__file__).resolve().parent.parent
 # The slots that are public as they are: ids, plain numbers and the engine's own values.
 PUBLIC = {"game", "round", "phase", "summoner", "last_tally"}
-INTERNAL = set(GameState.__slots__) - PUBLIC
+INTERNAL = set(FIELDS) - PUBLIC
 # Names that hold a state wherever they appear, by the code's own convention.
 STATE_NAMES = {"state", "trial"}
 # Calls whose result is a state.
@@ -64,7 +64,7 @@ def internal_reads(source: str) -> list[tuple[int, str]]:
 def test_the_internal_fields_are_the_seat_indexed_ones():
     assert {"occupant", "pending", "reserve", "on_board", "ready", "returning"} <= INTERNAL
     assert {"face_down", "step_removals", "declined", "energy", "turn_order", "winner"} <= INTERNAL
-    assert set(GameState.__slots__) >= PUBLIC
+    assert set(FIELDS) >= PUBLIC
 
 
 def test_nothing_outside_the_engine_reads_gamestates_internal_fields():

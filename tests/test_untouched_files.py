@@ -269,8 +269,8 @@ def test_bench_that_cannot_write_its_scratch_file_says_so_in_one_line(tmp_path, 
     monkeypatch.setattr(tempfile, "tempdir", str(blocked))
     # The module, not the `bench` command that companion.cli's namespace also calls bench.
     bench = importlib.import_module("companion.cli.bench")
-    monkeypatch.setattr(bench, "decisions_per_second", lambda seconds: 1.0)
-    monkeypatch.setattr(bench, "tally_microseconds", lambda: 1.0)
-    monkeypatch.setattr(bench, "replay_milliseconds", lambda: 1.0)
+    monkeypatch.setattr(bench, "decisions_per_second", lambda seconds, clock: 1.0)
+    monkeypatch.setattr(bench, "tally_microseconds", lambda clock: 1.0)
+    monkeypatch.setattr(bench, "replay_milliseconds", lambda clock: 1.0)
     line = one_line_error(invoke("bench", "--seconds", "0.1"))
     assert line == "error: cannot run the store benchmark: Not a directory"

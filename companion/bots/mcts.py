@@ -23,6 +23,7 @@ from typing import final
 from companion.bots.evaluation import Evaluator, Weights
 from companion.engine import GameState
 from companion.engine.queries import turn_key
+from companion.engine.state import FIELDS
 from models.commands import Command
 from models.opponents import MCTS_LEVELS
 
@@ -311,7 +312,7 @@ class MctsBot:
 
 
 # What positions are compared by: everything in play, not the game or the last tally's text.
-_COMPARED = tuple(name for name in GameState.__slots__ if name not in ("game", "last_tally"))
+_COMPARED = tuple(name for name in FIELDS if name not in ("game", "last_tally"))
 # How many positions of the kept subtree a new decision looks through for its own.
 _REUSE_LOOKUP = 400
 

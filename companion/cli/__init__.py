@@ -58,7 +58,7 @@ INPUT_HELP = "A JSON file, or - to read standard input."
 
 
 class Clock(StrEnum):
-    """What the bots of a simulation read their budgets on."""
+    """What the bots of a simulation read their budgets on, or a bench's playouts are timed on."""
 
     WALL = "wall"
     CPU = "cpu"
@@ -320,6 +320,13 @@ def bench(
         int | None,
         typer.Option(min=1, max=32, help="Processes for --calibration (default: cores)."),
     ] = None,
+    clock: Annotated[
+        Clock,
+        typer.Option(
+            help="What the engine's figures (and --openspiel) are timed on: wall, or cpu "
+            "(this thread's own CPU time, so other work on the machine does not count)."
+        ),
+    ] = Clock.WALL,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Measure the engine (decisions per second, tally, replay) and the store (append, reopen)."""
@@ -354,7 +361,7 @@ def bench(
         elif waits:
             result = run_waits(waits)
         elif openspiel:
-            result = run_openspiel(seconds)
+            result = run_openspiel(seconds, clock=clock.value)
         elif coach:
             result = run_coach(coach, seed)
         elif calibration or games_in:
@@ -362,7 +369,7 @@ def bench(
                 calibration, seed, workers, games_in, games_out, as_json, check, check_in, check_out
             )
         else:
-            result = run_bench(seconds)
+            result = run_bench(seconds, clock.value)
     except AppWaitsUnavailable as error:
         fail(f"cannot measure the app in a browser: {error}")
     except OpenSpielMissing as error:

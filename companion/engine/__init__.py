@@ -12,6 +12,11 @@
 0
 """
 
+# First of all: a compiled engine whose installed sources were edited loads from them.
+from companion.engine.compiled import use_sources_if_edited
+
+use_sources_if_edited()
+
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand, SetupError
 from companion.engine.position import PositionError

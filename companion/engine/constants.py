@@ -18,7 +18,8 @@ WYRM = KIND_INDEX[CreatureKind.WYRM]
 SPRITE = KIND_INDEX[CreatureKind.SPRITE]
 KINDS = len(KIND_ORDER)
 
-# A creature on the board is (seat, kind index); the tuples are shared, never copied.
+# A creature on the board is (seat, kind index); compare tokens by value, never by identity:
+# the compiled engine (docs/engine.md, "Speed") makes a new tuple for each one it stores.
 Token = tuple[int, int]
 
 

@@ -108,7 +108,7 @@ def sprite_support(state: GameState, location: int) -> int:
     return sum(
         1
         for i in isle.territory_members[isle.territory_of[location]]
-        if i != location and state.occupant[i] is token
+        if i != location and state.occupant[i] == token
     )
 
 

@@ -131,8 +131,7 @@ def parse_position(game: Game, text: str) -> GameState:
         )
     field = dict(zip(FIELDS, parts, strict=True))
     seats = len(game.players)
-    state = GameState.__new__(GameState)
-    state.game = game
+    state = GameState(game)
     state.occupant, state.face_down = _parse_board(game, field["board"], seats)
     state.round = _parse_round(game, field["round"])
     state.phase, state.step, state.turn = _parse_phase(field["phase"], seats)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
-from companion.engine.commands._common import Tapped
+from companion.engine.commands._declaration import Tapped
 from companion.engine.constants import COSTS, KINDS, SPRITE, Phase, Token
 from companion.engine.dice import attack_odds
 from companion.engine.errors import IllegalCommand

@@ -109,34 +109,38 @@ class Game:
         raise SetupError(Message("setup.start", board=quoted(self.board.id)))
 
 
+# Every field of a state: its slots, and what a search compares two positions by.
+FIELDS = (
+    "actions_left",
+    "active",
+    "declined",
+    "energy",
+    "face_down",
+    "game",
+    "last_tally",
+    "occupant",
+    "on_board",
+    "pending",
+    "phase",
+    "ready",
+    "reserve",
+    "reset_from",
+    "returning",
+    "round",
+    "step",
+    "step_removals",
+    "summoner",
+    "turn",
+    "turn_order",
+    "waived",
+    "winner",
+)
+
+
 class GameState:
     """Everything that changes: energy, reserves, board, turn order, phase and step."""
 
-    __slots__ = (
-        "actions_left",
-        "active",
-        "declined",
-        "energy",
-        "face_down",
-        "game",
-        "last_tally",
-        "occupant",
-        "on_board",
-        "pending",
-        "phase",
-        "ready",
-        "reserve",
-        "reset_from",
-        "returning",
-        "round",
-        "step",
-        "step_removals",
-        "summoner",
-        "turn",
-        "turn_order",
-        "waived",
-        "winner",
-    )
+    __slots__ = FIELDS
 
     game: Game
     energy: list[int]
@@ -170,12 +174,15 @@ class GameState:
     # log still holds an explicit pass for (rulesets._said_before); never in position text.
     waived: list[int]
 
+    def __init__(self, game: Game) -> None:
+        """A state of `game` whose other fields its maker fills in (initial, clone, a position)."""
+        self.game = game
+
     @classmethod
     def initial(cls, game: Game) -> GameState:
         """A fresh state at the start of round 1's Summoning phase."""
-        state = cls.__new__(cls)
+        state = cls(game)
         seats = len(game.players)
-        state.game = game
         state.energy = [STARTING_ENERGY] * seats
         state.reserve = [list(OWNED) for _ in range(seats)]
         state.on_board = [[0, 0, 0] for _ in range(seats)]
@@ -203,8 +210,7 @@ class GameState:
 
     def clone(self) -> GameState:
         """An independent copy, cheap enough for tree search."""
-        other = GameState.__new__(GameState)
-        other.game = self.game
+        other = GameState(self.game)
         other.energy = self.energy[:]
         other.reserve = [row[:] for row in self.reserve]
         other.on_board = [row[:] for row in self.on_board]

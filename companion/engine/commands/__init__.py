@@ -14,7 +14,7 @@ import importlib
 import pkgutil
 from types import ModuleType
 
-from companion.engine.commands._common import Declaration, Legal, Moment, Step, in_actions
+from companion.engine.commands._declaration import Declaration, Legal, Moment, Step, in_actions
 
 
 def _modules() -> tuple[ModuleType, ...]:

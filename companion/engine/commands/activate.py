@@ -4,17 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.commands._common import (
-    Declaration,
-    Moment,
-    Tapped,
-    current,
-    location,
-    name,
-    place,
-    place_named,
-    who,
-)
+from companion.engine.commands._common import current, location, name, place, place_named, who
+from companion.engine.commands._declaration import Declaration, Moment, Tapped
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import begin_activation

@@ -10,9 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.commands._common import (
-    Declaration,
-    Moment,
-    Tapped,
     acting,
     active_at,
     change,
@@ -24,6 +21,7 @@ from companion.engine.commands._common import (
     token_at,
     who,
 )
+from companion.engine.commands._declaration import Declaration, Moment, Tapped
 from companion.engine.constants import BOUNTY, Phase
 from companion.engine.dice import (
     attack_chances,

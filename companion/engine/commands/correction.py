@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.commands._common import Declaration, change, name, seat_of, who
+from companion.engine.commands._common import change, name, seat_of, who
+from companion.engine.commands._declaration import Declaration
 from companion.engine.errors import IllegalCommand
 from companion.language import Message
 from models.commands import Correction

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.commands._common import Declaration, Moment, name, where, who
+from companion.engine.commands._common import name, where, who
+from companion.engine.commands._declaration import Declaration, Moment
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import finish_round, occupants_by_id, run_reset, show_passes

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.commands._common import Declaration, Moment, acting, active_at, creature
+from companion.engine.commands._common import acting, active_at, creature
+from companion.engine.commands._declaration import Declaration, Moment
 from companion.engine.flow import end_activation
 from companion.language import Message
 from models.commands import EndActivation

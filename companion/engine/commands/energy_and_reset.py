@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.commands._common import Declaration, kind, location, name, seat_of, where
+from companion.engine.commands._common import kind, location, name, seat_of, where
+from companion.engine.commands._declaration import Declaration
 from companion.engine.constants import KIND_INDEX, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import finish_round, run_reset

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.commands._common import Declaration, change, kind, name, seat_of
+from companion.engine.commands._common import change, kind, name, seat_of
+from companion.engine.commands._declaration import Declaration
 from companion.engine.commands.late_summon import check_late
 from companion.engine.constants import BOUNTY, KINDS
 from companion.engine.dice import chances

@@ -9,15 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.commands._common import (
-    Declaration,
-    change,
-    energy,
-    kind,
-    name,
-    seat_of,
-    where,
-)
+from companion.engine.commands._common import change, energy, kind, name, seat_of, where
+from companion.engine.commands._declaration import Declaration
 from companion.engine.constants import COSTS, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import table_full

@@ -9,9 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.commands._common import (
-    Declaration,
-    Moment,
-    Tapped,
     acting,
     active_at,
     creature,
@@ -22,6 +19,7 @@ from companion.engine.commands._common import (
     token_at,
     who,
 )
+from companion.engine.commands._declaration import Declaration, Moment, Tapped
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import after_action

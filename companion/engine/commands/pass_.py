@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.commands._common import Declaration, Moment, active_at, creature, where, who
+from companion.engine.commands._common import active_at, creature, where, who
+from companion.engine.commands._declaration import Declaration, Moment
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import flip_active, next_turn

@@ -8,17 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.commands._common import (
-    Declaration,
-    Moment,
-    change,
-    current,
-    deciding,
-    kind,
-    name,
-    seat_of,
-    who,
-)
+from companion.engine.commands._common import change, current, deciding, kind, name, seat_of, who
+from companion.engine.commands._declaration import Declaration, Moment
 from companion.engine.constants import ACTIONS, BOUNTY, KIND_INDEX, KINDS, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import done_if_nothing_left, gain, removal_blocker

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.commands._common import Declaration, where
+from companion.engine.commands._common import where
+from companion.engine.commands._declaration import Declaration
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import next_turn, position, skip_target

@@ -9,10 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.commands._common import (
-    Declaration,
-    Moment,
-    Step,
-    Tapped,
     change,
     current,
     deciding,
@@ -24,6 +20,7 @@ from companion.engine.commands._common import (
     place_named,
     who,
 )
+from companion.engine.commands._declaration import Declaration, Moment, Step, Tapped
 from companion.engine.constants import COSTS, KIND_INDEX, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import can_summon, settle, table_full
@@ -36,9 +33,13 @@ if TYPE_CHECKING:
     from companion.engine.state import GameState
 
 
+# Made once: a summon is applied in every playout, and refused in few.
+WHAT = Message("what.summon")
+
+
 def _pay(state: GameState, command: Summon) -> tuple[int, int]:
     """Check the summon may be paid for now: (seat, kind index)."""
-    seat = current(state, Phase.SUMMONING, Message("what.summon"))
+    seat = current(state, Phase.SUMMONING, WHAT)
     index = kind(command.kind)
     creature = KIND_ORDER[index]
     if index != state.step:
@@ -130,8 +131,8 @@ def legal_table(state: GameState, out: list[Command]) -> None:
 def legal_digital(state: GameState, out: list[Command]) -> None:
     """A summon onto each vacant location, if the player can pay for it."""
     if can_summon(state, state.turn_order[state.turn]):
-        summons = state.game.summons[state.step]
-        out.extend([summons[i] for i, token in enumerate(state.occupant) if token is None])
+        summons = zip(state.game.summons[state.step], state.occupant, strict=True)
+        out.extend([summon for summon, token in summons if token is None])
 
 
 def step(command: Summon, kind: CreatureKind | None) -> Step:
@@ -151,7 +152,7 @@ def space(state: GameState, command: Summon) -> str | None:
 
 TABLE = Declaration(
     Summon,
-    what=Message("what.summon"),
+    what=WHAT,
     apply=apply_table,
     describe=describe,
     legal=legal_table,
@@ -172,7 +173,7 @@ def tap(tapped: Tapped) -> Summon | None:
 
 DIGITAL = Declaration(
     Summon,
-    what=Message("what.summon"),
+    what=WHAT,
     apply=apply_digital,
     describe=describe,
     legal=legal_digital,

@@ -9,10 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.commands._common import (
-    Declaration,
-    Moment,
-    Step,
-    Tapped,
     acting,
     active_at,
     change,
@@ -26,6 +22,7 @@ from companion.engine.commands._common import (
     place,
     who,
 )
+from companion.engine.commands._declaration import Declaration, Moment, Step, Tapped
 from companion.engine.constants import WYRM, Phase
 from companion.engine.errors import IllegalCommand
 from companion.engine.flow import (
@@ -42,6 +39,7 @@ if TYPE_CHECKING:
     from companion.engine.state import GameState
 
 _TABLE_SWAP = Swap()
+WHAT = Message("what.swap")
 
 
 def apply_digital(state: GameState, command: Swap) -> None:
@@ -67,7 +65,7 @@ def apply_digital(state: GameState, command: Swap) -> None:
 
 def apply_table(state: GameState, command: Swap) -> None:
     """Record a Wyrm swap's payment, if the player's Wyrm has someone to swap with."""
-    seat = current(state, Phase.ACTIONS, Message("what.swap"))
+    seat = current(state, Phase.ACTIONS, WHAT)
     player = name(state, seat)
     if state.step != WYRM:
         raise IllegalCommand(Message("refuse.swap_step"))
@@ -159,7 +157,7 @@ DIGITAL = Declaration(
 )
 TABLE = Declaration(
     Swap,
-    what=Message("what.swap"),
+    what=WHAT,
     apply=apply_table,
     describe=describe,
     legal=legal_table,
