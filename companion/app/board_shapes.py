@@ -253,20 +253,23 @@ HALO = "#101010"
 
 def hint_ring(x: float, y: float, radius: float) -> list[cv.Shape]:
     """A space the computer's move is about: a double ring outside the marks' rings."""
-    outer = radius + 9
+    # Just outside a mark's ring (radius + 4, 4 wide), which the inner ring shows through.
+    outer = radius + 8
     return [
-        cv.Circle(x, y, outer, paint=stroke(HALO, 7)),
+        cv.Circle(x, y, outer, paint=stroke(HALO, 5)),
         cv.Circle(x, y, outer, paint=stroke(HINT_COLOUR, 3)),
-        cv.Circle(x, y, outer - 5, paint=stroke(HINT_COLOUR, 1.5)),
+        cv.Circle(x, y, outer - 4, paint=stroke(HINT_COLOUR, 1.5)),
     ]
 
 
 def hint_arrow(points: list[Point], radius: float) -> list[cv.Shape]:
     """The computer's move from its first space to its last, along `points` (a move's way
-    through the spaces it passes): from the first space's rim to the last one's ring."""
+    through the spaces it passes): out of the first space's creature, its head on the last
+    space's rim (neighbouring spaces are close: a shorter arrow would hardly show)."""
     if len(points) < 2:
         return []
-    start, end = _toward(points[0], points[1], radius), _toward(points[-1], points[-2], radius + 9)
+    start = _toward(points[0], points[1], radius * 0.8)
+    end = _toward(points[-1], points[-2], radius + 1)
     line = [start, *points[1:-1], end]
     elements: list[cv.Path.PathElement] = [cv.Path.MoveTo(*line[0])]
     elements.extend(cv.Path.LineTo(*p) for p in line[1:])

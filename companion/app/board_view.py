@@ -248,12 +248,11 @@ class IsleCanvas:
             self.on_drop()
         self.dragging = None
 
-    def _hint_shapes(self, hint: HintMarks) -> list[cv.Shape]:
-        """The computer's move: its arrow, the rings of its spaces, a summon's creature."""
+    def _hint_rings(self, hint: HintMarks) -> list[cv.Shape]:
+        """The computer's move's rings around its spaces, and a summon's creature."""
         layout = self.layout
         r = layout.radius
-        points = [layout.points[location] for location in hint.arrow]
-        shapes = shapes_of.hint_arrow(points, r)
+        shapes: list[cv.Shape] = []
         for location in hint.rings:
             x, y = layout.points[location]
             shapes.extend(shapes_of.hint_ring(x, y, r))
@@ -279,18 +278,25 @@ class IsleCanvas:
             {at: target.cost for at, target in self.marks.items() if target.mark is Mark.MOVE},
             self.label_boxes.values(),
         )
+        # The computer's move: its rings under the marks (an attack's ⚔ badge sits where
+        # they go), its arrow over them; the numbers and the badges over both stay read.
+        hint = self.hint
+        if hint is not None:
+            key = ("hint", hint)
+            if key not in made:
+                made[key] = self._hint_rings(hint)
+            shapes.extend(made[key])
         for location, target in self.marks.items():
             badge = badges.get(location)
             key = ("mark", location, target.mark, target.cost, badge)
             if key not in made:
                 made[key] = shapes_of.mark(target, *layout.points[location], r, badge)
             shapes.extend(made[key])
-        # The computer's move over the marks, under the numbers and badges, which stay read.
-        hint = self.hint
-        if hint is not None:
-            key = ("hint", hint)
+        if hint is not None and hint.arrow:
+            key = ("hint arrow", hint.arrow)
             if key not in made:
-                made[key] = self._hint_shapes(hint)
+                points = [layout.points[location] for location in hint.arrow]
+                made[key] = shapes_of.hint_arrow(points, r)
             shapes.extend(made[key])
         summoned = hint.rings if hint is not None and hint.summons is not None else ()
         # Over the marks' rings: each token's owner badge, and every space's number (the log

@@ -52,11 +52,17 @@ _NODES = """prefix => Object.fromEntries(
     return [e.getAttribute('flt-semantics-identifier').slice(prefix.length),
             [r.x + r.width / 2, r.y + r.height / 2, r.width]];
   }))"""
-_LABELS = """() => [...document.querySelectorAll('[aria-label]')]
-    .map(e => e.getAttribute('aria-label'))"""
-_CARD = """() => {
-  const card = document.querySelector('[flt-semantics-identifier=hint-card]');
-  return card ? (card.getAttribute('aria-label') || '') + ' ' + card.innerText : '';
+# Every label and every leaf's text in the semantics tree.
+_LABELS = """() => [...document.querySelectorAll('flt-semantics')]
+    .flatMap(e => [e.getAttribute('aria-label'),
+                   e.querySelector('flt-semantics') ? null : e.innerText])"""
+# What a node of the semantics tree says: its labels and its descendants', and its text.
+_SAYS = """selector => {
+  const node = document.querySelector(selector);
+  if (!node) return '';
+  const labels = [node, ...node.querySelectorAll('[aria-label]')]
+    .map(e => e.getAttribute('aria-label') || '');
+  return [...labels, node.innerText].join(' ');
 }"""
 # Every button whole in the window, and its height.
 _BUTTONS = """() => [...document.querySelectorAll('flt-semantics[role=button]')]
@@ -89,9 +95,14 @@ def nodes(ui: Screen, prefix: str) -> dict[str, tuple[float, float, float]]:
     return ui.page.evaluate(_NODES, prefix)
 
 
+def says(ui: Screen, selector: str) -> str:
+    """What a node of the semantics tree says ('' while it is not shown)."""
+    return ui.page.evaluate(_SAYS, selector).replace("\u00a0", " ")
+
+
 def hint_text(ui: Screen) -> str:
     """What the hint's card says (nothing while it is not shown)."""
-    return ui.page.evaluate(_CARD).replace("\u00a0", " ")
+    return says(ui, "[flt-semantics-identifier=computer-hint]")
 
 
 def hinted_command(state: GameState, said: str) -> Command:
@@ -120,6 +131,13 @@ def wait_gone(ui: Screen, when: str) -> None:
         time.sleep(0.3)
 
 
+def wheel(ui: Screen, x: float, dy: float) -> None:
+    """Scroll what is under the point (x, mid-height) with the mouse wheel."""
+    ui.page.mouse.move(x, ui.page.viewport_size["height"] / 2)
+    ui.page.mouse.wheel(0, dy)
+    time.sleep(0.8)
+
+
 def bar_chances(ui: Screen) -> dict[str, int]:
     """The chances the bars say, by player name (nothing while they are off)."""
     found = {}
@@ -135,6 +153,8 @@ def test_the_computers_move_is_drawn_on_the_isle_said_and_gone_when_play_moves_o
 ):
     game_id, records = attack_ready(server)
     state = replay(Game(HOT_SEAT, DUEL), records)
+    with open_store(server.db) as store:
+        before = store.load(game_id)
     ui = Screen(browser.new_page(viewport=PHONE), artifacts)
     ui.open(f"{server.url}/game/{game_id}", ACTIVE)
     assert nodes(ui, "hint-") == {}
@@ -152,13 +172,13 @@ def test_the_computers_move_is_drawn_on_the_isle_said_and_gone_when_play_moves_o
     for location, (x, y, width) in hinted.items():
         sx, sy, swidth = spaces[location]
         assert abs(x - sx) < 1 and abs(y - sy) < 1 and abs(width - swidth) < 1
-    board_label = ui.page.locator(BOARD).first.get_attribute("aria-label") or ""
-    assert SAID in board_label.replace("\u00a0", " ")
+    assert SAID in says(ui, BOARD)
     ui.page.screenshot(path=str(artifacts / "board-hint-asked.png"))
 
     # The hint recorded nothing.
     with open_store(server.db) as store:
-        assert [entry.command for entry in store.load(game_id).log] == records
+        after = store.load(game_id)
+    assert after.revision == before.revision and after.log == before.log
 
     # A tap on the control hides it; another asks again (the coach kept the answer).
     ui.click(scroll_to(ui.page, ui.button("Hide the computer's move")))
@@ -169,7 +189,7 @@ def test_the_computers_move_is_drawn_on_the_isle_said_and_gone_when_play_moves_o
     ui.click(ui.button("End activation"))
     ui.wait_for("Bjorn's turn")
     wait_gone(ui, "after the position moved on")
-    assert SAID not in (ui.page.locator(BOARD).first.get_attribute("aria-label") or "")
+    assert SAID not in says(ui, BOARD)
 
 
 def test_the_chance_bars_show_each_players_chance_only_once_switched_on(server, browser, artifacts):
@@ -187,6 +207,8 @@ def test_the_chance_bars_show_each_players_chance_only_once_switched_on(server, 
     assert bar_chances(ui) == {}
     ui.click(switch)
     ui.wait_for("Win chances now")
+    # The bars grow the card under the switch: the whole card in view.
+    scroll_to(ui.page, ui.page.locator("[flt-semantics-identifier=chance-bars]").first)
     deadline = time.monotonic() + 90
     while bar_chances(ui) != expected:
         assert time.monotonic() < deadline, f"bars {bar_chances(ui)}, expected {expected}"
@@ -225,20 +247,22 @@ def test_screenshots_with_the_hint_drawn_and_the_bars_shown(server, browser, art
             ui.wait_for(SAID)
             short = [(n, h) for n, h in ui.page.evaluate(_BUTTONS) if h < 47.5]
             assert short == [], f"{theme} {size}: buttons under 48 px: {short}"
-            if viewport["width"] < 768 and viewport["height"] > viewport["width"]:
-                # Upright: the isle, then the turn card and the hint under it.
-                scroll_to(ui.page, ui.page.locator(BOARD).first)
+            upright = viewport["width"] < 768 and viewport["height"] > viewport["width"]
+            if upright:
+                # The isle at the top, the turn card and the hint under it.
+                wheel(ui, viewport["width"] / 2, -3000)
             ui.page.screenshot(path=str(artifacts / f"board-hint-{theme}-{size}.png"))
             if size == "844x390":
-                # On its side the bars are in the panels' drawer.
+                # On its side the bars are in the panels' drawer, under the players.
                 ui.click(
                     ui.page.get_by_label("Players, energy and the last Energy and Reset").first
                 )
                 time.sleep(1.2)
+                wheel(ui, viewport["width"] - 150, 300)
                 ui.page.screenshot(path=str(artifacts / f"board-hint-{theme}-{size}-panels.png"))
                 ui.page.keyboard.press("Escape")
                 time.sleep(0.8)
-            if size == "390x844":
+            if upright:
                 ui.shot(f"board-hint-{theme}-{size}-whole", tall=1500)
         ui.page.set_viewport_size(PHONE)
         time.sleep(1)

@@ -15,7 +15,7 @@ import flet as ft
 
 from companion.app.coach_panels import keep_switch, mounted, read_switch, shows_chances
 from companion.app.sizes import TAP
-from companion.app.theme import colour_of
+from companion.app.theme import ACCENT_TEXT, colour_of
 from companion.app.widgets import big_button, player_chip
 from companion.coach import CoachError
 from companion.engine import Game
@@ -52,7 +52,7 @@ class HintCard:
         self.said = ft.Text(size=15, expand=True)
         self.line = ft.Row([self.ring, self.said], spacing=10, visible=False)
         self.control = ft.Semantics(
-            identifier="hint-card",
+            identifier="computer-hint",
             content=ft.Card(
                 content=ft.Container(
                     padding=ft.Padding.symmetric(horizontal=12, vertical=10),
@@ -143,7 +143,10 @@ class BarsCard:
         # The panel drawn last: the bars are made again only when it changes.
         self.drawn: BarsPanel | None = None
         self.title = ft.Text(
-            words.render(Message("hint.bars_title")), size=13, weight=ft.FontWeight.BOLD
+            words.render(Message("hint.bars_title")),
+            size=13,
+            weight=ft.FontWeight.BOLD,
+            color=ACCENT_TEXT,
         )
         self.control = ft.Semantics(
             identifier="chance-bars",
