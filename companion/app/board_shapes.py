@@ -242,3 +242,84 @@ def mark(
         cv.Circle(bx, by, glyph_size, paint=fill(colour)),
         text_at(glyph, bx, by, glyph_size * 1.3, "#101010", weight=ft.FontWeight.BOLD),
     ]
+
+
+# The computer's move ("What would the computer do?"): a colour no other mark uses, on a dark
+# halo so it reads on every land, and shapes of its own (a double ring, an arrow), so it is
+# never told by colour alone.
+HINT_COLOUR = "#F0ABFC"
+HALO = "#101010"
+
+
+def hint_ring(x: float, y: float, radius: float) -> list[cv.Shape]:
+    """A space the computer's move is about: a double ring outside the marks' rings."""
+    # Just outside a mark's ring (radius + 4, 4 wide), which the inner ring shows through.
+    outer = radius + 8
+    return [
+        cv.Circle(x, y, outer, paint=stroke(HALO, 5)),
+        cv.Circle(x, y, outer, paint=stroke(HINT_COLOUR, 3)),
+        cv.Circle(x, y, outer - 4, paint=stroke(HINT_COLOUR, 1.5)),
+    ]
+
+
+def hint_arrow(points: list[Point], radius: float) -> list[cv.Shape]:
+    """The computer's move from its first space to its last, along `points` (a move's way
+    through the spaces it passes): out of the first space's creature, its head on the last
+    space's rim (neighbouring spaces are close: a shorter arrow would hardly show)."""
+    if len(points) < 2:
+        return []
+    start = _toward(points[0], points[1], radius * 0.8)
+    end = _toward(points[-1], points[-2], radius + 1)
+    line = [start, *points[1:-1], end]
+    elements: list[cv.Path.PathElement] = [cv.Path.MoveTo(*line[0])]
+    elements.extend(cv.Path.LineTo(*p) for p in line[1:])
+    (px, py), (ex, ey) = line[-2], end
+    length = max(1e-6, ((ex - px) ** 2 + (ey - py) ** 2) ** 0.5)
+    ux, uy = (ex - px) / length, (ey - py) / length
+    head = max(10.0, radius * 0.6)
+    left = (ex - ux * head - uy * head * 0.55, ey - uy * head + ux * head * 0.55)
+    right = (ex - ux * head + uy * head * 0.55, ey - uy * head - ux * head * 0.55)
+    tip: list[cv.Path.PathElement] = [
+        cv.Path.MoveTo(ex, ey),
+        cv.Path.LineTo(*left),
+        cv.Path.LineTo(*right),
+        cv.Path.Close(),
+    ]
+    return [
+        cv.Path(elements, paint=line_paint(HALO, 8)),
+        cv.Path(elements, paint=line_paint(HINT_COLOUR, 4)),
+        cv.Path(tip, paint=line_paint(HALO, 4)),
+        cv.Path(tip, paint=fill(HINT_COLOUR)),
+    ]
+
+
+def line_paint(colour: str, width: float) -> ft.Paint:
+    """A paint for a line with round joins and ends."""
+    return ft.Paint(
+        color=colour,
+        stroke_width=width,
+        style=ft.PaintingStyle.STROKE,
+        stroke_join=ft.StrokeJoin.ROUND,
+        stroke_cap=ft.StrokeCap.ROUND,
+    )
+
+
+def hint_summon(kind: CreatureKind, x: float, y: float, radius: float) -> list[cv.Shape]:
+    """The creature a summon would bring, drawn hollow on its space: its letter in the hint's
+    colour."""
+    size = radius * TOKEN_SCALE[kind]
+    return [
+        cv.Circle(x, y, size, paint=fill(HALO)),
+        cv.Circle(x, y, size, paint=stroke(HINT_COLOUR, 2, [4, 3])),
+        text_at(CREATURE_MARK[kind], x, y, size * 1.05, HINT_COLOUR, weight=ft.FontWeight.BOLD),
+    ]
+
+
+def _toward(point: Point, other: Point, by: float) -> Point:
+    """`point` moved `by` toward `other` (not past the middle between them)."""
+    (x, y), (ox, oy) = point, other
+    length = ((ox - x) ** 2 + (oy - y) ** 2) ** 0.5
+    if length < 1e-6:
+        return point
+    step = min(by, length / 2) / length
+    return (x + (ox - x) * step, y + (oy - y) * step)

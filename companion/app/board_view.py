@@ -15,9 +15,10 @@ import flet.canvas as cv
 from companion.app import board_shapes as shapes_of
 from companion.app.theme import PlayerColour
 from companion.engine.queries import Creature
-from companion.language import Term
+from companion.language import Message, Term
 from companion.language.render import Language
 from companion.play.board_badges import badge_places
+from companion.play.board_hint import HintMarks
 from companion.play.board_labels import Box, label_lines, label_places, label_size, label_text
 from companion.play.board_layout import Layout, Point
 from companion.play.board_taps import Mark, Target, describe_board
@@ -70,6 +71,11 @@ class IsleCanvas:
         self.flash: tuple[str, ...] = ()
         # A creature on its way between spaces, drawn at a canvas point.
         self.gliding: tuple[Creature, Point] | None = None
+        # The computer's move asked for ("What would the computer do?"), drawn over the rest.
+        self.hint: HintMarks | None = None
+        # The reader boxes of the spaces, and of the spaces the hint is about.
+        self._space_nodes: list[ft.Control] = []
+        self._hint_nodes: list[ft.Control] = []
         # The shapes of what stands on a space, by what it is, for the layout as it is: the
         # same shapes drawn again are compared, not sent again, when the game changes.
         self._made: dict[tuple[object, ...], list[cv.Shape]] = {}
@@ -119,14 +125,21 @@ class IsleCanvas:
         labels: Mapping[str, str],
         flash: tuple[str, ...] = (),
         gliding: tuple[Creature, Point] | None = None,
+        hint: tuple[HintMarks, str] | None = None,
     ) -> None:
-        """Draw this position: creatures, the spaces a tap would use, spaces to point out, and
-        a creature `gliding` between spaces (at a canvas point) while a move is shown."""
+        """Draw this position: creatures, the spaces a tap would use, spaces to point out, a
+        creature `gliding` between spaces (at a canvas point) while a move is shown, and the
+        computer's move asked for (`hint`: what it draws, and its sentence)."""
         self.on_board = on_board
         self.marks = marks
         self.flash = flash
         self.gliding = gliding
-        self.semantics.label = describe_board(on_board, labels, marks, self.places, self.words)
+        said = describe_board(on_board, labels, marks, self.places, self.words)
+        self.semantics.label = said if hint is None else f"{said} {hint[1]}"
+        marks_of_hint = None if hint is None else hint[0]
+        if marks_of_hint != self.hint:
+            self.hint = marks_of_hint
+            self._place_hint()
         self.canvas.shapes = self._pieces()
 
     def redraw(self, board: Board) -> None:
@@ -189,24 +202,27 @@ class IsleCanvas:
         r = self.layout.radius
         words = self.words
         names = {location: words.value(term, "nu") for location, term in self.places.items()}
-        self.stack.controls = [
-            self.semantics,
-            *(
-                ft.Container(
-                    left=x - r,
-                    top=y - r,
-                    width=2 * r,
-                    height=2 * r,
-                    ignore_interactions=True,
-                    content=ft.Semantics(
-                        identifier=f"space-{location}",
-                        label=names[location],
-                        content=ft.Container(),
-                    ),
-                )
-                for location, (x, y) in self.layout.points.items()
-            ),
+        self._space_nodes = [
+            reader_box(f"space-{location}", names[location], x, y, r)
+            for location, (x, y) in self.layout.points.items()
         ]
+        self._place_hint()
+
+    def _place_hint(self) -> None:
+        """The reader boxes of the spaces the hint is about (`hint-<id>`), over theirs."""
+        hint = self.hint
+        spaces = () if hint is None else dict.fromkeys((*hint.arrow[:1], *hint.rings))
+        r = self.layout.radius
+        self._hint_nodes = [
+            reader_box(
+                f"hint-{location}",
+                self.words.render(Message("hint.space", place=self.places[location])),
+                *self.layout.points[location],
+                r,
+            )
+            for location in spaces
+        ]
+        self.stack.controls = [self.semantics, *self._space_nodes, *self._hint_nodes]
 
     def _tapped(self, event: ft.TapEvent) -> None:
         position = event.local_position
@@ -232,6 +248,18 @@ class IsleCanvas:
             self.on_drop()
         self.dragging = None
 
+    def _hint_rings(self, hint: HintMarks) -> list[cv.Shape]:
+        """The computer's move's rings around its spaces, and a summon's creature."""
+        layout = self.layout
+        r = layout.radius
+        shapes: list[cv.Shape] = []
+        for location in hint.rings:
+            x, y = layout.points[location]
+            shapes.extend(shapes_of.hint_ring(x, y, r))
+            if hint.summons is not None:
+                shapes.extend(shapes_of.hint_summon(hint.summons, x, y, r))
+        return shapes
+
     def _pieces(self) -> list[cv.Shape]:
         layout = self.layout
         r = layout.radius
@@ -250,21 +278,38 @@ class IsleCanvas:
             {at: target.cost for at, target in self.marks.items() if target.mark is Mark.MOVE},
             self.label_boxes.values(),
         )
+        # The computer's move: its rings under the marks (an attack's ⚔ badge sits where
+        # they go), its arrow over them; the numbers and the badges over both stay read.
+        hint = self.hint
+        if hint is not None:
+            key = ("hint", hint)
+            if key not in made:
+                made[key] = self._hint_rings(hint)
+            shapes.extend(made[key])
         for location, target in self.marks.items():
             badge = badges.get(location)
             key = ("mark", location, target.mark, target.cost, badge)
             if key not in made:
                 made[key] = shapes_of.mark(target, *layout.points[location], r, badge)
             shapes.extend(made[key])
+        if hint is not None and hint.arrow:
+            key = ("hint arrow", hint.arrow)
+            if key not in made:
+                points = [layout.points[location] for location in hint.arrow]
+                made[key] = shapes_of.hint_arrow(points, r)
+            shapes.extend(made[key])
+        summoned = hint.rings if hint is not None and hint.summons is not None else ()
         # Over the marks' rings: each token's owner badge, and every space's number (the log
         # and the guide call a space 'North Cliffs 4', on every screen and in every step).
         for location, (x, y) in layout.points.items():
             there = self.on_board.get(location)
             marked = location in self.marks
-            key = ("number", location, there is None, marked)
+            # The creature a hinted summon would bring takes the middle: the number goes on a tag.
+            covered = there is not None or location in summoned
+            key = ("number", location, covered, marked)
             if key not in made:
                 made[key] = shapes_of.number(
-                    self.board, layout, location, x, y, occupied=there is not None, marked=marked
+                    self.board, layout, location, x, y, occupied=covered, marked=marked
                 )
             shapes.extend(made[key])
             if there is not None:
@@ -299,3 +344,16 @@ class IsleCanvas:
             ]
         shapes.extend(made[("labels",)])
         return shapes
+
+
+def reader_box(identifier: str, label: str, x: float, y: float, radius: float) -> ft.Control:
+    """A node of the screen-reader tree over a space at (x, y): named, taking no taps (they
+    fall through to the canvas)."""
+    return ft.Container(
+        left=x - radius,
+        top=y - radius,
+        width=2 * radius,
+        height=2 * radius,
+        ignore_interactions=True,
+        content=ft.Semantics(identifier=identifier, label=label, content=ft.Container()),
+    )

@@ -21,6 +21,7 @@ from companion.app.screens import board_pace, board_render, board_replay
 from companion.app.screens.board_attack import AttackPanel
 from companion.app.screens.board_bar import BottomBar
 from companion.app.screens.board_cards import BoardCards
+from companion.app.screens.board_coach import BarsCard, HintCard
 from companion.app.screens.board_frame import Frame
 from companion.app.screens.board_motion import GLIDE_FRAME_S, GLIDE_FRAMES, HAND_GLIDE_FRAMES, glide
 from companion.app.screens.board_pace import SESSION_PACE
@@ -128,6 +129,9 @@ class BoardScreen:
         self.frame = Frame(self.isle.control, self.rail.control, self.bottom.slot, words)
         # Panels that change seldom, by name: what they were made from, and the control.
         self.made: dict[str, tuple[Any, ft.Control]] = {}
+        # The coach: "What would the computer do?" and the chance bars (issue 23).
+        self.hint = HintCard(self)
+        self.chances = BarsCard(self)
         self.arrange()
 
     def arrange(self) -> None:

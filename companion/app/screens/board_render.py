@@ -37,6 +37,9 @@ def render(screen: BoardScreen) -> None:
     screen.players.show(state)
     screen.bottom.show()
     screen.view.bottom_appbar = None if screen.shown is Arrangement.SIDEWAYS else screen.bottom.bar
+    # The coach's cards first: a hint for a position the game has left is not drawn.
+    screen.hint.show()
+    screen.chances.show()
     draw_isle(screen, waiting)
     tally = state.last_tally
     # Play waits while an Energy and Reset is shown; it takes the step guide's place.
@@ -74,23 +77,31 @@ def render(screen: BoardScreen) -> None:
         if screen.turns.bots
         else []
     )
-    others: list[ft.Control] = [screen.players.control, screen.ringed, *pace, energy]
+    others: list[ft.Control] = [
+        screen.players.control,
+        screen.ringed,
+        screen.chances.control,
+        *pace,
+        energy,
+    ]
     if tally is not None and not waiting:
         others.append(kept(screen, "tally", tally, screen.cards.tally_card))
     screen.view.data = RESIZES
+    # The hint's control right under the turn card (hidden when it is no person's decision).
+    hint = screen.hint.control
     if screen.shown is Arrangement.SIDEWAYS:
-        screen.frame.card_slot.controls = [card]
+        screen.frame.card_slot.controls = [card, hint]
         screen.frame.drawer_column.controls = [*others, screen.frame.legend]
         screen.view.controls = [screen.frame.sideways]
     elif screen.shown is Arrangement.TABLET:
-        screen.frame.panels.controls = [card, *others]
+        screen.frame.panels.controls = [card, hint, *others]
         screen.view.controls = [screen.frame.layout]
     elif waiting:
         # The Energy and Reset is read first; the isle waits under it.
         screen.view.controls = [card, screen.frame.board, screen.frame.legend, *others]
     else:
         # The isle on top never moves as the step guide under it grows or shrinks.
-        screen.view.controls = [screen.frame.board, card, screen.frame.legend, *others]
+        screen.view.controls = [screen.frame.board, card, hint, screen.frame.legend, *others]
 
 
 def draw_isle(screen: BoardScreen, waiting: bool) -> None:
@@ -110,7 +121,8 @@ def draw_isle(screen: BoardScreen, waiting: bool) -> None:
         flash = state.places(screen.turns.showing[1])
     elif turn is not None and turn.territory is not None:
         flash = state.places(Dominate(turn.territory, True))
-    screen.isle.show(state.creatures(), marks, state.game.labels, flash)
+    hint = screen.hint.marks()
+    screen.isle.show(state.creatures(), marks, state.game.labels, flash, hint=hint)
 
 
 def kept(screen: BoardScreen, name: str, key: T, build: Callable[[T], ft.Control]) -> ft.Control:
