@@ -15,6 +15,7 @@ pages in one process, each message stamped when it arrives).
 from __future__ import annotations
 
 import asyncio
+import copy
 import socket
 import time
 from collections.abc import Callable, Iterator
@@ -160,10 +161,11 @@ class Screen:
         self._controls: dict[int, dict[str, Any]] = {}
 
     def registered(self, page: dict[str, Any]) -> None:
-        """The page as the server sent it on registration."""
-        self.page = page
+        """The page as the server sent it on registration (copied: the message stays as it
+        came)."""
+        self.page = copy.deepcopy(page)
         self._controls = {}
-        self._index(page)
+        self._index(self.page)
 
     def patch(self, body: dict[str, Any]) -> None:
         """Apply a patch: `[paths, *operations]` to the control `body["id"]`.
@@ -202,7 +204,7 @@ class Screen:
             if kind == REMOVE:
                 _take(container, key)
             else:
-                value = operation[3]
+                value = copy.deepcopy(operation[3])
                 _put(container, key, value, insert=kind == ADD)
                 self._index(value)
 
