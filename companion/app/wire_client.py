@@ -3,7 +3,9 @@
 A frame is one byte of type (0: a MessagePack message) and `[action, body]`. The client
 registers with its page's properties; the server answers, sends the screen as patches and
 asks the browser what it keeps (SharedPreferences); the client sends events (a route change,
-a click) and control properties (a typed value).
+a click) and control properties (a typed value). Like the web client, a page keeps the
+controls it was sent and changes them by each patch (`Screen`): what it may tap is what it
+shows now.
 
 `FletClient` is one page read on demand (the tests: `pump` until something shows);
 `AsyncPage` is one page read as it comes on an event loop (the load generator: hundreds of
@@ -13,9 +15,10 @@ pages in one process, each message stamped when it arrives).
 from __future__ import annotations
 
 import asyncio
+import copy
 import socket
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
@@ -111,25 +114,126 @@ def holds(value: Any, text: str) -> bool:
     return False
 
 
-def tappable(bodies: Iterable[Any], text: str) -> int | None:
-    """The id of the newest control sent with a click handler that holds `text`, or that a
+def tappable(root: Any, text: str) -> int | None:
+    """The id of the newest shown control with a click handler that holds `text`, or that a
     control naming `text` itself wraps (a square inside its semantic label).
 
-    Newest by id (Flet numbers controls as they are made): a screen may send the drawing it
-    replaces again, hidden, after the new one.
+    Hidden controls do not count: a screen keeps the drawing it replaced mounted but hidden,
+    so that a tap made on it still reaches its handler.
     """
     found = None
-    for body in bodies:
-        for control in controls(body):
-            target = None
-            if control.get("on_click"):
-                if holds(control, text):
-                    target = control
-            elif any(isinstance(value, str) and text in value for value in control.values()):
-                target = next((c for c in controls(control) if c.get("on_click")), None)
-            if target is not None and (found is None or target["_i"] > found):
-                found = target["_i"]
+    for control in shown(root):
+        target = None
+        if control.get("on_click"):
+            if holds(control, text):
+                target = control
+        elif any(isinstance(value, str) and text in value for value in control.values()):
+            target = next((c for c in shown(control) if c.get("on_click")), None)
+        if target is not None and (found is None or target["_i"] > found):
+            found = target["_i"]
     return found
+
+
+def shown(value: Any) -> Iterator[dict[str, Any]]:
+    """Every control inside `value` that is not hidden, outermost first."""
+    if isinstance(value, dict):
+        if value.get("visible") is False:
+            return
+        if "_i" in value and "_c" in value:
+            yield value
+        for item in value.values():
+            yield from shown(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from shown(item)
+
+
+REPLACE, ADD, REMOVE, MOVE = 0, 1, 2, 3
+
+
+class Screen:
+    """The page's controls as the client holds them: the page it was sent when it
+    registered, changed by every patch since (Flet sends a control that stays the same
+    object as the few values that changed)."""
+
+    def __init__(self) -> None:
+        self.page: dict[str, Any] = {}
+        self._controls: dict[int, dict[str, Any]] = {}
+
+    def registered(self, page: dict[str, Any]) -> None:
+        """The page as the server sent it on registration (copied: the message stays as it
+        came)."""
+        self.page = copy.deepcopy(page)
+        self._controls = {}
+        self._index(self.page)
+
+    def patch(self, body: dict[str, Any]) -> None:
+        """Apply a patch: `[paths, *operations]` to the control `body["id"]`.
+
+        `paths` is a tree of path segments ([number, {segment: subtree}]); an operation
+        names its place as a node of that tree and a last segment, and operations apply in
+        order, as JSON Patch's do.
+        """
+        root = self._controls.get(body["id"])
+        if root is None:
+            return
+        paths, *operations = body["patch"]
+        where: dict[int, list[Any]] = {}
+
+        def walk(node: list[Any], path: list[Any]) -> None:
+            where[node[0]] = path
+            for segment, child in (node[1] if len(node) > 1 else {}).items():
+                walk(child, [*path, segment])
+
+        walk(paths, [])
+
+        def place(node: int) -> Any:
+            value: Any = root
+            for segment in where[node]:
+                value = value[segment]
+            return value
+
+        for operation in operations:
+            kind = operation[0]
+            if kind == MOVE:
+                _, node, key, to_node, to_key = operation
+                moved = _take(place(node), key)
+                _put(place(to_node), to_key, moved, insert=True)
+                continue
+            container, key = place(operation[1]), operation[2]
+            if kind == REMOVE:
+                _take(container, key)
+            else:
+                value = copy.deepcopy(operation[3])
+                _put(container, key, value, insert=kind == ADD)
+                self._index(value)
+
+    def _index(self, value: Any) -> None:
+        if isinstance(value, dict):
+            if "_i" in value and "_c" in value:
+                self._controls[value["_i"]] = value
+            for item in value.values():
+                self._index(item)
+        elif isinstance(value, list):
+            for item in value:
+                self._index(item)
+
+    def tappable(self, text: str) -> int | None:
+        """The id of the shown control with a click handler that holds `text`."""
+        return tappable(self.page, text)
+
+
+def _take(container: Any, key: Any) -> Any:
+    if isinstance(container, list):
+        return container.pop(key)
+    return container.pop(key, None)
+
+
+def _put(container: Any, key: Any, value: Any, *, insert: bool) -> None:
+    if isinstance(container, list) and insert:
+        container.insert(key, value)
+    else:
+        container[key] = value
 
 
 class FletClient:
@@ -162,6 +266,7 @@ class FletClient:
         self.session_id = ""
         self.received = b""
         self.messages: list[tuple[int, Any]] = []
+        self.screen = Screen()
         self.closed = False
 
     def __enter__(self) -> FletClient:
@@ -212,6 +317,9 @@ class FletClient:
         if action == REGISTER:
             self.session_id = body["session_id"]
             self.page_id = body["page_patch"]["_i"]
+            self.screen.registered(body["page_patch"])
+        elif action == PATCH:
+            self.screen.patch(body)
         elif action == INVOKE:
             self.socket.send(answer(body, self.kept))
 
@@ -241,8 +349,8 @@ class FletClient:
         return self.pump(lambda: self.shows(text, since), timeout)
 
     def tappable(self, text: str) -> int | None:
-        """The id of the latest control sent with a click handler that holds `text`."""
-        return tappable((body for _, body in self.messages), text)
+        """The id of the shown control with a click handler that holds `text`."""
+        return self.screen.tappable(text)
 
 
 class AsyncPage:
@@ -258,6 +366,8 @@ class AsyncPage:
         self.page_id: int | None = None
         # (when it arrived, the raw message, its body) for each message since connecting.
         self.received: list[tuple[float, bytes, Any]] = []
+        # The page's controls as they stand (a new connection registers them anew).
+        self.screen = Screen()
         self.changed = asyncio.Event()
         self.closed = asyncio.Event()
         # When the page's current connection was opened.
@@ -291,8 +401,8 @@ class AsyncPage:
         return at
 
     def tappable(self, text: str) -> int | None:
-        """The id of the latest control sent with a click handler that holds `text`."""
-        return tappable((body for _, _, body in self.received), text)
+        """The id of the shown control with a click handler that holds `text`."""
+        return self.screen.tappable(text)
 
     def shows(self, text: str, since: float = 0.0) -> bool:
         """Whether a message that arrived after `since` holds `text`."""
@@ -337,6 +447,9 @@ class AsyncPage:
                 if action == REGISTER:
                     self.session_id = body["session_id"]
                     self.page_id = body["page_patch"]["_i"]
+                    self.screen.registered(body["page_patch"])
+                elif action == PATCH:
+                    self.screen.patch(body)
                 elif action == INVOKE:
                     await line.send(answer(body, self.kept))
                 self.received.append((arrived, message, body))

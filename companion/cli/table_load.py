@@ -80,6 +80,8 @@ class Table:
     refused: int = 0
     # Set while a page of this table is away (its process killed, reconnecting).
     away: set[int] = field(default_factory=set)
+    # When the last tap left, and which page sent it.
+    last_tap: tuple[float, int] | None = None
 
 
 @dataclass
@@ -88,6 +90,8 @@ class Tally:
 
     latencies: list[float] = field(default_factory=list)
     own: list[float] = field(default_factory=list)
+    # What each other device received for a tap, until the next tap at its table.
+    update_bytes: list[int] = field(default_factory=list)
     missed: int = 0
     errors: int = 0
     back: list[float] = field(default_factory=list)
@@ -239,7 +243,9 @@ async def _tap(store: Store, table: Table, rng: random.Random, tally: Tally) -> 
     if control is None:
         tally.errors += 1
         return True
+    _count_bytes(table, tally)
     at = await page.click(control)
+    table.last_tap = (at, index)
     table.sent += 1
     pages = list(enumerate(table.pages))
     await asyncio.gather(*(_changed(seen, at) for other, seen in pages if other not in table.away))
@@ -265,6 +271,16 @@ async def _tap(store: Store, table: Table, rng: random.Random, tally: Tally) -> 
             else:
                 tally.latencies.append(first - at)
     return True
+
+
+def _count_bytes(table: Table, tally: Tally) -> None:
+    """What each other device received since the table's last tap: that tap's update."""
+    if table.last_tap is None:
+        return
+    at, index = table.last_tap
+    for other, page in enumerate(table.pages):
+        if other != index and other not in table.away and page.opened_at < at:
+            tally.update_bytes.append(sum(len(raw) for when, raw, _ in page.received if when > at))
 
 
 async def _changed(page: AsyncPage, at: float) -> bool:
@@ -393,6 +409,9 @@ async def _load(
             "update_p50_ms": round(1000 * statistics.median(ordered), 1) if ordered else None,
             "update_p99_ms": _p(ordered, 0.99),
             "own_screen_p50_ms": round(1000 * statistics.median(own), 1) if own else None,
+            "update_bytes_p50": (
+                statistics.median(tally.update_bytes) if tally.update_bytes else None
+            ),
             "updates_missed": tally.missed,
             "errors": tally.errors + sum(table.refused for table in made),
             "lost": lost,

@@ -13,6 +13,7 @@ import re
 from browser_ui import PHONE, Screen, seats
 
 from companion.store.store import open_store
+from models.rules import CreatureKind as K
 from models.setup import GameSetup
 
 
@@ -74,3 +75,33 @@ def test_a_late_tap_on_a_turn_that_is_over_is_refused_and_the_next_turn_is_intac
     assert [entry.command.by for entry in saved.log] == ["red"]
     assert saved.state.current_player == "blue"
     assert saved.state.phase.value == "summoning"
+
+
+def test_a_late_tap_on_a_summon_square_is_refused_not_dropped(server, browser, artifacts):
+    """A square's words and colours change in place, but what it records does not: the
+    slower phone's tap on the square it still shows reaches that drawing's touch layer and is
+    refused with a sentence (neither dropped without a word nor taken for the new state)."""
+    setup = GameSetup(players=seats("red", "blue", "green"), board="gathering-isle")
+    game_id = server.new_game(setup)
+    url = f"{server.url}/game/{game_id}"
+    square = "Ragna: summon a Wyrm (1 left)"
+    first = Screen(browser.new_page(viewport=PHONE), artifacts)
+    slow_page = browser.new_page(viewport=PHONE)
+    held = HeldBack(slow_page)
+    second = Screen(slow_page, artifacts)
+    first.open(url, square)
+    second.open(url, square)
+
+    held.holding = True
+    first.tap(square, "Ragna summons a Wyrm")
+    second.button(square).click()
+    second.page.wait_for_timeout(1500)
+    held.release()
+    second.wait_for("The game moved on before that tap")
+    second.wait_for("Ragna summons a Wyrm")
+    second.shot("race-square-refused", tall=844)
+
+    with open_store(server.db) as store:
+        saved = store.load(game_id)
+    assert [type(entry.command).__name__ for entry in saved.log] == ["Summon"]
+    assert saved.state.reserve_of("red", K.WYRM) == 0
