@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 import flet as ft
 
+from companion.app.collector import tune_for_serving
 from companion.app.guard import (
     ASGIApp,
     OriginGuard,
@@ -190,16 +191,18 @@ def serve(
         pack_in_background(PackStore())
         # Flet's own web server cannot be given the guard, so the app is served here, the
         # way Flet serves it (the same websocket implementation), without access logs.
+        app = web_app(
+            store,
+            host,
+            port,
+            table,
+            trusted_proxies=trusted_proxies,
+            session_timeout_s=session_timeout_s,
+            hosting=hosting,
+        )
+        tune_for_serving()
         uvicorn.run(
-            web_app(
-                store,
-                host,
-                port,
-                table,
-                trusted_proxies=trusted_proxies,
-                session_timeout_s=session_timeout_s,
-                hosting=hosting,
-            ),
+            app,
             host=host,
             port=port,
             ws="websockets-sansio",

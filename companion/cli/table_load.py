@@ -18,6 +18,7 @@ reported.
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import random
 import signal
@@ -28,6 +29,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -337,6 +340,21 @@ async def _kill_one(
     )
 
 
+@contextmanager
+def _collector_held() -> Iterator[None]:
+    """The load's own cycle collector held off while it times the servers: a pause of the
+    load's event loop (400 pages' screens are about two million objects) would be counted
+    as the servers' latency. What the load allocated before is frozen, after."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
 def _lost_and_doubled(store: Store, tables: list[Table]) -> tuple[int, int]:
     """Taps answered but not in the stored log, and taps stored more often than sent."""
     lost = doubled = 0
@@ -368,30 +386,38 @@ async def _load(
         if failed is not None:
             raise LoadError(str(failed)) if not isinstance(failed, LoadError) else failed
         await asyncio.sleep(2.0)
-        rss = sum(_rss_kib(server.pid) for server in servers)
+        seated = [_rss_kib(server.pid) for server in servers]
+        rss = sum(seated)
         # Idle: every device connected and seated, nobody tapping.
         idle_before, idle_at = sum(_cpu_s(server.pid) for server in servers), time.monotonic()
         await asyncio.sleep(5.0)
         idle_cpu = sum(_cpu_s(server.pid) for server in servers) - idle_before
         idle_share = idle_cpu / (time.monotonic() - idle_at)
-        load_start = os.getloadavg()[0]
-        tally = Tally()
-        cpu_before = sum(_cpu_s(server.pid) for server in servers)
-        own_before = time.process_time()
-        started = time.monotonic()
-        until = started + seconds
-        plays = [
-            asyncio.create_task(_play(store, table, random.Random(rng.random()), tally, until))
-            for table in made
-        ]
-        if kill_one:
-            await asyncio.sleep(seconds / 2)
-            # What the killed process spent counts, though its process is gone.
-            cpu_before -= _cpu_s(servers[0].pid)
-            await _kill_one(servers, ports, made, tally)
-        await asyncio.gather(*plays)
-        cpu = sum(_cpu_s(server.pid) for server in servers if server.poll() is None) - cpu_before
-        own_cpu = time.process_time() - own_before
+        with _collector_held():
+            load_start = os.getloadavg()[0]
+            tally = Tally()
+            cpu_before = sum(_cpu_s(server.pid) for server in servers)
+            own_before = time.process_time()
+            started = time.monotonic()
+            until = started + seconds
+            plays = [
+                asyncio.create_task(_play(store, table, random.Random(rng.random()), tally, until))
+                for table in made
+            ]
+            if kill_one:
+                await asyncio.sleep(seconds / 2)
+                # What the killed process spent counts, though its process is gone.
+                cpu_before -= _cpu_s(servers[0].pid)
+                await _kill_one(servers, ports, made, tally)
+            await asyncio.gather(*plays)
+            live = [
+                (server, kib)
+                for server, kib in zip(servers, seated, strict=True)
+                if server.poll() is None
+            ]
+            cpu = sum(_cpu_s(server.pid) for server, _ in live) - cpu_before
+            own_cpu = time.process_time() - own_before
+            grown = sum(_rss_kib(server.pid) - kib for server, kib in live)
         # Let the last answers land before the logs are read.
         await asyncio.sleep(1.0)
         lost, doubled = await asyncio.to_thread(_lost_and_doubled, store, made)
@@ -417,6 +443,8 @@ async def _load(
             "lost": lost,
             "doubled": doubled,
             "memory_per_device_kib": round((rss - base_rss) / devices) if devices else None,
+            # What the servers' memory grew by while the tables played (kill-one: the live one).
+            "memory_growth_in_play_kib": grown,
             "idle_server_cpu_percent": round(100 * idle_share, 1),
             "server_cpu_ms_per_tap": round(1000 * cpu / sent, 1) if sent else None,
             # The devices' side runs on the same machine: what it took of it.

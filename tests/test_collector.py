@@ -1,0 +1,18 @@
+"""The web server's cycle collector settings (docs/hosting.md, "Pauses of the cycle collector")."""
+
+import gc
+
+from companion.app.collector import FULL, MIDDLE, YOUNG, tune_for_serving
+
+
+def test_serving_freezes_what_is_loaded_and_makes_collections_rarer() -> None:
+    before = gc.get_threshold()
+    try:
+        tune_for_serving()
+        assert gc.get_threshold() == (YOUNG, MIDDLE, FULL)
+        assert YOUNG > before[0] and FULL > before[2]
+        # What was loaded before the first page is out of every later collection's walk.
+        assert gc.get_freeze_count() > 1000
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
