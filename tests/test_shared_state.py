@@ -15,14 +15,16 @@ import sys
 import time
 
 import pytest
+from sqlalchemy import event
 from store_support import BACKENDS, DUEL, database_url
 
+from companion.engine.position import position_text
 from companion.play.language_setting import ENGLISH
 from companion.play.leases import LEASE_S, StoredLeases
 from companion.play.sharing.access import Role, TableAccess, Ticket
 from companion.play.sharing.limiter import StoredTries
 from companion.play.sharing.seats import SCOREKEEPER
-from companion.store.errors import GameMovedOn
+from companion.store.errors import GameMovedOn, GameNotFound
 from companion.store.store import Store, open_store
 
 PLAYERS = ("red", "blue")
@@ -189,6 +191,53 @@ def test_a_game_kept_in_memory_is_checked_against_the_database_written_by_anothe
         _record_elsewhere(url, saved.id)
         again = store.load(saved.id)
         assert again.revision == latest.revision + 1 and len(again.log) == 2
+
+
+class Statements:
+    """Counts the statements a store sends its database."""
+
+    def __init__(self, store: Store) -> None:
+        self.count = 0
+        event.listen(store._database.engine, "before_cursor_execute", self._seen)
+
+    def _seen(self, *_: object) -> None:
+        self.count += 1
+
+
+def test_a_notices_revision_already_in_memory_is_shown_without_reading_the_database(two):
+    first, second = two
+    games = [first.new_game(DUEL) for _ in range(20)]
+    for saved in games:  # another process records in each; its notice says the revision
+        second.append(saved.id, saved.state.legal_commands()[0], saved.revision)
+    statements = Statements(first)
+    heard = [first.load(saved.id, saved.revision + 1) for saved in games]
+    assert all(len(game.log) == 1 for game in heard)  # not in memory yet: read
+    read = statements.count
+    assert read > 0
+    # A second page of this process hears the same notices: every game is in memory at the
+    # revision said (more games than one table's, as a hosted server shows).
+    again = [first.load(saved.id, saved.revision + 1) for saved in games]
+    assert statements.count == read
+    assert [position_text(game.state) for game in again] == [
+        position_text(game.state) for game in heard
+    ]
+    # A notice of a revision memory does not hold is read, never answered from memory.
+    second.append(games[0].id, heard[0].state.legal_commands()[0], heard[0].revision)
+    assert len(first.load(games[0].id, heard[0].revision + 1).log) == 2
+    assert statements.count > read
+
+
+def test_a_tables_view_never_takes_another_tables_game_from_memory(two):
+    first, _ = two
+    mine, theirs = TableAccess(first.tables), TableAccess(first.tables)
+    saved = first.scoped(mine.id).new_game(DUEL)
+    assert first.scoped(mine.id).load(saved.id, saved.revision).id == saved.id
+    stranger = first.scoped(theirs.id)  # the same process's memory holds the game
+    with pytest.raises(GameNotFound):
+        stranger.load(saved.id, saved.revision)
+    with pytest.raises(GameNotFound):
+        stranger.append(saved.id, saved.state.legal_commands()[0], saved.revision)
+    assert len(first.load(saved.id).log) == 0
 
 
 def _shared(store: Store) -> TableAccess:

@@ -94,9 +94,10 @@ class GameSession:
                 return seat.colour
         return ""
 
-    def refresh(self) -> None:
-        """Reload the game, e.g. after another device changed it."""
-        self.saved = self.store.load(self.id)
+    def refresh(self, revision: int | None = None) -> None:
+        """Reload the game, e.g. after another device changed it (to `revision`, a notice
+        said: the game kept in memory at that revision needs no read)."""
+        self.saved = self.store.load(self.id, revision)
 
     def do(self, command: Command, by: str | None = None) -> Outcome:
         """Record a command; refused ones are not stored and say why.

@@ -233,7 +233,7 @@ class Turns:
         """
         if revision == self.session.saved.revision:
             return False
-        self.session.refresh()
+        self.session.refresh(revision)
         return True
 
     # --- undo policy ----------------------------------------------------------------------

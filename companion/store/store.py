@@ -72,8 +72,9 @@ from models.reset_draft import DraftEntries, DraftPlacement, entries_from_json, 
 from models.seeded_dice import SeededDice
 from models.setup import STORED, GameSetup, PlayerSetup
 
-# Games whose latest state is kept in memory, so an append needs no replay.
-CACHED_GAMES = 8
+# Games whose latest state is kept in memory, so an append or another device's notice
+# needs no replay: a hosted server shows a game per table, 100 tables and more.
+CACHED_GAMES = 512
 # The most games one hosted table keeps (issue 22): a table deletes one to start another.
 TABLE_GAMES = 200
 ID_BYTES = 6
@@ -286,6 +287,9 @@ class Store:
         )
         self._writer = engine.execution_options(write=True)
         self._cache: OrderedDict[str, SavedGame] = OrderedDict()
+        # The hosted table each cached game belongs to (None: none), as stored; a game
+        # never changes table, so a table's view may trust the cache with it.
+        self._tables_of: dict[str, str | None] = {}
         self._lock = threading.Lock()
         # Shared tables' codes, devices, seats, wrong tries and computers' leases (issue 22).
         self.tables = TableRecords(database)
@@ -351,9 +355,14 @@ class Store:
         saved = SavedGame(row["id"], 0, now, now, setup, game, state, (), (), 0, row["secret"])
         return self._remember(saved)
 
-    def load(self, game_id: str) -> SavedGame:
-        """The game as it is now, its state rebuilt from its log (or taken from memory)."""
-        return self._handout(self._latest(game_id))
+    def load(self, game_id: str, revision: int | None = None) -> SavedGame:
+        """The game as it is now, its state rebuilt from its log (or taken from memory).
+
+        `revision`: the one a notice said the game reached; the game kept in memory at that
+        revision is taken without asking the database.
+        """
+        known = None if revision is None else self._trusted(game_id, revision)
+        return self._handout(known or self._latest(game_id))
 
     def games(self, status: GameStatus | None = None) -> list[GameSummary]:
         """Saved games, most recently played first; only those with `status` when given."""
@@ -384,6 +393,7 @@ class Store:
         self._save(write)
         with self._lock:
             self._cache.pop(game_id, None)
+            self._tables_of.pop(game_id, None)
 
     # --- writing ----------------------------------------------------------------------
 
@@ -681,16 +691,16 @@ class Store:
         )
         with self._lock:
             self._cache[game_id] = saved
+            self._cache.move_to_end(game_id)
+            self._tables_of[game_id] = record.table_id
             self._trim()
         return saved
 
     def _at(self, game_id: str, revision: int) -> SavedGame:
         """The game at `revision`: from memory when it is there, else read and checked."""
-        with self._lock:
-            cached = self._cache.get(game_id)
-        if cached is not None and cached.revision == revision and self.table_id is None:
+        cached = self._trusted(game_id, revision)
+        if cached is not None:
             # Trusted without a read: the write's revision check catches anyone who wrote since.
-            # (A table's view reads the row: the game must be its table's.)
             return cached
         saved = self._latest(game_id)
         if saved.revision != revision:
@@ -764,17 +774,29 @@ class Store:
             said = Message(saying, database=self.label, error=first_line(error))
             raise StoreError(said) from None
 
+    def _trusted(self, game_id: str, revision: int) -> SavedGame | None:
+        """The game kept in memory if it is at `revision` and this view's table's (revisions
+        only grow, so the game at one revision is the same game everywhere); else None."""
+        with self._lock:
+            cached = self._cache.get(game_id)
+            mine = self.table_id is None or self._tables_of.get(game_id) == self.table_id
+        return cached if cached is not None and cached.revision == revision and mine else None
+
     def _remember(self, saved: SavedGame) -> SavedGame:
+        """Keep `saved` (just written by this view) as the game's latest, unless a newer one is."""
         with self._lock:
             current = self._cache.get(saved.id)
             if current is None or current.revision <= saved.revision:
                 self._cache[saved.id] = saved
+                self._cache.move_to_end(saved.id)
+                self._tables_of.setdefault(saved.id, self.table_id)
                 self._trim()
         return self._handout(saved)
 
     def _trim(self) -> None:
         while len(self._cache) > CACHED_GAMES:
-            self._cache.popitem(last=False)
+            game_id, _ = self._cache.popitem(last=False)
+            self._tables_of.pop(game_id, None)
 
     @staticmethod
     def _handout(saved: SavedGame) -> SavedGame:

@@ -97,7 +97,7 @@ class WatchScreen:
     def changed(self, revision: int) -> None:
         """The table recorded something: show the game as it is now."""
         if revision != self.session.saved.revision:
-            self.session.refresh()
+            self.session.refresh(revision)
             self.show()
             self.app.page.update()
 
