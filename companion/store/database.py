@@ -22,6 +22,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from companion.language import Message, quoted
 from companion.store import DB_ENV
 from companion.store.errors import StoreError
+from companion.store.idle_ping import ping_after_idle
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -142,7 +143,9 @@ def _engine(url: URL) -> Engine:
             event.listen(engine, "connect", _sqlite_connect)
             event.listen(engine, "begin", _sqlite_begin)
             return engine
-        return create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url)
+        ping_after_idle(engine)
+        return engine
     except (ArgumentError, NoSuchModuleError) as error:
         said = Message("store.db.bad_url", url=repr(url), error=str(error))
         raise StoreError(said) from None
