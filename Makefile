@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint browser format bench simulate fonts clean
+.PHONY: run test lint browser proxy format bench simulate fonts clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,7 +29,16 @@ browser:
 	    echo "note: chromium is not installed and this is not root: browser tests will be skipped"; \
 	  fi; }
 
-test: lint browser
+# nginx stands in front of two server processes in the hosted mode's load test (docs/hosting.md).
+proxy:
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; \
+	  else \
+	    echo "note: nginx is not installed and this is not root: the test behind nginx will be skipped"; \
+	  fi; }
+
+test: lint browser proxy
 	$(PY) -m pytest
 
 format: $(STAMP)

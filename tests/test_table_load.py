@@ -5,6 +5,7 @@ once in the stored log."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 
@@ -12,6 +13,8 @@ import pytest
 from store_support import PG_SKIP, PG_URL, postgresql_url
 
 from companion.cli.table_load import run_table_load
+
+NGINX = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
 
 
 @pytest.mark.skipif(not PG_URL, reason=PG_SKIP)
@@ -25,6 +28,21 @@ def test_a_small_load_reaches_every_device_and_a_killed_process_devices_come_bac
         assert report["update_p50_ms"] is not None
         # Two of the table's four devices were on the killed process.
         assert report["killed_devices_back"] == 2
+        assert report["killed_devices_back_s_max"] < 5
+
+
+@pytest.mark.skipif(not PG_URL, reason=PG_SKIP)
+@pytest.mark.skipif(not NGINX, reason="nginx is not installed (`make test` installs it as root)")
+def test_behind_nginx_a_killed_process_devices_come_back_through_the_proxy():
+    for url in postgresql_url():
+        report = run_table_load(url, tables=2, processes=2, seconds=14, kill_one=True, proxy=True)
+        assert report["behind_nginx"] and report["devices"] == 8
+        assert report["taps_answered"] >= 1
+        assert (report["updates_missed"], report["errors"]) == (0, 0)
+        assert (report["lost"], report["doubled"]) == (0, 0)
+        # nginx spread the devices over both processes (least_conn); those of the killed
+        # one reconnected to the proxy's address, which sent them to the live one.
+        assert 1 <= report["killed_devices_back"] < 8
         assert report["killed_devices_back_s_max"] < 5
 
 

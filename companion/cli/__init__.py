@@ -312,6 +312,14 @@ def bench(
         bool,
         typer.Option("--kill-one", help="With --tables: kill one server process mid-run."),
     ] = False,
+    behind_nginx: Annotated[
+        bool,
+        typer.Option(
+            "--behind-nginx",
+            help="With --tables: the devices reach the processes through nginx (installed "
+            "here), set as docs/hosting.md shows, and come back through it after --kill-one.",
+        ),
+    ] = False,
     db: Annotated[
         str | None, typer.Option(help="With --tables: the PostgreSQL database to serve from.")
     ] = None,
@@ -349,7 +357,9 @@ def bench(
             from companion.cli.table_load import LoadError, run_table_load
 
             try:
-                result = run_table_load(db or "", tables, processes, seconds, kill_one, seed)
+                result = run_table_load(
+                    db or "", tables, processes, seconds, kill_one, seed, proxy=behind_nginx
+                )
             except LoadError as error:
                 raise UserError(str(error)) from None
         elif waits_app:

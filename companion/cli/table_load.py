@@ -30,12 +30,13 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.app.kept import STORED_CODE, STORED_DEVICE
 from companion.app.wire_client import AsyncPage
+from companion.cli.load_proxy import ProxyError, nginx_in_front
 from companion.language.render import render
 from companion.play.session import GameSession
 from companion.play.sharing.access import TableAccess
@@ -60,6 +61,8 @@ BURST_GAP_S = 0.5
 UPDATE_TIMEOUT_S = 5.0
 # Flet's web client reconnects this long after its websocket closed, doubling each time.
 RECONNECT_S = 0.5
+# A page whose connection has not closed this long after the kill was on a live process.
+CLOSED_WITHIN_S = 3.0
 # Tables seated at once while the load is set up.
 SEATING = 8
 
@@ -107,11 +110,14 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _serve(db: str, port: int, data: str) -> subprocess.Popen[bytes]:
+def _serve(db: str, port: int, data: str, proxy: int | None) -> subprocess.Popen[bytes]:
+    """A `--hosted` server process on `port`; behind the proxy on port `proxy`, if one."""
+    public = f"http://127.0.0.1:{proxy or port}"
+    trusted = ("--trusted-proxy", "127.0.0.1") if proxy else ()
     process = subprocess.Popen(
         [
             *(sys.executable, "-m", "companion", "app", "--web", "--hosted"),
-            *("--public-url", f"http://127.0.0.1:{port}"),
+            *("--public-url", public, *trusted),
             *("--host", "127.0.0.1", "--port", str(port), "--db", db),
         ],
         env=dict(os.environ, SUMMONERS_ISLE_DATA=data),
@@ -304,11 +310,15 @@ async def _play(store: Store, table: Table, rng: random.Random, tally: Tally, un
 
 
 async def _come_back(table: Table, index: int, port: int, killed: float, tally: Tally) -> None:
-    """A page whose process died reconnects as Flet's client does, to a live process (as the
-    proxy sends it), and is timed until it is back on its table screen and seat."""
+    """A page whose process died reconnects as Flet's client does, to a live process (or to
+    the proxy, which sends it to one), and is timed until it is back on its table screen and
+    seat. A page whose connection stays open (its process lives) is left alone."""
     page = table.pages[index]
+    try:
+        await asyncio.wait_for(page.closed.wait(), CLOSED_WITHIN_S)
+    except TimeoutError:
+        return
     table.away.add(index)
-    await page.closed.wait()
     wait = RECONNECT_S
     while True:
         await asyncio.sleep(wait)
@@ -324,18 +334,23 @@ async def _come_back(table: Table, index: int, port: int, killed: float, tally: 
 
 
 async def _kill_one(
-    servers: list[subprocess.Popen[bytes]], ports: list[int], tables: list[Table], tally: Tally
+    servers: list[subprocess.Popen[bytes]],
+    tables: list[Table],
+    tally: Tally,
+    held: int,
+    back_to: int,
 ) -> None:
-    """Kill the first process with SIGKILL; every page it served comes back on another."""
+    """Kill the first process with SIGKILL; every page it served (of those that came in by
+    port `held`: behind the proxy, all of them) comes back by port `back_to`."""
     servers[0].send_signal(signal.SIGKILL)
     await asyncio.to_thread(servers[0].wait)
     killed = time.monotonic()
     await asyncio.gather(
         *(
-            _come_back(table, index, ports[1], killed, tally)
+            _come_back(table, index, back_to, killed, tally)
             for table in tables
             for index, port in enumerate(table.ports)
-            if port == ports[0]
+            if port == held
         )
     )
 
@@ -366,19 +381,43 @@ def _lost_and_doubled(store: Store, tables: list[Table]) -> tuple[int, int]:
 
 
 async def _load(
-    db: str, tables: int, processes: int, seconds: float, kill_one: bool, seed: int
+    db: str, tables: int, processes: int, seconds: float, kill_one: bool, seed: int, proxy: bool
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     data = tempfile.mkdtemp(prefix="summoners-load-")
     ports = [_free_port() for _ in range(processes)]
-    servers = [await asyncio.to_thread(_serve, db, port, data) for port in ports]
+    front = _free_port() if proxy else None
+    servers = [await asyncio.to_thread(_serve, db, port, data, front) for port in ports]
+    with ExitStack() as stack:
+        if front is not None:
+            try:
+                stack.enter_context(nginx_in_front(front, ports))
+            except ProxyError as error:
+                for server in servers:
+                    server.kill()
+                raise LoadError(str(error)) from None
+        # The devices' way in: the proxy, else each process directly.
+        entries = [front] if front is not None else ports
+        return await _measure(db, servers, ports, entries, tables, seconds, kill_one, rng)
+
+
+async def _measure(
+    db: str,
+    servers: list[subprocess.Popen[bytes]],
+    ports: list[int],
+    entries: list[int],
+    tables: int,
+    seconds: float,
+    kill_one: bool,
+    rng: random.Random,
+) -> dict[str, Any]:
     store = open_store(db)
     made: list[Table] = []
     try:
         base_rss = sum(_rss_kib(server.pid) for server in servers)
         limit = asyncio.Semaphore(SEATING)
         opened = await asyncio.gather(
-            *(_open_table(store, number, ports, limit) for number in range(tables)),
+            *(_open_table(store, number, entries, limit) for number in range(tables)),
             return_exceptions=True,
         )
         made = [table for table in opened if isinstance(table, Table)]
@@ -408,7 +447,10 @@ async def _load(
                 await asyncio.sleep(seconds / 2)
                 # What the killed process spent counts, though its process is gone.
                 cpu_before -= _cpu_s(servers[0].pid)
-                await _kill_one(servers, ports, made, tally)
+                # Directly: the first process's pages come back to the last; behind the proxy,
+                # every page that lost its connection comes back through the proxy.
+                back_to = entries[0] if len(entries) == 1 else ports[-1]
+                await _kill_one(servers, made, tally, entries[0], back_to)
             await asyncio.gather(*plays)
             live = [
                 (server, kib)
@@ -426,7 +468,8 @@ async def _load(
         ordered, own = sorted(tally.latencies), sorted(tally.own)
         return {
             "tables": len(made),
-            "processes": processes,
+            "processes": len(servers),
+            "behind_nginx": len(entries) == 1 and entries[0] not in ports,
             "devices": devices,
             "taps": sent,
             "taps_answered": sum(table.acked for table in made),
@@ -473,7 +516,13 @@ async def _load(
 
 
 def run_table_load(
-    db: str, tables: int, processes: int, seconds: float, kill_one: bool, seed: int = 1
+    db: str,
+    tables: int,
+    processes: int,
+    seconds: float,
+    kill_one: bool,
+    seed: int = 1,
+    proxy: bool = False,
 ) -> dict[str, Any]:
     """Serve `tables` tables of 4 devices from `processes` processes on the PostgreSQL
     database `db`, tap at a human pace for `seconds`, and report latencies, taps lost or
@@ -482,4 +531,4 @@ def run_table_load(
         raise LoadError("--tables needs --db with a PostgreSQL URL (postgresql+psycopg://...)")
     if kill_one and processes < 2:
         raise LoadError("--kill-one needs at least 2 processes")
-    return asyncio.run(_load(db, tables, processes, seconds, kill_one, seed))
+    return asyncio.run(_load(db, tables, processes, seconds, kill_one, seed, proxy))
