@@ -88,6 +88,8 @@ class Table:
     away: set[int] = field(default_factory=set)
     # When the last tap left, and which page sent it.
     last_tap: tuple[float, int] | None = None
+    # The last tap answered, until it is known whether its answer was a refusal.
+    unsettled: tuple[float, int] | None = None
 
 
 @dataclass
@@ -239,8 +241,23 @@ async def _open_table(
         return table
 
 
+def _settle(table: Table) -> None:
+    """Count the table's last answered tap as refused if its device was told a refusal (a
+    snack bar) since, on the same connection."""
+    if table.unsettled is None:
+        return
+    at, index = table.unsettled
+    page = table.pages[index]
+    if page.opened_at < at and any(
+        when > at and b"SnackBar" in raw for when, raw, _ in page.received
+    ):
+        table.refused += 1
+    table.unsettled = None
+
+
 async def _tap(store: Store, table: Table, rng: random.Random, tally: Tally) -> bool:
     """One tap at `table` and its four screens' changes; False when nothing is left to tap."""
+    _settle(table)
     chosen = await asyncio.to_thread(_next_tap, store, table, rng)
     if chosen is None:
         return False
@@ -272,8 +289,9 @@ async def _tap(store: Store, table: Table, rng: random.Random, tally: Tally) -> 
                 continue
             table.acked += 1
             tally.own.append(first - at)
-            if any(when > at and b"SnackBar" in raw for when, raw, _ in seen.received):
-                table.refused += 1
+            # Whether it was refused shows by the table's next tap (on a busy server its
+            # sentence may come after the other screens changed).
+            table.unsettled = (at, index)
         elif other not in table.away:
             if first is None:
                 tally.missed += 1
@@ -374,6 +392,7 @@ def _lost_and_doubled(store: Store, tables: list[Table]) -> tuple[int, int]:
     """Taps answered but not in the stored log, and taps stored more often than sent."""
     lost = doubled = 0
     for table in tables:
+        _settle(table)
         stored = len({entry.tap for entry in store.load(table.game_id).log})
         lost += max(0, table.acked - table.refused - stored)
         doubled += max(0, stored - table.sent)
