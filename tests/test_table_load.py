@@ -5,16 +5,16 @@ once in the stored log."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
 import pytest
 from store_support import PG_SKIP, PG_URL, postgresql_url
 
+from companion.cli.load_proxy import nginx_path
 from companion.cli.table_load import run_table_load
 
-NGINX = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
+NGINX = nginx_path()
 
 
 @pytest.mark.skipif(not PG_URL, reason=PG_SKIP)

@@ -42,6 +42,11 @@ http {{
 """
 
 
+def nginx_path() -> str | None:
+    """Where nginx is installed (Debian puts it in /usr/sbin, off a user's PATH), or None."""
+    return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
+
+
 class ProxyError(RuntimeError):
     """nginx is not installed, or would not start: said in one line."""
 
@@ -49,7 +54,7 @@ class ProxyError(RuntimeError):
 @contextmanager
 def nginx_in_front(port: int, upstreams: Sequence[int]) -> Iterator[None]:
     """nginx listening on 127.0.0.1:`port`, spreading websockets over `upstreams` (ports)."""
-    nginx = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
+    nginx = nginx_path()
     if nginx is None:
         raise ProxyError("--behind-nginx needs nginx (Debian: apt-get install nginx-light)")
     with tempfile.TemporaryDirectory(prefix="summoners-nginx-") as folder:
