@@ -23,7 +23,7 @@ from store_support import tables
 from websockets.sync.client import connect
 
 from companion.app.reconnect import NOTICE, ReconnectNotice
-from companion.play.bus import DELETED, SEATS
+from companion.play.bus import DELETED, PRESENCE, SEATS
 from companion.play.language_setting import ENGLISH
 from companion.play.service import Service
 from companion.play.session import GameSession
@@ -555,6 +555,31 @@ def test_the_share_panel_reads_its_codes_out_and_frees_a_seat(saved_game):
     free.on_click(None)
     assert access.seats.seat_of(game_id, player.device) is None
     assert (SEATS, game_id) in heard
+
+
+def test_a_page_opening_elsewhere_leaves_a_game_screen_alone_and_a_freed_seat_does_not(
+    saved_game,
+):
+    # Issue 22: a hundred pages coming back after a process died each told every page of
+    # their table; a game's screen looked up its seat for each, though no seat had changed.
+    store, game_id = saved_game
+    app, access, heard = _shared_app(store)
+    device = app.ticket.device
+    access.seats.take(game_id, device, "red", PLAYERS)
+    app.page.route, app.page.views = f"/game/{game_id}", []
+    shown: list[str] = []
+    app.show = lambda: shown.append(app.page.route)
+    looked: list[str] = []
+    seated = app.visit.seated
+    app.visit.seated = lambda game: looked.append(game) or seated(game)
+    app.visit.connected(game_id)  # this device's page opened: the others hear no seat changed
+    assert heard[-1] == (SEATS, PRESENCE)
+    app._seats_changed(PRESENCE)
+    assert looked == [] and shown == []
+    # The host frees this device's seat: its game's screen checks, and it picks again.
+    access.seats.leave(game_id, device)
+    app._seats_changed(game_id)
+    assert looked == [game_id] and shown == [f"/game/{game_id}"]
 
 
 def test_a_locked_out_address_is_told_so_not_its_device():

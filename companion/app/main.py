@@ -26,6 +26,7 @@ from companion.app.widgets import SEAT_PICKER, SHARE_PANEL, notify
 from companion.app.wire import Link, current_link
 from companion.language.message import Message, Value
 from companion.language.render import Language
+from companion.play.bus import PRESENCE
 from companion.play.service import Service
 from companion.play.session import GameSession
 from companion.play.sharing.access import Role, Ticket
@@ -302,13 +303,17 @@ class App:
         elif urlsplit(self.page.route or "/").path in ("", "/"):
             self.show()  # a list of games drops it
 
-    def _seats_changed(self) -> None:
+    def _seats_changed(self, game_id: str) -> None:
         view = self.page.views[-1] if self.page.views else None
         if view is not None and view.data in (SEAT_PICKER, SHARE_PANEL):
             self.show()
             return
+        if game_id == PRESENCE:
+            # A page opened or closed: no seat changed, so a game's screen stays as it is
+            # (at a hundred returning pages, a look at the seats for each was many reads).
+            return
         shown = self.game_shown()
-        if shown is not None and not self.visit.seated(shown):
+        if shown is not None and shown == game_id and not self.visit.seated(shown):
             self.show()  # the host freed this device's seat: it picks again
 
     def _connected(self, _: ft.Event[ft.Page]) -> None:
@@ -362,7 +367,7 @@ class App:
             if self.visit.shared:
                 self.visit.follow_table(
                     self.bus.on_page(lambda _: self._renewed()),
-                    self.bus.on_page(lambda _: self._seats_changed()),
+                    self.bus.on_page(lambda game_id: self._seats_changed(str(game_id))),
                     self.bus.on_page(lambda game_id: self._game_deleted(str(game_id))),
                 )
             view = self._build(self.visit.route(path))

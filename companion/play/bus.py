@@ -16,12 +16,24 @@ from typing import Protocol
 
 from companion.store.notices import Handler, Subscribers
 
-__all__ = ["DELETED", "RENEWED", "SEATS", "Bus", "Handler", "LocalBus", "draft_topic", "game_topic"]
+__all__ = [
+    "DELETED",
+    "PRESENCE",
+    "RENEWED",
+    "SEATS",
+    "Bus",
+    "Handler",
+    "LocalBus",
+    "draft_topic",
+    "game_topic",
+]
 
 # The table's topics: its codes renewed, a seat taken or freed, a game deleted.
 RENEWED = "table/renewed"
 SEATS = "table/seats"
 DELETED = "table/deleted"
+# What SEATS carries when a device's page opened or closed: no seat changed (else the game's id).
+PRESENCE = ""
 
 
 def game_topic(game_id: str) -> str:

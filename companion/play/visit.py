@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from companion.language import Message
 from companion.language.render import Language
-from companion.play.bus import DELETED, RENEWED, SEATS, Handler, draft_topic, game_topic
+from companion.play.bus import DELETED, PRESENCE, RENEWED, SEATS, Handler, draft_topic, game_topic
 from companion.play.service import Service
 from companion.play.session import GameSession
 from companion.play.sharing.access import Role, TableAccess, Ticket
@@ -166,14 +166,14 @@ class Visit:
         access = self.access
         if access is not None and self.ticket is not None:
             access.connected(self.ticket, game_id)
-            self.announce(self.topic(SEATS), "")
+            self.announce(self.topic(SEATS), PRESENCE)
 
     def disconnected(self) -> None:
         """This page closed or lost its connection: the others are told."""
         access = self.access
         if access is not None and self.ticket is not None:
             access.disconnected(self.ticket)
-            self.announce(self.topic(SEATS), "")
+            self.announce(self.topic(SEATS), PRESENCE)
 
     def renew_code(self) -> None:
         """New table codes (host only): every other device goes back to the code screen."""
