@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import flet as ft
 
 from companion.app.collector import tune_for_serving
+from companion.app.diff_walk import skip_plain_values
 from companion.app.guard import (
     ASGIApp,
     OriginGuard,
@@ -179,6 +180,7 @@ def serve(
     A shared `table` is always served on the web. `store`: the games, if opened already.
     """
     store = store or open_store(db)
+    skip_plain_values()
     has_display = sys.platform != "linux" or bool(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     )
