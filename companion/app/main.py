@@ -33,6 +33,7 @@ from companion.play.sharing.access import Role, Ticket
 from companion.play.sharing.links import CODE_PARAMETER, TableLinks
 from companion.play.visit import Route, Visit, game_in
 from companion.store.errors import GameNotFound, StoreError
+from companion.store.one_look import one_look
 from companion.store.store import Store
 
 log = logging.getLogger("companion.app")
@@ -203,10 +204,14 @@ class App:
                 # The browser's address bar shows the route without the code (if it answers).
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(self.page.push_route(self.page.route), KEPT_TIMEOUT_S)
-        finally:
+        except BaseException:
             self._entering = False
             self._tell_link()
-        self.show()
+            raise
+        self._entering = False
+        with one_look():  # a page coming back is told and drawn from one look at the store
+            self._tell_link()
+            self.show()
         warm_up()
 
     async def admit(self, code: str, device: str | None = None) -> str | None:
@@ -214,7 +219,8 @@ class App:
         if device is None:
             assert self.browser is not None
             device = await self.browser.get(STORED_DEVICE)
-        refused = self.visit.admit(self.client, code, device, self.words)
+        with one_look():
+            refused = self.visit.admit(self.client, code, device, self.words)
         if refused is None:
             await self.admitted()
         return refused
@@ -347,7 +353,11 @@ class App:
         self.page.update()
 
     def show(self) -> None:
-        """Build the screen for the current route."""
+        """Build the screen for the current route, from one look at the store (one_look.py)."""
+        with one_look():
+            self._show()
+
+    def _show(self) -> None:
         page = self.page
         address = urlsplit(page.route or "/")
         if self.visit.shared and CODE_PARAMETER in parse_qs(address.query):

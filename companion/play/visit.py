@@ -22,6 +22,8 @@ from models.setup import Mode
 
 # What a hosted server's page at no table yet sees games of: none (no game has this table).
 NO_TABLE = "-"
+# Before a page has told its table which game it shows.
+UNTOLD = object()
 
 # Screens an address names by itself: its path -> the screen.
 NAMED: dict[tuple[str, ...], str] = {
@@ -64,6 +66,8 @@ class Visit:
         self.ticket: Ticket | None = None
         # On a hosted server: the table this page started or was let in at; None until then.
         self._hosted: TableAccess | None = None
+        # The game (or None) the table was last told this page shows; UNTOLD before.
+        self._told: str | object | None = UNTOLD
 
     @property
     def hosted(self) -> bool:
@@ -166,6 +170,7 @@ class Visit:
         access = self.access
         if access is not None and self.ticket is not None:
             access.connected(self.ticket, game_id)
+            self._told = game_id
             self.announce(self.topic(SEATS), PRESENCE)
 
     def disconnected(self) -> None:
@@ -173,6 +178,7 @@ class Visit:
         access = self.access
         if access is not None and self.ticket is not None:
             access.disconnected(self.ticket)
+            self._told = UNTOLD
             self.announce(self.topic(SEATS), PRESENCE)
 
     def renew_code(self) -> None:
@@ -272,7 +278,9 @@ class Visit:
             return Route("join")
         assert self.ticket is not None
         game_id = game_in(path)
-        access.showing(self.ticket, game_id)
+        if game_id != self._told:  # a screen drawn again on the same game tells nothing new
+            access.showing(self.ticket, game_id)
+            self._told = game_id
         if self.ticket.role is Role.WATCH:
             # A game's other screens (Energy and Reset, the log) and every other screen record
             # something: a watcher is told so and shown what it may watch.

@@ -50,6 +50,7 @@ from companion.store.errors import (
     StoreError,
 )
 from companion.store.history import History, energy_by_round, summarise
+from companion.store.one_look import looked, written
 from companion.store.tables import TableRecords
 from models.commands import (
     Command,
@@ -362,7 +363,12 @@ class Store:
         revision is taken without asking the database.
         """
         known = None if revision is None else self._trusted(game_id, revision)
-        return self._handout(known or self._latest(game_id))
+        if known is None:
+            # Read once per look (one_look.py): a screen's parts each load the game.
+            known = looked(
+                (id(self._database), "game", self.table_id, game_id), lambda: self._latest(game_id)
+            )
+        return self._handout(known)
 
     def games(self, status: GameStatus | None = None) -> list[GameSummary]:
         """Saved games, most recently played first; only those with `status` when given."""
@@ -761,8 +767,11 @@ class Store:
 
     def _save(self, write: Callable[[Connection], Any]) -> None:
         """Run `write` in one transaction and commit it durably, or leave nothing behind."""
-        with self._failures("store.cannot_save"), self._writer.begin() as connection:
-            write(connection)
+        try:
+            with self._failures("store.cannot_save"), self._writer.begin() as connection:
+                write(connection)
+        finally:
+            written()
 
     @contextmanager
     def _failures(self, saying: str) -> Iterator[None]:

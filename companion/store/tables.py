@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,6 +22,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from companion.store.database import Database, first_line
 from companion.store.errors import StoreError
+from companion.store.one_look import looked, written
 from models.records import (
     CommandRecord,
     DeletedGameRecord,
@@ -48,6 +51,10 @@ ID_BYTES = 8
 CODE_DRAWS = 5
 # Each role's code column.
 HOST, JOIN, WATCH = "host", "join", "watch"
+# A table said to be used is not said so again by this process for this long.
+TOUCH_EVERY_S = 60.0
+# Tables whose last `touch` this process remembers before forgetting those said long ago.
+MOST_TOUCHED = 4096
 
 
 def key_hash(key: str) -> str:
@@ -85,6 +92,9 @@ class TableRecords:
         self._database = database
         self._writer = database.engine.execution_options(write=True)
         self._reader = database.engine
+        # When this process last said each table was used (`touch`).
+        self._touched: dict[str, float] = {}
+        self._touch_lock = threading.Lock()
 
     # --- tables -------------------------------------------------------------------------
 
@@ -123,7 +133,10 @@ class TableRecords:
         raise StoreError("could not draw codes no other table has; try again")
 
     def get(self, table_id: str) -> TableRow | None:
-        """A table as it is now, or None if it is gone."""
+        """A table as it is now, or None if it is gone (read once per look: one_look.py)."""
+        return looked((id(self._database), "table", table_id), lambda: self._get(table_id))
+
+    def _get(self, table_id: str) -> TableRow | None:
         with self._read() as connection:
             found = connection.execute(select(_tables).where(_tables.c.id == table_id)).first()
         return None if found is None else _table_row(found)
@@ -201,8 +214,18 @@ class TableRecords:
         raise StoreError("could not draw codes no other table has; try again")
 
     def touch(self, table_id: str) -> None:
-        """Someone did something at the table: it is not idle."""
-        with self._write() as connection:
+        """Someone did something at the table: it is not idle (said once a minute at most:
+        a table is idle after days, and a hundred pages may come in at once)."""
+        now = time.monotonic()
+        with self._touch_lock:
+            if now - self._touched.get(table_id, -TOUCH_EVERY_S) < TOUCH_EVERY_S:
+                return
+            if len(self._touched) >= MOST_TOUCHED:
+                recent = {t: at for t, at in self._touched.items() if now - at < TOUCH_EVERY_S}
+                # Still too many: forget them all (the next touches are written, no harm).
+                self._touched = recent if len(recent) < MOST_TOUCHED else {}
+            self._touched[table_id] = now
+        with self._write(changes_reads=False) as connection:
             connection.execute(
                 update(_tables).where(_tables.c.id == table_id).values(used=utc_now())
             )
@@ -304,7 +327,7 @@ class TableRecords:
             values["game"] = game
         if not values:
             return
-        with self._write() as connection:
+        with self._write(changes_reads=False) as connection:
             if connection.dialect.name == "sqlite" and opened:
                 values["connections"] = func.max(_devices.c.connections + opened, 0)
             connection.execute(
@@ -354,7 +377,13 @@ class TableRecords:
             )
 
     def seat_of(self, table_id: str, game_id: str, device: str) -> str | None:
-        """A device's seat in a game, if it has one."""
+        """A device's seat in a game, if it has one (read once per look)."""
+        return looked(
+            (id(self._database), "seat", table_id, game_id, device),
+            lambda: self._seat_of(table_id, game_id, device),
+        )
+
+    def _seat_of(self, table_id: str, game_id: str, device: str) -> str | None:
         with self._read() as connection:
             found = connection.execute(
                 select(_seats.c.seat).where(
@@ -366,7 +395,13 @@ class TableRecords:
         return None if found is None else str(found)
 
     def seats(self, table_id: str, game_id: str) -> dict[str, str]:
-        """Every seat held in a game: device id -> seat."""
+        """Every seat held in a game: device id -> seat (read once per look)."""
+        held = looked(
+            (id(self._database), "seats", table_id, game_id), lambda: self._seats(table_id, game_id)
+        )
+        return dict(held)
+
+    def _seats(self, table_id: str, game_id: str) -> dict[str, str]:
         with self._read() as connection:
             rows = connection.execute(
                 select(_seats.c.device, _seats.c.seat).where(
@@ -499,7 +534,9 @@ class TableRecords:
     # --- the transactions ---------------------------------------------------------------
 
     @contextmanager
-    def _write(self) -> Iterator[Connection]:
+    def _write(self, *, changes_reads: bool = True) -> Iterator[Connection]:
+        """A transaction; `changes_reads`: whether it may change what a look read (a table's
+        codes, seats; not when a table was used, nor a device's open pages)."""
         try:
             with self._writer.begin() as connection:
                 yield connection
@@ -509,6 +546,9 @@ class TableRecords:
             raise StoreError(
                 f"could not save to {self._database.label}: {first_line(error)}"
             ) from None
+        finally:
+            if changes_reads:
+                written()
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
