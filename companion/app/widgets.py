@@ -63,27 +63,24 @@ class EnergyTrack:
 
     def __init__(self, counters: Sequence[tuple[str, str, int]], words: Language = ENGLISH) -> None:
         self._words = words
-        self._chips: list[ft.Row] = []
+        # A cell without a counter is its tint and its number only: a screen drawn whole (a
+        # page opening, or 200 coming back after their process died) sends 36 of them.
+        self._cells: list[ft.Container] = []
         rows: list[ft.Control] = []
         for start in range(0, MAX_TRACK_ENERGY + 1, TRACK_COLUMNS):
             cells: list[ft.Control] = []
             for value in range(start, start + TRACK_COLUMNS):
-                chips = ft.Row([], spacing=0, wrap=True, run_spacing=0, data=())
-                self._chips.append(chips)
-                cells.append(
-                    ft.Container(
-                        expand=True,
-                        height=52,
-                        bgcolor=BAND_TINT[band_for(value).label],
-                        border_radius=6,
-                        padding=ft.Padding.only(left=4, top=2, right=2, bottom=2),
-                        content=ft.Column(
-                            [ft.Text(words.number(value), size=11, color="#C8C8C8"), chips],
-                            spacing=0,
-                            tight=True,
-                        ),
-                    )
+                cell = ft.Container(
+                    expand=True,
+                    height=52,
+                    bgcolor=BAND_TINT[band_for(value).label],
+                    border_radius=6,
+                    padding=ft.Padding.only(left=4, top=2, right=2, bottom=2),
+                    content=self._number(value),
+                    data=(),
                 )
+                self._cells.append(cell)
+                cells.append(cell)
             rows.append(ft.Row(cells, spacing=3))
         legend = ft.Row(
             [
@@ -134,16 +131,12 @@ class EnergyTrack:
         for name, colour_id, energy in counters:
             by_value.setdefault(min(energy, MAX_TRACK_ENERGY), []).append((name, colour_id))
         changed: list[ft.Control] = []
-        for value, chips in enumerate(self._chips):
+        for value, cell in enumerate(self._cells):
             here = tuple(by_value.get(value, ()))
-            if chips.data != here:
-                chips.data = here
-                # Two rows of counters fit a cell only at the smaller size.
-                size = 20 if len(here) <= 2 else 16
-                chips.controls = [
-                    player_chip(name, colour_id, size=size) for name, colour_id in here
-                ]
-                changed.append(chips)
+            if cell.data != here:
+                cell.data = here
+                cell.content = self._counters(value, here) if here else self._number(value)
+                changed.append(cell)
         label = self._words.render(
             Message(
                 "app.track.label",
@@ -157,6 +150,19 @@ class EnergyTrack:
             self._label.label = label
             changed.append(self._label)
         return changed
+
+    def _number(self, value: int) -> ft.Text:
+        return ft.Text(self._words.number(value), size=11, color="#C8C8C8")
+
+    def _counters(self, value: int, here: tuple[tuple[str, str], ...]) -> ft.Column:
+        # Two rows of counters fit a cell only at the smaller size.
+        size = 20 if len(here) <= 2 else 16
+        chips = [player_chip(name, colour_id, size=size) for name, colour_id in here]
+        return ft.Column(
+            [self._number(value), ft.Row(chips, spacing=0, wrap=True, run_spacing=0)],
+            spacing=0,
+            tight=True,
+        )
 
 
 def reserve_line(holdings: Holdings) -> str:
