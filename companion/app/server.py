@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import flet as ft
 
 from companion.app.collector import tune_for_serving
-from companion.app.diff_walk import skip_plain_values
+from companion.app.diff_walk import walk_shorter
 from companion.app.guard import (
     ASGIApp,
     OriginGuard,
@@ -180,7 +180,7 @@ def serve(
     A shared `table` is always served on the web. `store`: the games, if opened already.
     """
     store = store or open_store(db)
-    skip_plain_values()
+    walk_shorter()
     has_display = sys.platform != "linux" or bool(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     )
