@@ -219,16 +219,11 @@ class App:
         if device is None:
             assert self.browser is not None
             device = await self.browser.get(STORED_DEVICE)
-        # Off the event loop, as the others told below: a page coming back after its process
-        # died is one of many reaching the process left at once, each waiting on the database.
-        refused = await asyncio.to_thread(self._admit, code, device)
+        with one_look():
+            refused = self.visit.admit(self.client, code, device, self.words)
         if refused is None:
             await self.admitted()
         return refused
-
-    def _admit(self, code: str, device: str) -> str | None:
-        with one_look():
-            return self.visit.admit(self.client, code, device, self.words)
 
     async def start_table(self) -> str | None:
         """Start a table on a hosted server, this device its host: None if started (the
@@ -249,7 +244,7 @@ class App:
             *(browser.set(key, value) for key, value in keep.items() if self.kept.get(key) != value)
         )
         self.kept.update(keep)
-        await asyncio.to_thread(self.visit.connected, self.game_shown())
+        self.visit.connected(self.game_shown())
 
     def renew_code(self) -> None:
         """Make new table codes (host only): every other device goes back to the code screen."""
