@@ -13,7 +13,7 @@ import pytest
 from store_support import PG_SKIP, PG_URL
 
 from companion.play.bus import SEATS, game_topic
-from companion.store.notices import CHANNEL, PostgresBus, conninfo
+from companion.store.notices import CHANNEL, PostgresBus, Subscribers, conninfo
 
 needs_pg = pytest.mark.skipif(not PG_URL, reason=PG_SKIP)
 
@@ -142,3 +142,25 @@ def test_a_server_on_postgresql_announces_through_it():
             assert isinstance(bus, PostgresBus) and bus.wait_until_listening()
         finally:
             bus.close()
+
+
+def test_a_page_leaving_its_topics_leaves_only_its_own():
+    subscribers = Subscribers()
+    heard: list[tuple[str, str, object]] = []
+    pages = [object() for _ in range(3)]
+    for number, page in enumerate(pages):
+        for topic in ("game/a", f"table/{number}"):
+            subscribers.subscribe(
+                topic, page, lambda t, v, n=number: heard.append((f"page {n}", t, v))
+            )
+    subscribers.unsubscribe_all(pages[1])
+    subscribers.unsubscribe_all(pages[1])  # twice: nothing left to leave
+    subscribers.deliver("game/a", 7)
+    subscribers.deliver("table/1", 8)
+    subscribers.deliver("table/2", 9)
+    assert heard == [("page 0", "game/a", 7), ("page 2", "game/a", 7), ("page 2", "table/2", 9)]
+    assert subscribers.count("table/1") == 0 and subscribers.count("game/a") == 2
+    # A page that follows again after leaving hears again.
+    subscribers.subscribe("table/1", pages[1], lambda t, v: heard.append(("page 1", t, v)))
+    subscribers.deliver("table/1", 10)
+    assert heard[-1] == ("page 1", "table/1", 10)

@@ -45,22 +45,28 @@ class Subscribers:
 
     def __init__(self) -> None:
         self._subscriptions: dict[str, dict[int, tuple[object, Handler]]] = {}
+        # The topics each subscriber follows (by its id: a subscription holds the subscriber,
+        # so the id is its own while it has one), so that leaving them does not look through
+        # every page's subscriptions: 200 pages coming back each left their screen's.
+        self._topics_of: dict[int, set[str]] = {}
         self._lock = threading.Lock()
 
     def subscribe(self, topic: str, subscriber: object, handler: Handler) -> None:
         """Call `handler(topic, value)` for each publication on `topic` by anyone else."""
         with self._lock:
             self._subscriptions.setdefault(topic, {})[id(handler)] = (subscriber, handler)
+            self._topics_of.setdefault(id(subscriber), set()).add(topic)
 
     def unsubscribe_all(self, subscriber: object) -> None:
         """Forget every subscription `subscriber` holds."""
         with self._lock:
-            for topic, handlers in list(self._subscriptions.items()):
+            for topic in self._topics_of.pop(id(subscriber), ()):
+                handlers = self._subscriptions.get(topic, {})
                 kept = {key: held for key, held in handlers.items() if held[0] is not subscriber}
                 if kept:
                     self._subscriptions[topic] = kept
                 else:
-                    del self._subscriptions[topic]
+                    self._subscriptions.pop(topic, None)
 
     def deliver(self, topic: str, value: object, sender: object | None = None) -> None:
         """Tell every subscriber of `topic`, except `sender`, that `value`."""
