@@ -236,9 +236,10 @@ class App:
     async def admitted(self) -> None:
         """This device is in: its browser keeps its code and id, and the others are told."""
         self.refused = None
-        self._tell_link()
-        assert self.ticket is not None and self.browser is not None
-        keep = {STORED_CODE: self.visit.kept_code(), STORED_DEVICE: self.ticket.device}
+        with one_look():
+            self._tell_link()
+            assert self.ticket is not None and self.browser is not None
+            keep = {STORED_CODE: self.visit.kept_code(), STORED_DEVICE: self.ticket.device}
         browser = self.browser
         await asyncio.gather(
             *(browser.set(key, value) for key, value in keep.items() if self.kept.get(key) != value)

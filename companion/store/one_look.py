@@ -51,6 +51,13 @@ def looked(key: Hashable, read: Callable[[], T]) -> T:
     return memory[key]  # type: ignore[return-value]
 
 
+def seen(key: Hashable, value: object) -> None:
+    """`value` was read along with something else: a look asked for it has it."""
+    memory: dict[Hashable, object] | None = getattr(_thread, "read", None)
+    if memory is not None:
+        memory[key] = value
+
+
 def written() -> None:
     """This thread wrote to the database: the look reads anew from here on."""
     memory: dict[Hashable, object] | None = getattr(_thread, "read", None)

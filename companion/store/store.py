@@ -640,6 +640,18 @@ class Store:
     # --- internals --------------------------------------------------------------------
 
     def _latest(self, game_id: str) -> SavedGame:
+        with self._lock:
+            held = self._cache.get(game_id)
+        if held is not None:
+            # The game's revision says whether memory holds it as it is: one small read.
+            with self._failures("store.cannot_read"), self._reader.connect() as connection:
+                found = connection.execute(
+                    select(_games.c.revision, _games.c.table_id).where(_games.c.id == game_id)
+                ).first()
+            if found is None or (self.table_id is not None and found[1] != self.table_id):
+                raise GameNotFound(game_id)
+            if found[0] == held.revision:
+                return held
         with self._failures("store.cannot_read"), Session(self._reader) as session:
             record = session.get(GameRecord, game_id)
             if record is None or (self.table_id is not None and record.table_id != self.table_id):

@@ -22,7 +22,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from companion.store.database import Database, first_line
 from companion.store.errors import StoreError
-from companion.store.one_look import looked, written
+from companion.store.one_look import looked, seen, written
 from models.records import (
     CommandRecord,
     DeletedGameRecord,
@@ -145,7 +145,7 @@ class TableRecords:
         """The table and role a code (read loosely: `code`) or a host key (exactly: `key`)
         opens, among all tables or only `table_id`'s: (table id, 'host'|'join'|'watch')."""
         hashed = key_hash(key)
-        query = select(_tables.c.id, _tables.c.host_key, _tables.c.join_code).where(
+        query = select(_tables).where(
             or_(
                 _tables.c.host_key == hashed,
                 _tables.c.join_code == code,
@@ -158,6 +158,8 @@ class TableRecords:
             found = connection.execute(query.limit(1)).first()
         if found is None:
             return None
+        # The table's row, read whole: its codes' generation is asked for next (admit_at).
+        seen((id(self._database), "table", str(found.id)), _table_row(found))
         if secrets.compare_digest(found.host_key, hashed):
             return str(found.id), HOST
         return str(found.id), JOIN if found.join_code == code else WATCH
