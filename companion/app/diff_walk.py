@@ -89,13 +89,17 @@ def _fields(item: Any) -> list[Any]:
         for name, value in item._values.items()
         if type(value) not in PLAIN and name in place
     ]
-    found += [
-        (place[name], value)
-        for name in structural
-        if type(value := getattr(item, name)) not in PLAIN
-    ]
-    found.sort(key=lambda pair: pair[0])
+    for name in structural:
+        value = getattr(item, name)
+        if type(value) not in PLAIN:
+            found.append((place[name], value))
+    if len(found) > 1:
+        found.sort(key=_place)
     return [value for _, value in found]
+
+
+def _place(pair: tuple[int, Any]) -> int:
+    return pair[0]
 
 
 def _is_dataclass(value: object) -> bool:
