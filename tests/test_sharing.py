@@ -582,6 +582,25 @@ def test_a_page_opening_elsewhere_leaves_a_game_screen_alone_and_a_freed_seat_do
     assert looked == [game_id] and shown == [f"/game/{game_id}"]
 
 
+def test_a_screen_drawn_again_on_its_game_does_not_tell_the_table_again(saved_game):
+    store, game_id = saved_game
+    visit, access, _ = _shared_visit(store)
+    access.seats.take(game_id, visit.ticket.device, "red", PLAYERS)
+    told: list[str | None] = []
+    showing = access.showing
+    access.showing = lambda ticket, game: told.append(game) or showing(ticket, game)
+    for path in (["game", game_id], ["game", game_id], ["game", game_id, "log"], []):
+        visit.route(path)
+    # The Share panel's line for the device says which game it shows: written on a change.
+    assert told == [game_id, None]
+    (device,) = access.devices()
+    assert device.game is None
+    visit.connected(game_id)  # a page opening again says what it shows at once
+    visit.route(["game", game_id])
+    assert told == [game_id, None]
+    assert access.devices()[0].game == game_id
+
+
 def test_a_locked_out_address_is_told_so_not_its_device():
     clock = Clock()
     access = TableAccess(tables(), limiter=TryLimiter(tries=1, window_s=60, clock=clock))
