@@ -41,6 +41,11 @@ def one_look() -> Iterator[None]:
         _thread.read = None
 
 
+def looking() -> bool:
+    """Whether this thread is within a look."""
+    return getattr(_thread, "read", None) is not None
+
+
 def looked(key: Hashable, read: Callable[[], T]) -> T:
     """What `read()` gives, read once per look (every time outside one)."""
     memory: dict[Hashable, object] | None = getattr(_thread, "read", None)

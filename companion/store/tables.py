@@ -22,7 +22,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from companion.store.database import Database, first_line
 from companion.store.errors import StoreError
-from companion.store.one_look import looked, seen, written
+from companion.store.one_look import looked, looking, seen, written
 from models.records import (
     CommandRecord,
     DeletedGameRecord,
@@ -379,11 +379,11 @@ class TableRecords:
             )
 
     def seat_of(self, table_id: str, game_id: str, device: str) -> str | None:
-        """A device's seat in a game, if it has one (read once per look)."""
-        return looked(
-            (id(self._database), "seat", table_id, game_id, device),
-            lambda: self._seat_of(table_id, game_id, device),
-        )
+        """A device's seat in a game, if it has one (in a look, read with the game's others:
+        a screen asks for them all next)."""
+        if looking():
+            return self.seats(table_id, game_id).get(device)
+        return self._seat_of(table_id, game_id, device)
 
     def _seat_of(self, table_id: str, game_id: str, device: str) -> str | None:
         with self._read() as connection:
