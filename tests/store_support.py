@@ -77,6 +77,16 @@ def database_url(backend: str, directory: os.PathLike[str] | str) -> Iterator[st
         yield from postgresql_url()
 
 
+def two_stores(url: str) -> Iterator[tuple[Store, Store]]:
+    """Two stores on one database: two server processes' views of it (closed after)."""
+    first, second = open_store(url), open_store(url)
+    try:
+        yield first, second
+    finally:
+        first.close()
+        second.close()
+
+
 def choose(saved: SavedGame, rng: random.Random) -> Command:
     """A random legal command, preferring ones that are not Pass so games get somewhere."""
     commands = saved.state.legal_commands()

@@ -8,12 +8,12 @@ import threading
 
 import pytest
 from sqlalchemy import event
-from store_support import BACKENDS, DUEL, database_url
+from store_support import BACKENDS, DUEL, database_url, two_stores
 
 from companion.play.sharing.access import TableAccess
 from companion.store import tables as table_records
 from companion.store.one_look import one_look
-from companion.store.store import Store, open_store
+from companion.store.store import Store
 
 PLAYERS = ("red", "blue")
 
@@ -22,12 +22,7 @@ PLAYERS = ("red", "blue")
 def two(request, tmp_path):
     """Two stores on one database: two server processes' views of it."""
     for url in database_url(request.param, tmp_path):
-        first, second = open_store(url), open_store(url)
-        try:
-            yield first, second
-        finally:
-            first.close()
-            second.close()
+        yield from two_stores(url)
 
 
 class Statements:

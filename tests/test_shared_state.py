@@ -16,7 +16,7 @@ import time
 
 import pytest
 from sqlalchemy import event
-from store_support import BACKENDS, DUEL, database_url
+from store_support import BACKENDS, DUEL, database_url, two_stores
 
 from companion.engine.position import position_text
 from companion.play.language_setting import ENGLISH
@@ -49,12 +49,7 @@ def url(request, tmp_path):
 @pytest.fixture
 def two(url):
     """Two stores on one database: two server processes' views of it."""
-    first, second = open_store(url), open_store(url)
-    try:
-        yield first, second
-    finally:
-        first.close()
-        second.close()
+    yield from two_stores(url)
 
 
 def test_a_tables_codes_let_a_device_in_on_another_process_and_new_ones_reach_it(two):
