@@ -6,11 +6,16 @@ stores on one database stand for two server processes.
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 
+import flet as ft
 import pytest
+from screen_support import every_control
 from store_support import BACKENDS, DUEL, database_url
 
 from companion.app.guard import public_address
+from companion.app.main import App
+from companion.app.screens import seat
 from companion.play.bus import SEATS
 from companion.play.language_setting import ENGLISH
 from companion.play.service import Service
@@ -283,3 +288,33 @@ def test_a_hosted_server_sweeps_idle_tables_at_once_and_then_every_while(servers
             time.sleep(0.05)
     finally:
         stop.set()
+
+
+def test_a_seat_taken_or_given_up_is_heard_by_the_other_pages_of_its_table(servers):
+    # A seat picked on one phone shows as taken on the others' pickers without a reload: on a
+    # hosted server the pages follow their own table's topic, and that is where it is told.
+    (service, _), _ = servers
+    ann = started(service)
+    game = ann.store.new_game(DUEL).id
+    links = ann.links
+    assert links is not None
+    bob = Visit(service)
+    assert bob.admit("198.51.100.3", links.access.join_code, "", ENGLISH) is None
+    cy = started(service, "198.51.100.2")  # another table's host
+    heard: list[tuple[str, object]] = []
+    for name, visit in (("ann", ann), ("cy", cy)):
+        visit.follow_table(
+            lambda *_: None, lambda _, value, n=name: heard.append((n, value)), lambda *_: None
+        )
+    app = App(SimpleNamespace(), service)  # type: ignore[arg-type]
+    app.visit = bob
+    app.show = lambda: None
+    view = seat.build(app, game)
+    first = next(c for c in every_control(view) if isinstance(c, ft.Button) and not c.disabled)
+    first.on_click(None)
+    assert bob.seat(game) == "red" and heard == [("ann", game)]
+    line = seat.seat_line(app, game)
+    assert line is not None
+    change = next(c for c in every_control(line) if isinstance(c, ft.TextButton))
+    change.on_click(None)
+    assert bob.seat(game) != "red" and heard == [("ann", game), ("ann", game)]

@@ -19,6 +19,7 @@ from collections import Counter
 
 import msgpack
 import pytest
+from screen_support import every_control
 from store_support import tables
 from websockets.sync.client import connect
 
@@ -519,16 +520,6 @@ def test_a_new_code_prints_the_new_links_for_a_headless_host(saved_game, capsys)
     assert f"Watch: {app.table.watch}\n" in printed
 
 
-def _texts(control) -> list:
-    """Every control below `control` (a view's controls, contents and rows), depth first."""
-    found = [control]
-    for name in ("controls", "content"):
-        below = getattr(control, name, None)
-        for child in below if isinstance(below, list) else [below] if below else []:
-            found.extend(_texts(child))
-    return found
-
-
 def test_the_share_panel_reads_its_codes_out_and_frees_a_seat(saved_game):
     import flet as ft
 
@@ -542,12 +533,12 @@ def test_the_share_panel_reads_its_codes_out_and_frees_a_seat(saved_game):
     assert isinstance(host, Ticket)
     app.visit.ticket = host
     view = share.build(app)
-    labels = {c.label for c in _texts(view) if isinstance(c, ft.Semantics)}
+    labels = {c.label for c in every_control(view) if isinstance(c, ft.Semantics)}
     assert f"Join code: {codes.grouped(access.join_code)}" in labels
     assert f"Watch link: {app.table.watch}" in labels
     (free,) = [
         c
-        for c in _texts(view)
+        for c in every_control(view)
         if isinstance(c, ft.TextButton) and str(c.content).startswith("Free this seat")
     ]
     assert free.content == "Free this seat: Ragna in Ragna and Bjorn's game"

@@ -222,6 +222,10 @@ class Visit:
         access = self.access
         assert access is not None and self.role is Role.HOST
         access.seats.leave(game_id, device)
+        self.seats_changed(game_id)
+
+    def seats_changed(self, game_id: str) -> None:
+        """Tell every page at this table (this one too) that a seat in `game_id` changed."""
         self.announce(self.topic(SEATS), game_id, everyone=True)
 
     def session(self, game_id: str) -> GameSession:

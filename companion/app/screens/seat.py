@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app.widgets import SEAT_PICKER, big_button, notify, player_chip, screen, section
-from companion.play.bus import SEATS
 from companion.play.seat_picker import SeatChoice, seat_picker, seat_said, take_seat
 from companion.play.sharing.seats import WATCHER
 
@@ -27,7 +26,7 @@ def build(app: App, game_id: str) -> ft.View:
     def pick(seat: str) -> Any:
         def picked(_: ft.Event[Any]) -> None:
             refused = take_seat(access, saved, device, seat, app.words)
-            app.visit.announce(SEATS, game_id, everyone=True)
+            app.visit.seats_changed(game_id)
             if refused:
                 notify(app.page, refused, error=True)
             app.show()
@@ -85,7 +84,7 @@ def seat_line(app: App, game_id: str) -> ft.Control | None:
     def change(_: ft.Event[Any]) -> None:
         assert app.table is not None
         app.table.access.seats.leave(game_id, ticket.device)
-        app.visit.announce(SEATS, game_id, everyone=True)
+        app.visit.seats_changed(game_id)
         app.show()
 
     return ft.Row(
