@@ -61,6 +61,27 @@ def test_within_a_look_each_table_row_game_and_seat_is_read_once(two):
     assert sent.count() == 6
 
 
+def test_a_device_coming_back_with_its_kept_code_is_let_in_by_one_read(two):
+    # Issue 22: two hundred pages come back at once to the process left; each one's
+    # admission reads its table's row and its own device's row in one statement.
+    first, _ = two
+    access = TableAccess(first.tables)
+    ticket = access.admit("10.0.0.5", access.join_code)
+    assert not isinstance(ticket, str)
+    code, stranger = access.join_code, "no-such-device"
+    sent = Statements(first)
+    with one_look():
+        again = access.admit("10.0.0.5", code, ticket.device)
+        assert not isinstance(again, str) and again.device == ticket.device
+        assert access.valid(again)
+    assert sent.count() == 1 and sent.count("INSERT") == 0
+    # A device id the table never let in is a new device, numbered after the first.
+    with one_look():
+        other = access.admit("10.0.0.6", code, stranger)
+    assert not isinstance(other, str) and other.device not in (stranger, ticket.device)
+    assert [device.number for device in access.devices()] == [1, 2]
+
+
 def test_a_write_within_a_look_is_seen_by_its_next_read(two):
     first, _ = two
     access = TableAccess(first.tables)

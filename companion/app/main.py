@@ -198,8 +198,17 @@ class App:
                 self.browser.get(STORED_DEVICE),
             )
             self.kept = {STORED_CODE: stored, STORED_DEVICE: device}
-            if linked or stored:
-                self.refused = await self.admit(linked or stored, device)
+            keep: dict[str, str] = {}
+            # A page coming back is let in, told and drawn from one look at the store, with
+            # nothing awaited in between (a look never lasts across an await).
+            with one_look():
+                if linked or stored:
+                    self.refused, keep = self._try_code(linked or stored, device)
+                if not linked:
+                    self._entering = False
+                    self._tell_link()
+                    self.show()
+            await self._keep(keep)
             if linked:
                 # The browser's address bar shows the route without the code (if it answers).
                 with contextlib.suppress(Exception):
@@ -208,10 +217,11 @@ class App:
             self._entering = False
             self._tell_link()
             raise
-        self._entering = False
-        with one_look():  # a page coming back is told and drawn from one look at the store
-            self._tell_link()
-            self.show()
+        if self._entering:
+            self._entering = False
+            with one_look():
+                self._tell_link()
+                self.show()
         warm_up()
 
     async def admit(self, code: str, device: str | None = None) -> str | None:
@@ -220,9 +230,8 @@ class App:
             assert self.browser is not None
             device = await self.browser.get(STORED_DEVICE)
         with one_look():
-            refused = self.visit.admit(self.client, code, device, self.words)
-        if refused is None:
-            await self.admitted()
+            refused, keep = self._try_code(code, device)
+        await self._keep(keep)
         return refused
 
     async def start_table(self) -> str | None:
@@ -230,22 +239,33 @@ class App:
         browser keeps the host key), else why not."""
         refused = self.visit.start_table(self.client, self.words)
         if refused is None:
-            await self.admitted()
+            with one_look():
+                keep = self._admitted()
+            await self._keep(keep)
         return refused
 
-    async def admitted(self) -> None:
-        """This device is in: its browser keeps its code and id, and the others are told."""
+    def _try_code(self, code: str, device: str) -> tuple[str | None, dict[str, str]]:
+        """Try a code: (None, what the browser is to keep) if this device is in, else (why
+        not, nothing)."""
+        refused = self.visit.admit(self.client, code, device, self.words)
+        return (refused, {}) if refused is not None else (None, self._admitted())
+
+    def _admitted(self) -> dict[str, str]:
+        """This device is in: the others are told, and what its browser is to keep (its code
+        and id) is returned where it differs from what it keeps."""
         self.refused = None
-        with one_look():
-            self._tell_link()
-            assert self.ticket is not None and self.browser is not None
-            keep = {STORED_CODE: self.visit.kept_code(), STORED_DEVICE: self.ticket.device}
-        browser = self.browser
-        await asyncio.gather(
-            *(browser.set(key, value) for key, value in keep.items() if self.kept.get(key) != value)
-        )
-        self.kept.update(keep)
+        self._tell_link()
+        assert self.ticket is not None
+        keep = {STORED_CODE: self.visit.kept_code(), STORED_DEVICE: self.ticket.device}
         self.visit.connected(self.game_shown())
+        return {key: value for key, value in keep.items() if self.kept.get(key) != value}
+
+    async def _keep(self, keep: dict[str, str]) -> None:
+        """Have the browser keep `keep` (a code, a device id)."""
+        assert self.browser is not None
+        browser = self.browser
+        await asyncio.gather(*(browser.set(key, value) for key, value in keep.items()))
+        self.kept.update(keep)
 
     def renew_code(self) -> None:
         """Make new table codes (host only): every other device goes back to the code screen."""

@@ -141,15 +141,27 @@ class TableRecords:
             found = connection.execute(select(_tables).where(_tables.c.id == table_id)).first()
         return None if found is None else _table_row(found)
 
-    def find(self, code: str, key: str, table_id: str | None = None) -> tuple[str, str] | None:
+    def find(
+        self, code: str, key: str, table_id: str | None = None, device: str = ""
+    ) -> tuple[str, str] | None:
         """The table and role a code (read loosely: `code`) or a host key (exactly: `key`)
-        opens, among all tables or only `table_id`'s: (table id, 'host'|'join'|'watch')."""
+        opens, among all tables or only `table_id`'s: (table id, 'host'|'join'|'watch').
+        `device`'s row at that table is read along: `device` asks for it next (admit_at)."""
         hashed = key_hash(key)
-        query = select(_tables).where(
-            or_(
-                _tables.c.host_key == hashed,
-                _tables.c.join_code == code,
-                _tables.c.watch_code == code,
+        known = _devices.alias("known")
+        query = (
+            select(_tables, *(column.label(f"known_{column.name}") for column in known.c))
+            .select_from(
+                _tables.outerjoin(
+                    known, and_(known.c.table_id == _tables.c.id, known.c.id == device)
+                )
+            )
+            .where(
+                or_(
+                    _tables.c.host_key == hashed,
+                    _tables.c.join_code == code,
+                    _tables.c.watch_code == code,
+                )
             )
         )
         if table_id is not None:
@@ -159,10 +171,25 @@ class TableRecords:
         if found is None:
             return None
         # The table's row, read whole: its codes' generation is asked for next (admit_at).
-        seen((id(self._database), "table", str(found.id)), _table_row(found))
+        table = str(found.id)
+        seen((id(self._database), "table", table), _table_row(found))
+        if device:
+            row = found._mapping
+            seen(
+                (id(self._database), "device", table, device),
+                None
+                if row["known_id"] is None
+                else DeviceRow(
+                    row["known_id"],
+                    row["known_number"],
+                    row["known_role"],
+                    row["known_connections"],
+                    row["known_game"],
+                ),
+            )
         if secrets.compare_digest(found.host_key, hashed):
-            return str(found.id), HOST
-        return str(found.id), JOIN if found.join_code == code else WATCH
+            return table, HOST
+        return table, JOIN if found.join_code == code else WATCH
 
     def retired(self, code: str, table_id: str | None = None) -> bool:
         """Whether `code` is one a new code replaced (at `table_id`, or any table)."""
@@ -268,7 +295,13 @@ class TableRecords:
     # --- devices ------------------------------------------------------------------------
 
     def device(self, table_id: str, device: str) -> DeviceRow | None:
-        """A device let in at the table since its last new code, if it was."""
+        """A device let in at the table since its last new code, if it was (read once per
+        look)."""
+        return looked(
+            (id(self._database), "device", table_id, device), lambda: self._device(table_id, device)
+        )
+
+    def _device(self, table_id: str, device: str) -> DeviceRow | None:
         with self._read() as connection:
             found = connection.execute(
                 select(_devices).where(_devices.c.table_id == table_id, _devices.c.id == device)

@@ -195,7 +195,7 @@ def admit_at(
     if not given:
         return None, words.render(Message("app.share.type_code"))
     typed = normalise(given)
-    found = records.find(typed, given, table_id)
+    found = records.find(typed, given, table_id, device or "")
     role = None if found is None else Role(found[1])
     known = None
     if found is not None and device:
