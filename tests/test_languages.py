@@ -351,3 +351,25 @@ def test_on_screen_an_arrow_never_starts_a_line_and_never_parts_two_numbers():
     assert screen_language("fr").render(said) == "(5\u00a0→\u00a010)"
     assert render(said, "fr") == "(5 → 10)"  # the command line's output stays plain
     assert screen_language("en").render(Message("join.arrow", first="A", rest="B")) == "A\u00a0→ B"
+
+
+def test_a_message_is_rendered_once_per_language_and_the_kept_ones_are_bounded(monkeypatch):
+    # Issue 22: a screen says the same sentences to each device of a table; a hundred pages
+    # coming back at once render each sentence once, in each language.
+    from companion.language import render as rendering
+
+    rendered: list[str] = []
+    original = rendering.Language._render
+    monkeypatch.setattr(
+        rendering.Language, "_render", lambda self, m: rendered.append(m.id) or original(self, m)
+    )
+    english, french = rendering.language("en"), rendering.screen_language("fr")
+    left = Message("game.table.left", count=3)
+    assert english.render(left) == english.render(left) == "3 left"
+    assert french.render(left) == french.render(left) == "encore 3"
+    assert rendered == ["game.table.left", "game.table.left"]
+    monkeypatch.setattr(rendering, "KEPT_RENDERINGS", 2)
+    for count in (1, 2, 3):
+        english.render(Message("game.table.left", count=count))
+    assert len(english._rendered) <= 2
+    assert english.number(1234) == "1,234" and french.number(-1234) == "-1\u202f234"

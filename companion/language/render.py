@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from io import BytesIO
@@ -36,6 +36,9 @@ DEFAULT_LANGUAGE = "en"
 _TAG = re.compile(r"^([A-Za-z]{2,3})(?:[-_.@].*)?$")
 # A plural entry's text is chosen by this value.
 COUNT = "count"
+# How many rendered messages a language keeps (a screen says the same sentences to every
+# device: a hundred pages coming back at once render each once; issue 22).
+KEPT_RENDERINGS = 4096
 # A list's last two items are joined by this message, the others by a comma.
 LIST_LAST = "list.last"
 
@@ -105,9 +108,27 @@ class Language:
     # On a screen, no line starts with an arrow or parts '5 → 10' (never in the CLI's
     # output, which scripts read).
     on_screen: bool = False
+    # Messages rendered before (a message is immutable: its rendering never changes).
+    _rendered: dict[Message, str] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    _numbers: dict[int, str] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     def render(self, message: Message) -> str:
         """The message in this language."""
+        try:
+            rendered = self._rendered.get(message)
+        except TypeError:  # a value that is not hashable: rendered each time
+            return self._render(message)
+        if rendered is None:
+            if len(self._rendered) >= KEPT_RENDERINGS:
+                self._rendered.clear()
+            rendered = self._rendered[message] = self._render(message)
+        return rendered
+
+    def _render(self, message: Message) -> str:
         values = message.fields
         if message.id in self.plural_ids:
             count = values[COUNT]
@@ -139,7 +160,11 @@ class Language:
 
     def number(self, value: int, signed: bool = False) -> str:
         """A whole number in the language's format; `signed` shows + before a positive one."""
-        text = format_decimal(abs(value), locale=self.locale)
+        text = self._numbers.get(abs(value))
+        if text is None:
+            if len(self._numbers) >= KEPT_RENDERINGS:
+                self._numbers.clear()
+            text = self._numbers[abs(value)] = format_decimal(abs(value), locale=self.locale)
         if value < 0:
             return get_minus_sign_symbol(locale=self.locale) + text
         return f"+{text}" if signed else text
