@@ -11,6 +11,7 @@ import os
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -94,6 +95,17 @@ class Database:
     def is_sqlite(self) -> bool:
         """Whether this is SQLite (one writer at a time, whole-file locking)."""
         return self.url.get_backend_name() == "sqlite"
+
+    @cached_property
+    def single_reads(self) -> Engine:
+        """The engine for reads of one statement each: on PostgreSQL outside a transaction
+        (no BEGIN and ROLLBACK around it, two round trips fewer; at READ COMMITTED each
+        statement had its own snapshot anyway)."""
+        return (
+            self.engine
+            if self.is_sqlite
+            else self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        )
 
     @property
     def label(self) -> str:

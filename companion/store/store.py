@@ -644,7 +644,8 @@ class Store:
             held = self._cache.get(game_id)
         if held is not None:
             # The game's revision says whether memory holds it as it is: one small read.
-            with self._failures("store.cannot_read"), self._reader.connect() as connection:
+            reads = self._database.single_reads
+            with self._failures("store.cannot_read"), reads.connect() as connection:
                 found = connection.execute(
                     select(_games.c.revision, _games.c.table_id).where(_games.c.id == game_id)
                 ).first()

@@ -91,7 +91,8 @@ class TableRecords:
     def __init__(self, database: Database) -> None:
         self._database = database
         self._writer = database.engine.execution_options(write=True)
-        self._reader = database.engine
+        # Each read here is one statement (tables, devices, seats, tries).
+        self._reader = database.single_reads
         # When this process last said each table was used (`touch`).
         self._touched: dict[str, float] = {}
         self._touch_lock = threading.Lock()
