@@ -32,21 +32,10 @@ from models.commands import Command
 if TYPE_CHECKING:
     from companion.app.main import App
 
-# Where a browser's session keeps the switch once read, and its kept-settings service.
+# Where a browser's session keeps the switch once read.
 SESSION_CHANCES = "coach-chances"
-SESSION_PREFS = "coach-prefs"
 # The result table's first column: "After round 6" on two lines at most on a phone.
 HEADING_WIDTH = 84
-
-
-def _prefs(app: App) -> ft.SharedPreferences:
-    """This browser's kept settings (one service per browser session)."""
-    store = app.page.session.store
-    prefs = store.get(SESSION_PREFS)
-    if not isinstance(prefs, ft.SharedPreferences):
-        prefs = ft.SharedPreferences()
-        store.set(SESSION_PREFS, prefs)
-    return prefs
 
 
 def shows_chances(app: App) -> bool | None:
@@ -57,10 +46,13 @@ def shows_chances(app: App) -> bool | None:
 
 async def read_switch(app: App) -> bool:
     """Ask this browser whether it turned win chances on (once per browser session)."""
-    try:
-        kept = await _prefs(app).get(STORED_CHANCES)
-    except Exception:
-        kept = None  # a browser that keeps nothing: off, no spoilers
+    assert app.browser is not None
+    # A browser that keeps nothing (or does not answer) has them off: no spoilers.
+    return remember_switch(app, await app.browser.get(STORED_CHANCES))
+
+
+def remember_switch(app: App, kept: str) -> bool:
+    """The switch as this browser keeps it (`kept`), for the rest of its session."""
     on = chances_on(kept)
     app.page.session.store.set(SESSION_CHANCES, kept_value(on))
     return on
@@ -69,7 +61,8 @@ async def read_switch(app: App) -> bool:
 def keep_switch(app: App, on: bool) -> None:
     """This device's switch from now on, kept in its browser."""
     app.page.session.store.set(SESSION_CHANCES, kept_value(on))
-    app.page.run_task(_prefs(app).set, STORED_CHANCES, kept_value(on))
+    assert app.browser is not None
+    app.page.run_task(app.browser.set, STORED_CHANCES, kept_value(on))
 
 
 def mounted(control: ft.Control) -> bool:

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
+from companion.app.coach_panels import remember_switch
 from companion.app.edge import guard_page
 from companion.app.kept import KEPT_TIMEOUT_S, STORED_CODE, STORED_DEVICE, Kept
 from companion.app.page_bus import PageBus
@@ -27,6 +28,7 @@ from companion.app.wire import Link, current_link
 from companion.language.message import Message, Value
 from companion.language.render import Language
 from companion.play.bus import PRESENCE
+from companion.play.coach_view import STORED_CHANCES
 from companion.play.service import Service
 from companion.play.session import GameSession
 from companion.play.sharing.access import Role, Ticket
@@ -120,7 +122,9 @@ class App:
 
     async def _open(self) -> None:
         """Show the first screen in the device's language (not shared: no code to read)."""
-        await self.find_language()
+        assert self.browser is not None
+        _, chances = await asyncio.gather(self.find_language(), self.browser.get(STORED_CHANCES))
+        remember_switch(self, chances)
         self.show()
         for notice in self.store.notices:
             notify(self.page, self.words.render(notice), error=True)
@@ -192,12 +196,14 @@ class App:
                 self.page.route = parts.path or "/"
             # Asked at once, not one after another: a page coming back after its process
             # died is one of many reaching a busy process at that moment (issue 22).
-            _, stored, device = await asyncio.gather(
+            _, stored, device, chances = await asyncio.gather(
                 self.find_language(),
                 self.browser.get(STORED_CODE),
                 self.browser.get(STORED_DEVICE),
+                self.browser.get(STORED_CHANCES),
             )
             self.kept = {STORED_CODE: stored, STORED_DEVICE: device}
+            remember_switch(self, chances)
             keep: dict[str, str] = {}
             # A page coming back is let in, told and drawn from one look at the store, with
             # nothing awaited in between (a look never lasts across an await).
