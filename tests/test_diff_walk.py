@@ -7,34 +7,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import flet as ft
 import msgpack  # type: ignore[import-untyped]
 import pytest
 from flet.controls.base_control import BaseControl
 from flet.controls.object_patch import DiffBuilder, ObjectPatch
 from flet.messaging.protocol import configure_encode_object_for_msgpack
+from screen_support import SETUP, Screen
 
 from companion.app import diff_walk
-from companion.app.game_panels import PlayersCard
-from companion.app.order_strip import OrderStrip
-from companion.app.screens.table_turn import TurnCard
-from companion.app.widgets import EnergyTrack, big_button, board_options
-from companion.boards import shipped_board, shipped_board_ids
-from companion.language.render import screen_language
-from companion.play.session import GameSession
-from companion.play.tap_guard import TapGuard
 from companion.store.store import Store, open_store
-from models.setup import GameSetup
 
-SETUP = GameSetup(
-    players=[
-        {"id": seat, "name": name}
-        for seat, name in (("red", "Ragna"), ("blue", "Bjorn"), ("green", "Cyra"))
-    ],
-    board="gathering-isle",
-)
 ENCODE = configure_encode_object_for_msgpack(BaseControl)
-WORDS = screen_language("en")
 
 
 @pytest.fixture
@@ -57,47 +40,6 @@ def walks() -> Iterator[Callable[[bool], None]]:
 
     yield use
     diff_walk.flets_own()
-
-
-class Screen:
-    """A table screen's parts, drawn from the game as it is."""
-
-    def __init__(self, store: Store, game: str) -> None:
-        session = GameSession(store, game)
-        self.card = TurnCard(
-            session,
-            lambda *_: None,
-            lambda _: None,
-            lambda _: None,
-            WORDS,
-            TapGuard(),
-            lambda: None,
-        )
-        self.card.show(None)
-        self.track = EnergyTrack((("Ragna", "red", 3), ("Bjorn", "blue", 3)), WORDS)
-        self.players = PlayersCard(session, words=WORDS)
-        self.strip = OrderStrip(session, WORDS)
-        self.root = ft.Column(
-            [
-                self.strip.control,
-                self.card.control,
-                self.players.control,
-                self.track.control,
-                big_button("Roll a d6", lambda _: None, icon=ft.Icons.CASINO),
-                ft.Dropdown(
-                    options=board_options([shipped_board(b) for b in shipped_board_ids()], WORDS)
-                ),
-            ]
-        )
-
-    def redraw(self, store: Store, game: str) -> None:
-        """Show the game as it is now, in place."""
-        session = GameSession(store, game)
-        self.card.session = session
-        self.card.show("the last record")
-        self.players.show(session.state)
-        self.strip.show(session.state)
-        self.track.show((("Ragna", "red", 0), ("Bjorn", "blue", 3), ("Cyra", "green", 3)))
 
 
 def _numbered(value: Any, ids: dict[int, int]) -> Any:

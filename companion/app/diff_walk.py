@@ -34,6 +34,8 @@ from typing import Any
 from flet.controls import object_patch
 from flet.controls.object_patch import DiffBuilder, ObjectPatchException
 
+from companion.app.dataclass_check import is_dataclass
+
 # Exactly these types: a subclass (an enum of str, say) still takes the full way.
 PLAIN = frozenset({str, int, float, bool, type(None)})
 
@@ -74,7 +76,7 @@ def _plan(cls: type) -> tuple[_Plan, tuple[str, ...]]:
 
 def _may_hold_a_control(value: object) -> bool:
     # What Flet's walk looks into; anything else (an enum, a number) it passes by.
-    return dataclasses.is_dataclass(value) or isinstance(value, (dict, list))
+    return is_dataclass(value) or isinstance(value, (dict, list))
 
 
 def _fields(item: Any) -> list[Any]:
@@ -104,7 +106,7 @@ def _place(pair: tuple[int, Any]) -> int:
 
 def _is_dataclass(value: object) -> bool:
     # Not a type guard: the object set up is a control, more than a dataclass to the checker.
-    return dataclasses.is_dataclass(value)
+    return is_dataclass(value)
 
 
 def _walk(

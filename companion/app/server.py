@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import flet as ft
 
 from companion.app.collector import tune_for_serving
+from companion.app.dataclass_check import check_by_type
 from companion.app.diff_walk import walk_shorter
 from companion.app.guard import (
     ASGIApp,
@@ -181,6 +182,7 @@ def serve(
     """
     store = store or open_store(db)
     walk_shorter()
+    check_by_type()
     has_display = sys.platform != "linux" or bool(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     )
