@@ -102,6 +102,8 @@ _BUMP_REVISION = (
     )
 )
 _CURRENT_REVISION = select(_games.c.revision).where(_games.c.id == bindparam("game_id"))
+# A game's revision and table: whether the copy in memory is the game as stored (`_latest`).
+_REVISION = select(_games.c.revision, _games.c.table_id).where(_games.c.id == bindparam("id"))
 _ABANDON_UNDONE = (
     update(_commands)
     .where(_commands.c.game_id == bindparam("of_game"), _commands.c.mark == Mark.UNDONE.value)
@@ -646,9 +648,7 @@ class Store:
             # The game's revision says whether memory holds it as it is: one small read.
             reads = self._database.single_reads
             with self._failures("store.cannot_read"), reads.connect() as connection:
-                found = connection.execute(
-                    select(_games.c.revision, _games.c.table_id).where(_games.c.id == game_id)
-                ).first()
+                found = connection.execute(_REVISION, {"id": game_id}).first()
             if found is None or (self.table_id is not None and found[1] != self.table_id):
                 raise GameNotFound(game_id)
             if found[0] == held.revision:

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from companion.store.database import Database, first_line
@@ -42,6 +42,32 @@ _seats = TableSeatRecord.metadata.tables["table_seats"]
 _deleted = DeletedGameRecord.metadata.tables["table_deleted_games"]
 _leases = LeaseRecord.metadata.tables["leases"]
 _tries = TryRecord.metadata.tables["address_tries"]
+
+# A table by its code or host key, and a device's row at it (none: NULLs) in the same read;
+# built once, as a hundred pages may come back at once (TableRecords.find).
+_known = _devices.alias("known")
+_FIND = (
+    select(_tables, *(column.label(f"known_{column.name}") for column in _known.c))
+    .select_from(
+        _tables.outerjoin(
+            _known,
+            and_(_known.c.table_id == _tables.c.id, _known.c.id == bindparam("device")),
+        )
+    )
+    .where(
+        or_(
+            _tables.c.host_key == bindparam("hashed"),
+            _tables.c.join_code == bindparam("code"),
+            _tables.c.watch_code == bindparam("code"),
+        )
+    )
+    .limit(1)
+)
+_FIND_AT = _FIND.where(_tables.c.id == bindparam("table_id"))
+# Every seat held in a game (TableRecords.seats, read for each screen drawn).
+_SEATS = select(_seats.c.device, _seats.c.seat).where(
+    _seats.c.table_id == bindparam("table_id"), _seats.c.game_id == bindparam("game_id")
+)
 _games = GameRecord.metadata.tables["games"]
 _commands = CommandRecord.metadata.tables["commands"]
 _drafts = DraftRecord.metadata.tables["reset_drafts"]
@@ -149,26 +175,11 @@ class TableRecords:
         opens, among all tables or only `table_id`'s: (table id, 'host'|'join'|'watch').
         `device`'s row at that table is read along: `device` asks for it next (admit_at)."""
         hashed = key_hash(key)
-        known = _devices.alias("known")
-        query = (
-            select(_tables, *(column.label(f"known_{column.name}") for column in known.c))
-            .select_from(
-                _tables.outerjoin(
-                    known, and_(known.c.table_id == _tables.c.id, known.c.id == device)
-                )
-            )
-            .where(
-                or_(
-                    _tables.c.host_key == hashed,
-                    _tables.c.join_code == code,
-                    _tables.c.watch_code == code,
-                )
-            )
-        )
+        query, values = _FIND, {"hashed": hashed, "code": code, "device": device}
         if table_id is not None:
-            query = query.where(_tables.c.id == table_id)
+            query, values["table_id"] = _FIND_AT, table_id
         with self._read() as connection:
-            found = connection.execute(query.limit(1)).first()
+            found = connection.execute(query, values).first()
         if found is None:
             return None
         # The table's row, read whole: its codes' generation is asked for next (admit_at).
@@ -439,11 +450,7 @@ class TableRecords:
 
     def _seats(self, table_id: str, game_id: str) -> dict[str, str]:
         with self._read() as connection:
-            rows = connection.execute(
-                select(_seats.c.device, _seats.c.seat).where(
-                    _seats.c.table_id == table_id, _seats.c.game_id == game_id
-                )
-            ).all()
+            rows = connection.execute(_SEATS, {"table_id": table_id, "game_id": game_id}).all()
         return {str(device): str(seat) for device, seat in rows}
 
     def seats_of_device(self, table_id: str, device: str) -> dict[str, str]:
