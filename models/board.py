@@ -146,10 +146,10 @@ class Board(BaseModel):
             for end in (a, b):
                 if end not in owner:
                     raise InvalidValue(
-                        Message("problem.board.path_unknown", path=f"{a}-{b}", id=repr(end))
+                        Message("problem.board.path_unknown", path=_path(a, b), id=repr(end))
                     )
             if a == b:
-                raise InvalidValue(Message("problem.board.path_loop", path=f"{a}-{b}"))
+                raise InvalidValue(Message("problem.board.path_loop", path=_path(a, b)))
         if self.paths:
             unreachable = _unreachable(self.neighbours)
             if unreachable:
@@ -232,3 +232,8 @@ def _unreachable(neighbours: dict[str, tuple[str, ...]]) -> list[str]:
                 reached.add(nxt)
                 queue.append(nxt)
     return [name for name in neighbours if name not in reached]
+
+
+def _path(a: str, b: str) -> str:
+    """A path as a sentence names it, 'n1-n2', on one line whatever its ids hold."""
+    return "-".join(repr(str(end))[1:-1] for end in (a, b))
