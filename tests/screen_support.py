@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import flet as ft
 
 from companion.app.game_panels import PlayersCard
@@ -12,8 +15,15 @@ from companion.boards import shipped_board, shipped_board_ids
 from companion.language.render import screen_language
 from companion.play.session import GameSession
 from companion.play.tap_guard import TapGuard
-from companion.store.store import Store
+from companion.store.store import Store, open_store
 from models.setup import GameSetup
+
+
+def scratch_store(tmp_path: Path) -> Iterator[Store]:
+    """A store on a new SQLite file, closed after (a test module's `store` fixture)."""
+    opened = open_store(str(tmp_path / "games.sqlite3"))
+    yield opened
+    opened.close()
 
 
 def every_control(control: ft.Control) -> list[ft.Control]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterator
 from typing import Any
 
 import flet as ft
@@ -13,10 +12,10 @@ import msgpack  # type: ignore[import-untyped]
 import pytest
 from flet.controls.base_control import BaseControl
 from flet.messaging import protocol
-from screen_support import SETUP, Screen
+from screen_support import SETUP, Screen, scratch_store
 
 from companion.app import dataclass_check
-from companion.store.store import Store, open_store
+from companion.store.store import Store
 
 ENCODE = protocol.configure_encode_object_for_msgpack(BaseControl)
 
@@ -30,11 +29,7 @@ class Plain:
     value: int = 0
 
 
-@pytest.fixture
-def store(tmp_path: Any) -> Iterator[Store]:
-    opened = open_store(str(tmp_path / "games.sqlite3"))
-    yield opened
-    opened.close()
+store = pytest.fixture(name="store")(scratch_store)
 
 
 @pytest.fixture

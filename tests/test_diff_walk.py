@@ -12,19 +12,15 @@ import pytest
 from flet.controls.base_control import BaseControl
 from flet.controls.object_patch import DiffBuilder, ObjectPatch
 from flet.messaging.protocol import configure_encode_object_for_msgpack
-from screen_support import SETUP, Screen
+from screen_support import SETUP, Screen, scratch_store
 
 from companion.app import diff_walk
-from companion.store.store import Store, open_store
+from companion.store.store import Store
 
 ENCODE = configure_encode_object_for_msgpack(BaseControl)
 
 
-@pytest.fixture
-def store(tmp_path: Any) -> Iterator[Store]:
-    opened = open_store(str(tmp_path / "games.sqlite3"))
-    yield opened
-    opened.close()
+store = pytest.fixture(name="store")(scratch_store)
 
 
 @pytest.fixture
