@@ -90,8 +90,15 @@ class Device:
     def session(self) -> GameSession:
         return GameSession(self.store, self.game, seat=lambda: self.seat, seated=lambda: SEATS)
 
-    def record(self, commands: Sequence[Command], by: str | None, revision: int) -> None:
+    def record(
+        self, commands: Sequence[Command], by: str | None, revision: int, *_: object
+    ) -> None:
         self.recorded.append((tuple(commands), by, revision))
+
+    def squares(self) -> list[Any]:
+        """The summon grid's squares."""
+        assert self.card.parts is not None and self.card.parts.grid is not None
+        return [square for row in self.card.parts.grid.rows for square in row.squares]
 
     def update(self) -> int:
         """Show the game as it is now; the bytes of the patch sent."""
@@ -163,23 +170,42 @@ def test_a_tap_sends_a_small_patch(store: Store) -> None:
     assert statistics.median(sizes) < whole / 4, (sizes, whole)
 
 
+def taken_by_taps(page: Any) -> set[int]:
+    """The ids of the controls a finger can reach that take taps."""
+    covered: set[int] = set()
+    for control in shown(page):
+        if control.get("_c") == "Stack":
+            for layer in control.get("controls", [])[:-1]:
+                covered |= {c["_i"] for c in shown(layer)}
+    return {c["_i"] for c in shown(page) if c.get("on_click") and c["_i"] not in covered}
+
+
 def test_what_records_is_new_for_every_drawing(store: Store) -> None:
     """No control the phone can tap now is one it could tap before the update: a tap made on
-    the drawing before lands on a control of its own, kept mounted but hidden, whose handler
-    records for the revision that drawing showed (and the store refuses it)."""
+    the drawing before lands on a control of its own, kept mounted (a button hidden, a
+    square's touch layer under the new one, where the finger may already be), whose handler
+    records for the revision that drawing showed (and the store refuses it, unless the tap
+    means the same now)."""
     game = store.new_game(SETUP).id
     device = Device(store, game, None)
-    before = {c["_i"] for c in shown(device.screen.page) if c.get("on_click")}
+    before = taken_by_taps(device.screen.page)
     old = device.card.targets[:]
+    layers = [square.touch for square in device.squares()]
     revision = device.card.revision
     for _ in taps(store, game, 1):
         device.update()
-    now = {c["_i"] for c in shown(device.screen.page) if c.get("on_click")}
+    now = taken_by_taps(device.screen.page)
     assert now and not now & before
     assert all(control in device.card.stale.controls for control in old)
-    # A summon square tapped on the old drawing: its handler records for the old revision.
-    square = next(t for t in old if isinstance(t, ft.Container))
-    handler: Any = square.on_click
+    # A summon square tapped on the old drawing: its layer is still there, under the new one,
+    # and its handler records for the old revision.
+    square, layer = next(
+        (square, layer)
+        for square, layer in zip(device.squares(), layers, strict=True)
+        if layer is not None and square.touch is not None
+    )
+    assert layer in square.layers.controls and square.layers.controls[-1] is not layer
+    handler: Any = layer.on_click
     handler(None)
     assert device.recorded and device.recorded[-1][2] == revision < device.card.revision
 
@@ -195,4 +221,4 @@ def test_the_shown_square_is_the_one_tapped(store: Store) -> None:
     square = next(s for row in card.grid for s in row.squares if s.open)
     found = tappable(device.screen.page, render(square.label))
     assert found is not None
-    assert found in {t._i for t in device.card.targets}
+    assert found in {shown.touch._i for shown in device.squares() if shown.touch is not None}

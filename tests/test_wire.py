@@ -26,6 +26,7 @@ from companion.app.wire import (
     current_link,
 )
 from companion.app.wire_frames import BadFrame, check_event, check_update, read_frame
+from companion.play.tap_guard import GUARD_S
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
@@ -303,6 +304,8 @@ def _get(path: str) -> tuple[dict, bytes]:
 def test_every_page_points_scripts_of_other_hosts_at_the_servers_stub():
     start, body = _get("/")
     assert b"HTMLScriptElement.prototype" in body and STUB_PATH.encode() in body
+    # And the script that takes a finger's double tap as one, by the phone's clock.
+    assert f"WINDOW_MS = {round(GUARD_S * 1000)}".encode() in body
     assert dict(start["headers"])[b"content-length"] == str(len(body)).encode()
     start, stub = _get(STUB_PATH)
     assert start["status"] == 200 and b"window.RiveNative" in stub

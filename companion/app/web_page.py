@@ -8,6 +8,8 @@ not shipped: 404). `OfflinePage` stands in front of Flet's static files:
 - every HTML page gets a few lines of script that point a script of another origin at a
   stub served here, which tells Rive's loader that its runtime is not part of this app,
   and links that fetch the fonts with the page rather than after the app has started;
+- and a few that take a finger's double tap as one tap, by the times the phone gave its
+  pointer events (`DOUBLE_TAP`);
 - Flutter's font manifest loses the fonts of packages the app never draws with (KaTeX's
   18 faces for formulas, Cupertino's icons) and gains the app's own font, so that font is
   there before the first frame;
@@ -22,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from companion.app.guard import ASGIApp, Message, Receive, Scope, Send
+from companion.play.tap_guard import GUARD_S
 
 STUB_PATH = "/not-shipped.js"
 STUB = (
@@ -46,6 +49,41 @@ SCRIPT = """<script>
 })();
 </script>
 """.replace("__STUB__", STUB_PATH).encode()
+# A finger's double tap is one tap, told apart on the phone by the pointer events' own
+# times (`timeStamp`, when the press happened on the device, however late the page gets to
+# it): a press less than the tap guard's time after the last release, within a few pixels,
+# is the second half of a double tap, and it never reaches Flutter (nor does the click a
+# browser makes of it). The server only learns when each tap arrived, and a slow phone busy
+# drawing the first tap's answer sends the second one late (companion/play/tap_guard.py).
+DOUBLE_TAP = """<script>
+(() => {
+  const WINDOW_MS = __WINDOW__, NEAR_PX = 24;
+  let last = null, dropped = new Set(), noClickUntil = -1;
+  const drop = e => { e.stopImmediatePropagation(); e.preventDefault(); };
+  // Only a person's own events: Flutter hands some on again itself (its own, later copies).
+  addEventListener("pointerdown", e => {
+    if (e.isTrusted && e.isPrimary && last && e.timeStamp > last.t &&
+        e.timeStamp - last.t < WINDOW_MS &&
+        Math.hypot(e.clientX - last.x, e.clientY - last.y) < NEAR_PX) {
+      dropped.add(e.pointerId);
+      drop(e);
+    }
+  }, true);
+  addEventListener("pointermove", e => { if (dropped.has(e.pointerId)) drop(e); }, true);
+  for (const name of ["pointerup", "pointercancel"]) {
+    addEventListener(name, e => {
+      if (dropped.delete(e.pointerId)) {
+        noClickUntil = e.timeStamp + 500;
+        drop(e);
+      } else if (name === "pointerup" && e.isTrusted && e.isPrimary) {
+        last = {t: e.timeStamp, x: e.clientX, y: e.clientY};
+      }
+    }, true);
+  }
+  addEventListener("click", e => { if (e.timeStamp < noClickUntil) drop(e); }, true);
+})();
+</script>
+""".replace("__WINDOW__", str(round(GUARD_S * 1000))).encode()
 FONT_MANIFEST = "/assets/FontManifest.json"
 # Where Flutter looks for the Noto fonts it falls back on (Flet's `fontFallbackBaseUrl`).
 FALLBACK_FONTS = "/assets/fonts/noto"
@@ -106,7 +144,7 @@ class OfflinePage(HeadScript):
 
     def __init__(self, app: ASGIApp, family: str, font: Path) -> None:
         """`family` is the app's font as the page names it, `font` its file under /fonts/."""
-        super().__init__(app, SCRIPT + preloads(f"/fonts/{font.name}"))
+        super().__init__(app, SCRIPT + DOUBLE_TAP + preloads(f"/fonts/{font.name}"))
         self.family = family
         self.font = font.read_bytes()
         self.font_url = f"/fonts/{font.name}"

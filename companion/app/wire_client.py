@@ -65,9 +65,18 @@ def registration(route: str, session_id: str = "") -> bytes:
     )
 
 
-def click(control_id: int) -> bytes:
-    """The frame of a tap on a control."""
-    return frame(EVENT, {"target": control_id, "name": "click", "data": None})
+def click(control_id: int, event: str = "click") -> bytes:
+    """The frame of a tap on a control: a button's "click", a gesture detector's "tap"."""
+    return frame(EVENT, {"target": control_id, "name": event, "data": None})
+
+
+def tap_event(control: dict[str, Any]) -> str | None:
+    """The event a tap on `control` raises, if it takes taps."""
+    if control.get("on_click"):
+        return "click"
+    if control.get("on_tap"):
+        return "tap"
+    return None
 
 
 def answer(call: dict[str, Any], kept: dict[str, Any]) -> bytes:
@@ -115,7 +124,7 @@ def holds(value: Any, text: str) -> bool:
 
 
 def tappable(root: Any, text: str) -> int | None:
-    """The id of the newest shown control with a click handler that holds `text`, or that a
+    """The id of the newest shown control that takes taps and holds `text`, or that a
     control naming `text` itself wraps (a square inside its semantic label).
 
     Hidden controls do not count: a screen keeps the drawing it replaced mounted but hidden,
@@ -124,11 +133,14 @@ def tappable(root: Any, text: str) -> int | None:
     found = None
     for control in shown(root):
         target = None
-        if control.get("on_click"):
+        if tap_event(control):
             if holds(control, text):
                 target = control
         elif any(isinstance(value, str) and text in value for value in control.values()):
-            target = next((c for c in shown(control) if c.get("on_click")), None)
+            # The newest of them: a square's touch layer of this drawing lies over the last one.
+            target = max(
+                (c for c in shown(control) if tap_event(c)), key=lambda c: c["_i"], default=None
+            )
         if target is not None and (found is None or target["_i"] > found):
             found = target["_i"]
     return found
@@ -219,8 +231,13 @@ class Screen:
                 self._index(item)
 
     def tappable(self, text: str) -> int | None:
-        """The id of the shown control with a click handler that holds `text`."""
+        """The id of the shown control that takes taps and holds `text`."""
         return tappable(self.page, text)
+
+    def event_of(self, control_id: int) -> str:
+        """The event a tap on a control raises ("click" for one not known)."""
+        control = self._controls.get(control_id)
+        return (tap_event(control) if control else None) or "click"
 
 
 def _take(container: Any, key: Any) -> Any:
@@ -338,7 +355,7 @@ class FletClient:
 
     def click(self, control_id: int) -> None:
         """Tap a control."""
-        self.socket.send(click(control_id))
+        self.socket.send(click(control_id, self.screen.event_of(control_id)))
 
     def shows(self, text: str, since: int = 0) -> bool:
         """Whether anything the server sent (after the first `since` bytes) holds `text`."""
@@ -349,7 +366,7 @@ class FletClient:
         return self.pump(lambda: self.shows(text, since), timeout)
 
     def tappable(self, text: str) -> int | None:
-        """The id of the shown control with a click handler that holds `text`."""
+        """The id of the shown control that takes taps and holds `text`."""
         return self.screen.tappable(text)
 
 
@@ -397,11 +414,11 @@ class AsyncPage:
         """Tap a control; when the tap left the phone."""
         assert self._socket is not None
         at = time.monotonic()
-        await self._socket.send(click(control_id))
+        await self._socket.send(click(control_id, self.screen.event_of(control_id)))
         return at
 
     def tappable(self, text: str) -> int | None:
-        """The id of the shown control with a click handler that holds `text`."""
+        """The id of the shown control that takes taps and holds `text`."""
         return self.screen.tappable(text)
 
     def shows(self, text: str, since: float = 0.0) -> bool:

@@ -159,6 +159,11 @@ def position(state: GameState) -> tuple[int, int, int]:
     return (_PHASE_RANK[state.phase], state.step, state.turn)
 
 
+def turn_point(state: GameState, phase: Phase, step: int, seat: int) -> tuple[int, int, int]:
+    """Where a player's turn in a step of this round is, ordered as `position` is."""
+    return (_PHASE_RANK[phase], step, state.turn_order.index(seat))
+
+
 def skip_target(state: GameState, command: Skip) -> tuple[int, int, int]:
     """Where a Skip moves the round on to; IllegalCommand if it names no such point."""
     phase = Phase(command.phase)

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from companion.engine.constants import KIND_INDEX, Phase
 from companion.engine.errors import IllegalCommand
-from companion.engine.flow import blocker, position
+from companion.engine.flow import blocker, position, turn_point
+from companion.engine.names import kinds_term
 from companion.language import Message
 from models.commands import Command, Skip
 from models.rules import CreatureKind
@@ -30,10 +31,12 @@ def reach(state: GameState, command: Command, kind: CreatureKind | None = None) 
     (the kind of the creature that removed).
     """
     phase, kind = state.game.rules.step(command, kind)
+    by = getattr(command, "by", None)
+    if kind is not None and by is not None:
+        _refuse_if_over(state, phase, kind, by)
     records: list[Command] = []
     here = state.phase is phase and state.step_kind is kind
     # Table records (a correction, a skip) have no `by`: nobody's turn to skip to.
-    by = getattr(command, "by", None)
     if kind is not None and by is not None and not (here and state.current_player == by):
         records.append(Skip("summoning" if phase is Phase.SUMMONING else "actions", kind, by))
     trial = state.clone()
@@ -46,6 +49,24 @@ def reach(state: GameState, command: Command, kind: CreatureKind | None = None) 
             raise IllegalCommand(reason) from None
         raise
     return [*records, command]
+
+
+def _refuse_if_over(state: GameState, phase: Phase, kind: CreatureKind, player: str) -> None:
+    """Refuse a player's command for a step of the round whose turn for them is over."""
+    seat = state.game.seat.get(player)
+    if seat is None or state.phase not in (Phase.SUMMONING, Phase.ACTIONS):
+        return
+    if turn_point(state, phase, KIND_INDEX[kind], seat) < position(state):
+        # What would pass them over anyway comes first ('Alice has no Wyrms left'), then
+        # that the turn is over.
+        at = state.clone()
+        at.phase, at.step, at.turn = phase, KIND_INDEX[kind], state.turn_order.index(seat)
+        at.step_removals = 0
+        name, kinds = state.game.labels[player], kinds_term(kind)
+        over = (
+            "refuse.summoning_turn_over" if phase is Phase.SUMMONING else "refuse.actions_turn_over"
+        )
+        raise IllegalCommand(blocker(at, seat) or Message(over, player=name, kinds=kinds))
 
 
 def passed_over_at(

@@ -54,7 +54,8 @@ class ResetEntry:
     ) -> None:
         self.session = session
         self.turns = turns
-        # One tap, one record (companion/play/tap_guard.py).
+        # One tap, one record (companion/play/tap_guard.py); a web page's guard is made with
+        # `doubles=False`.
         self.guard = guard or TapGuard()
         # Says when another device's change moved this device's question to another
         # creature: a territory tapped in that moment was meant for the one asked before.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from companion.engine import GameState, IllegalCommand, Tally
 from companion.engine.queries import tally_after
@@ -22,8 +23,11 @@ from models.commands import PLAYER_COMMANDS, Attack, Command, EnergyAndReset, Sk
 
 # How many of the others' attacks a player is told of when their turn comes round again.
 SINCE_LAST_MOST = 6
-# How many times a change to the draft is made again after other devices' changes.
+# How many times a change to the draft (or a tap whose moment has not passed) is made again
+# after other devices' changes.
 DRAFT_TRIES = 8
+# Where the round stands for a tap (GameSession.moment).
+Moment = tuple[object, ...]
 
 
 @dataclass(frozen=True)
@@ -107,14 +111,57 @@ class GameSession:
         """
         return self.do_all([command], by)
 
+    def moment(self) -> Moment:
+        """Where the round stands for a tap: its round, phase, step, whose decision it is and
+        the creature being activated. A tap means the same at two revisions of one moment."""
+        state = self.state
+        return (state.round, state.phase, state.step_kind, state.current_player, state.active)
+
     def do_all(
-        self, commands: Sequence[Command], by: str | None = None, revision: int | None = None
+        self,
+        commands: Sequence[Command],
+        by: str | None = None,
+        revision: int | None = None,
+        moment: Moment | None = None,
+        again: Command | None = None,
     ) -> Outcome:
         """Record what one tap says, in order, all of it or none; the sentences joined.
 
         `revision` is the one the tapped screen showed (default: the latest this session
-        has seen); if the game has moved on since, nothing is recorded and the refusal says so.
+        has seen). If the game has moved on since, nothing is recorded and the refusal says
+        so, unless the tap means what it meant: the tapped screen's `moment` is still the
+        game's (a second Sprite tapped while the phone was still drawing the first), or the
+        tap was on a square that says one thing at any moment (`again`: that player's summon
+        of that kind, reached from where the game is now). It is then recorded on the game
+        as it is now.
         """
+        base = self.saved.revision if revision is None else revision
+        for _ in range(DRAFT_TRIES):
+            before = len(self.saved.log)
+            signed = self._signed(commands, by)
+            if isinstance(signed, Outcome):
+                return signed
+            try:
+                failed = self._write(partial(self.store.append_all, self.id, signed, base), True)
+            except GameMovedOn:
+                base = self.saved.revision
+                if moment is not None and moment == self.moment():
+                    continue
+                if again is None:
+                    return self._moved_on()
+                try:
+                    commands = self.state.reach(again)
+                except IllegalCommand:
+                    # What it would say now is not possible: say what the game moved on to.
+                    return self._moved_on()
+                continue
+            if failed:
+                return failed
+            return Outcome(True, joined([entry.sentence for entry in self.saved.log[before:]]))
+        return self._moved_on()
+
+    def _signed(self, commands: Sequence[Command], by: str | None) -> list[Command] | Outcome:
+        """What a tap says, as this device's seat makes it; the refusal if it may not."""
         # A write checks the seats as they are now, not as the screen was drawn.
         self._forget_seats()
         seat, seated = self._seats()
@@ -123,13 +170,7 @@ class GameSession:
             return Outcome(False, refused)
         others = set(self.saved.game.players) - seated
         made = [made_by(command, by) for command in commands]
-        signed = [policy.signed(seat, command, others) for command in made]
-        before = len(self.saved.log)
-        base = self.saved.revision if revision is None else revision
-        failed = self._write(lambda: self.store.append_all(self.id, signed, base))
-        if failed:
-            return failed
-        return Outcome(True, joined([entry.sentence for entry in self.saved.log[before:]]))
+        return [policy.signed(seat, command, others) for command in made]
 
     def bots(self) -> set[str]:
         """The players the computer plays."""
@@ -323,23 +364,34 @@ class GameSession:
             return Outcome(False, error.message)
         return Outcome(True)
 
-    def _write(self, write: Callable[[], SavedGame]) -> Outcome | None:
-        """Run one store write; an Outcome saying why if it failed, None if it was saved."""
+    def _write(
+        self, write: Callable[[], SavedGame], raise_moved_on: bool = False
+    ) -> Outcome | None:
+        """Run one store write; an Outcome saying why if it failed, None if it was saved.
+
+        A game moved on since the revision written from is refreshed, and said (or, with
+        `raise_moved_on`, raised for the caller to decide)."""
         try:
             self.saved = write()
         except IllegalCommand as error:
             return Outcome(False, refusal_of(error))
         except GameMovedOn:
             self.refresh()
-            latest = self.saved.undo_label
-            if latest is None:
-                return Outcome(False, Message("game.moved_on"))
-            return Outcome(False, Message("game.moved_on_after", latest=latest))
+            if raise_moved_on:
+                raise
+            return self._moved_on()
         except GameNotFound:
             return Outcome(False, policy.GAME_DELETED)
         except StoreError as error:
             return Outcome(False, Message("game.store_problem", problem=error.message))
         return None
+
+    def _moved_on(self) -> Outcome:
+        """The refusal of a tap made on a drawing the game has moved on from."""
+        latest = self.saved.undo_label
+        if latest is None:
+            return Outcome(False, Message("game.moved_on"))
+        return Outcome(False, Message("game.moved_on_after", latest=latest))
 
     def refusal(self, command: Command) -> Message | None:
         """Why the engine would refuse a command now, or None if it is allowed."""

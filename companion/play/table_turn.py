@@ -30,6 +30,9 @@ class Tap:
     commands: tuple[Command, ...]
     by: str | None
     refused: Message | None = None
+    # What the tap says at any moment of the game, if it says one thing (a summon square:
+    # that player's summon of that kind), to record it from a drawing the game moved on from.
+    again: Command | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,12 +154,14 @@ class _Build:
         self.state: GameState = session.state
         self.not_mine: Message | None = None
 
-    def tap(self, label: Message, commands: list[Command], by: str | None) -> Tap:
+    def tap(
+        self, label: Message, commands: list[Command], by: str | None, again: Command | None = None
+    ) -> Tap:
         """A tap, with why this device may not send it (the first reason is kept)."""
         refused = self.session.tap_refusal(commands, by)
         if refused is not None and self.not_mine is None:
             self.not_mine = refused
-        return Tap(label, tuple(commands), by, refused)
+        return Tap(label, tuple(commands), by, refused, again)
 
     def view(self) -> TurnView:
         state = self.state
@@ -210,13 +215,14 @@ class _Build:
     def square(self, player: str, kind: CreatureKind, *, current: bool) -> SummonSquare:
         state = self.state
         left = state.reserve_of(player, kind)
+        summon = Summon(kind, by=player)
         try:
-            commands = state.reach(Summon(kind, by=player))
+            commands = state.reach(summon)
         except IllegalCommand:
             commands = []
         name = self.session.label(player)
         label = Message("game.table.summon_cell", player=name, kind=kind_term(kind), count=left)
-        tap = self.tap(label, commands, player) if commands else None
+        tap = self.tap(label, commands, player, summon) if commands else None
         return SummonSquare(name, kind, left, tap, current)
 
     def actions(self, revision: int, kind: CreatureKind) -> TurnView:

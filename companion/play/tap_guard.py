@@ -15,6 +15,10 @@ So a screen asks its guard before each tap is sent:
   aimed at what was there before: it is refused with a sentence, to tap again if meant.
 
 `GUARD_S` comes from measuring double taps in Chromium (docs/app.md, "One tap, one record").
+A web page tells a double tap from two taps itself, by the times the phone gave its pointer
+events (companion/app/web_page.py): the server only learns when each tap arrived, and a
+slow phone sends a double tap's halves late, or two deliberate taps close together. Its
+guard leaves double taps to the page (`doubles=False`).
 No Flet here: the screens hold a guard each and the tests drive it with a clock of their own.
 """
 
@@ -43,10 +47,16 @@ class TapGuard:
     """Decides, per device and screen, whether a tap goes through (thread-safe)."""
 
     def __init__(
-        self, clock: Callable[[], float] = time.monotonic, guard_s: float = GUARD_S
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        guard_s: float = GUARD_S,
+        *,
+        doubles: bool = True,
     ) -> None:
         self.clock = clock
         self.guard_s = guard_s
+        # Whether a tap soon after this device's last is dropped as a double tap's second half.
+        self.doubles = doubles
         self._lock = threading.Lock()
         self._changed_at = float("-inf")
         self._sent_at = float("-inf")
@@ -65,7 +75,7 @@ class TapGuard:
         """
         with self._lock:
             now = self.clock()
-            if now - self._sent_at < self.guard_s:
+            if self.doubles and now - self._sent_at < self.guard_s:
                 return Verdict.DOUBLE
             if current and now - self._changed_at < self.guard_s:
                 return Verdict.CHANGED

@@ -29,7 +29,7 @@ from companion.language import Message
 from companion.language.render import Language
 from companion.play.board_device import TIMINGS, Pace, Timing
 from companion.play.leases import BEAT_S, Leases
-from companion.play.session import GameSession, Outcome
+from companion.play.session import GameSession, Moment, Outcome
 from companion.store.store import LogEntry, tap_size
 from models.commands import Command, EndActivation, Pass
 from models.setup import GameSetup
@@ -211,10 +211,16 @@ class Turns:
     # --- records --------------------------------------------------------------------------
 
     def record(
-        self, commands: Sequence[Command], by: str | None, revision: int | None = None
+        self,
+        commands: Sequence[Command],
+        by: str | None,
+        revision: int | None = None,
+        moment: Moment | None = None,
+        again: Command | None = None,
     ) -> Outcome:
-        """Record what one tap says, for the player and revision the screen showed."""
-        outcome = self.session.do_all(commands, by, revision)
+        """Record what one tap says, for the player, revision and moment the screen showed
+        (`again`: what it says at any moment, GameSession.do_all)."""
+        outcome = self.session.do_all(commands, by, revision, moment, again)
         if outcome.ok:
             self.recorded_here()
         return outcome

@@ -129,6 +129,10 @@ class Screen:
         """
         self.wait_until_shown(target)
         target.click(trial=True)
+        # The trial sends its pointer events to the page (Playwright stops them at the target
+        # to see they land there): the page takes them for a tap, and a tap right after it
+        # for a double tap's second half. A person's pace runs from it.
+        self.last_tap = time.monotonic()
         self.pace()
         self.page.evaluate("window.__tappedAt = null")
         started = time.perf_counter()
@@ -252,3 +256,42 @@ def box_in_view(ui, locator, timeout: float = 10) -> dict | None:
         if time.monotonic() > deadline:
             return None
         time.sleep(0.25)
+
+
+# --- a finger on a touch screen, as the phone's own clock times it ----------------------
+
+
+class Finger:
+    """Taps on a touch page, each stamped with the moment the finger made it.
+
+    A phone stamps a touch when it happens, however long its busy page takes to get to it.
+    Playwright's own clicks are stamped when the page takes them, and each waits for the
+    page: on a throttled page, two clicks meant 120 ms apart reach it 400 ms apart. These
+    taps go through DevTools with their own times, one after another as a finger makes them.
+    """
+
+    # How long a finger stays down for a tap.
+    PRESS_S = 0.04
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.devtools = page.context.new_cdp_session(page)
+
+    def throttle(self, rate: float) -> None:
+        """Make the page's CPU `rate` times slower, as a slow phone's."""
+        self.devtools.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+
+    def taps(self, x: float, y: float, *after_s: float) -> None:
+        """Taps at (x, y): the first now, then one `after_s` seconds after the first each."""
+        start = time.time()
+        for at in (0.0, *after_s):
+            time.sleep(max(0.0, start + at - time.time()))
+            for kind, delay in (("touchStart", 0.0), ("touchEnd", self.PRESS_S)):
+                self.devtools.send(
+                    "Input.dispatchTouchEvent",
+                    {
+                        "type": kind,
+                        "touchPoints": [{"x": x, "y": y}] if kind == "touchStart" else [],
+                        "timestamp": start + at + delay,
+                    },
+                )

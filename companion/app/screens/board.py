@@ -84,8 +84,9 @@ class BoardScreen:
         # The attack panel last opened, closed if another device moves the game on.
         self.attack: AttackPanel | None = None
         self.shown_player: str | None = session.state.current_player
-        # One tap, one record: a double tap's second half on a space is dropped (issue 20).
-        self.guard = TapGuard()
+        # One tap, one record: a double tap's second half on a space is dropped (on the web,
+        # by the page itself, by the phone's clock).
+        self.guard = TapGuard(doubles=not app.page.web)
         # The story since the person to decide last decided, and the "Last:" line, for the
         # revision they were told at; a replay of the story under way.
         self.kept_story: tuple[int, str, Story] | None = None

@@ -28,6 +28,7 @@ from companion.language import Message, Value
 from companion.play.game_words import order_of, say
 from companion.play.reset_entry import ResetEntry, Step
 from companion.play.session import GameSession
+from companion.play.tap_guard import TapGuard
 
 if TYPE_CHECKING:
     from companion.app.main import App
@@ -72,7 +73,7 @@ class ResetScreen:
             ),
             actions=[self.late.menu()],
         )
-        self.entry = ResetEntry(session, self.turns)
+        self.entry = ResetEntry(session, self.turns, TapGuard(doubles=not app.page.web))
         # Set by refresh before anything shows it.
         self.tally: Tally | Message
         app.bus.follow(session.id, self.recorded_elsewhere)

@@ -18,7 +18,7 @@ from companion.engine import Phase
 from companion.play.correction import correction_entry
 from companion.play.game_words import say
 from companion.play.odds_tool import OddsTool
-from companion.play.session import GameSession, Outcome
+from companion.play.session import GameSession, Moment, Outcome
 from companion.play.tap_guard import TapGuard, Verdict
 from models.commands import REASON_LIMIT, Command
 from models.rules import CreatureKind
@@ -60,8 +60,9 @@ class TableScreen:
         self.track = EnergyTrack((), words)
         self.strip = OrderStrip(session, words)
         self.players = PlayersCard(session, words=words)
-        # One tap, one record (issue 20): every tap of this screen asks it first.
-        self.guard = TapGuard()
+        # One tap, one record: every tap of this screen asks it first (a web page tells double
+        # taps apart itself, by the phone's clock).
+        self.guard = TapGuard(doubles=not app.page.web)
         self.turn = TurnCard(
             session, self.record, app.go, self.undo_at, words, self.guard, self.tap_changed
         )
@@ -100,11 +101,17 @@ class TableScreen:
     # --- actions --------------------------------------------------------------------------
 
     def record(
-        self, commands: Sequence[Command], by: str | None, revision: int | None = None
+        self,
+        commands: Sequence[Command],
+        by: str | None,
+        revision: int | None = None,
+        moment: Moment | None = None,
+        again: Command | None = None,
     ) -> None:
-        """Send what a tap says through the store, for the player and revision it showed."""
+        """Send what a tap says through the store, for the player, revision and moment it
+        showed (`again`: what it says at any moment, GameSession.do_all)."""
         phase = self.session.state.phase
-        outcome = self.turns.record(commands, by, revision)
+        outcome = self.turns.record(commands, by, revision, moment, again)
         entered_reset = (
             phase is not Phase.ENERGY_AND_RESET
             and self.session.state.phase is Phase.ENERGY_AND_RESET

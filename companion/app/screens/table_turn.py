@@ -18,7 +18,7 @@ from companion.app.widgets import big_button, player_chip
 from companion.engine import Phase
 from companion.language.render import Language
 from companion.play.game_words import say
-from companion.play.session import GameSession
+from companion.play.session import GameSession, Moment
 from companion.play.table_turn import (
     GridHead,
     GridRow,
@@ -35,9 +35,9 @@ ON_ACCENT = "#1B1B1B"
 CELL_WIDTH = 60
 HEAD_HEIGHT = 36
 
-# record(commands, by, revision): what a tap says, for the player and the game's revision
-# the screen showed when it was drawn.
-Record = Callable[[Sequence[Command], str | None, int], None]
+# record(commands, by, revision, moment, again): what a tap says, for the player, and the
+# game's revision and moment the screen showed when it was drawn (again: `Tap.again`).
+Record = Callable[[Sequence[Command], str | None, int, Moment, Command | None], None]
 
 C = TypeVar("C", bound=ft.Control)
 
@@ -80,12 +80,14 @@ class TurnCard:
         self.body = ft.Column(spacing=10)
         self.stale = ft.Column(visible=False)
         self.revision = -1
+        self.moment: Moment = ()
         # A phone turned sideways has a few hundred pixels of height: the guide gives way.
         self.compact = False
         # The phase whose controls are mounted, those controls, and this drawing's taps.
         self.phase: Phase | None = None
         self.parts: _Parts | None = None
         self.targets: list[ft.Control] = []
+        self.retired: list[ft.Control] = []
         self.control = ft.Semantics(
             identifier="turn-card",
             content=ft.Card(
@@ -101,6 +103,7 @@ class TurnCard:
         take back."""
         card = turn_view(self.session)
         self.revision = card.revision
+        self.moment = self.session.moment()
         self.where.value = self.words.render(card.title)
         previous, self.targets = self.targets, []
         parts = self.parts
@@ -112,23 +115,31 @@ class TurnCard:
         else:
             # Every control that recorded is replaced below: those of the drawing before.
             stale = previous
+        self.retired = []
         body = parts.show(card, undo)
         self.body.controls = body
-        self.stale.controls = stale
+        self.stale.controls = [*stale, *self.retired]
+
+    def retire(self, control: ft.Control) -> None:
+        """A square's touch layer this drawing takes away: kept mounted, hidden, for a tap
+        already on its way (its handler says what became of it)."""
+        self.retired.append(control)
 
     def target(self, control: C) -> C:
         """A control that records, made for this drawing: kept until the next replaces it."""
         self.targets.append(control)
         return control
 
-    def send(self, commands: Sequence[Command], by: str | None) -> Callable[[object], None]:
+    def send(
+        self, commands: Sequence[Command], by: str | None, again: Command | None = None
+    ) -> Callable[[object], None]:
         """A click handler recording `commands` for `by`, bound to this drawing's revision."""
-        revision = self.revision
+        revision, moment = self.revision, self.moment
 
         def tapped(_: object) -> None:
             verdict = self.guard.tap(current=revision == self.revision)
             if verdict is Verdict.SEND:
-                self.record(commands, by, revision)
+                self.record(commands, by, revision, moment, again)
                 self.guard.settled()
             elif verdict is Verdict.CHANGED:
                 self.changed()
@@ -216,20 +227,22 @@ class TurnCard:
         )
 
     def touch(self, square: SummonSquare) -> ft.Control | None:
-        """The layer over a square that records its summon, when this device may tap it."""
+        """The layer over a square that records its summon, when this device may tap it.
+
+        The square keeps it (`_Square.show`), not `target`: a tap on a square is often followed
+        by another on the same spot, and a layer moved out of the square while the phone was
+        still drawing would lose that second tap."""
         tap = square.tap
         if tap is None or not square.open:
             return None
-        return self.target(
-            ft.Container(
-                left=0,
-                top=0,
-                right=0,
-                bottom=0,
-                border_radius=8,
-                bgcolor=ft.Colors.TRANSPARENT,
-                on_click=self.send(tap.commands, tap.by),
-            )
+        return ft.Container(
+            left=0,
+            top=0,
+            right=0,
+            bottom=0,
+            border_radius=8,
+            bgcolor=ft.Colors.TRANSPARENT,
+            on_click=self.send(tap.commands, tap.by, tap.again),
         )
 
 
@@ -460,6 +473,11 @@ class _Square:
             content=self.lines,
         )
         self.layers = ft.Stack([self.box])
+        # The touch layer of the drawing before stays under the new one, where it was: a tap
+        # the phone began on it before the new drawing was laid out still ends on it (and
+        # records for the moment it was drawn for, or is refused with a sentence). One the
+        # square no longer has is kept hidden for a drawing (`TurnCard.retire`).
+        self.touch: ft.Control | None = None
         self.control: ft.Semantics = ft.Semantics(
             button=True, container=True, exclude_semantics=True, content=self.layers
         )
@@ -490,5 +508,9 @@ class _Square:
         self.lines.controls = [self.mark, self.locked if theirs else self.left]
         self.control.label = self.card.words.render(square.label)
         self.control.disabled = not possible
-        touch = self.card.touch(square)
-        self.layers.controls = [self.box] if touch is None else [self.box, touch]
+        before, self.touch = self.touch, self.card.touch(square)
+        layers = [self.box] if self.touch is None else [self.box, before, self.touch]
+        for layer in self.layers.controls:
+            if layer not in layers:
+                self.card.retire(layer)
+        self.layers.controls = [layer for layer in layers if layer is not None]
