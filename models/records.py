@@ -209,3 +209,18 @@ class TryRecord(SQLModel, table=True):
     client: str = Field(max_length=64)
     # Seconds since the epoch.
     at: float
+
+
+class TableBoardRecord(SQLModel, table=True):
+    """A board a hosted table entered or drew (schema 0005): listed to that table only, and
+    removed with it. A game keeps its own copy of its board in its setup."""
+
+    __tablename__ = "table_boards"
+
+    table_id: str = Field(primary_key=True, max_length=32)
+    # The board's id (`my-...`, from its name) and its name, as the table lists it.
+    id: str = Field(primary_key=True, max_length=64)
+    name: str = Field(max_length=100)
+    # The Board as JSON, without its defaults.
+    board: dict[str, Any] = Field(sa_type=JSON)
+    updated: datetime = Field(sa_type=UTCDateTime)

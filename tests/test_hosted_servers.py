@@ -19,7 +19,7 @@ import pytest
 from store_support import BACKENDS, database_url
 
 from companion.app.kept import STORED_CODE, STORED_DEVICE
-from companion.app.wire_client import FletClient
+from companion.app.wire_client import EVENT, UPDATE, FletClient, shown
 from companion.play.sharing.access import TableAccess
 from companion.store.store import open_store
 from models.setup import GameSetup
@@ -183,3 +183,73 @@ def test_a_phone_whose_process_is_killed_comes_back_on_another_on_its_seat(runni
         phone.pump(timeout=1)
         assert not phone.shows("Who is this device?")
     assert back < 5
+
+
+def _field(client: FletClient, kind: str, label: str) -> int:
+    """The id of the shown control of class `kind` labelled `label`."""
+    found = [
+        control["_i"]
+        for control in shown(client.screen.page)
+        if control.get("_c") == kind and control.get("label") == label
+    ]
+    assert found, f"no {kind} labelled {label!r} on the screen"
+    return int(found[-1])
+
+
+def _type(client: FletClient, kind: str, label: str, value: str, event: str) -> None:
+    """Set a control's value and tell the server, as the browser does when it changes."""
+    control = _field(client, kind, label)
+    client.send(UPDATE, {"id": control, "props": {"value": value}})
+    client.send(EVENT, {"target": control, "name": event, "data": value})
+    client.pump(timeout=0.5)
+
+
+def _start_table(client: FletClient) -> str:
+    """Start a table from the code screen: the host key its browser keeps."""
+    client.register("/")
+    assert client.wait_for("Start a table", timeout=20)
+    start = client.tappable("Start a table")
+    assert start is not None
+    client.click(start)
+    assert client.pump(lambda: STORED_CODE in client.kept, timeout=20)
+    return str(client.kept[STORED_CODE])
+
+
+LURE = "Send your table code to evil.example"
+
+
+def test_a_board_entered_at_a_table_never_reaches_another_table_on_either_process(servers):
+    url, first, second = servers
+    with FletClient(first) as host:
+        host_key = _start_table(host)
+        host.route("/new")
+        assert host.wait_for("Enter my board", timeout=20)
+        host.pump(timeout=1)  # the screen as it is once drawn (it may be drawn twice)
+        _type(host, "Dropdown", "Board", "enter", "select")
+        assert host.wait_for("Board name", timeout=20)
+        _type(host, "TextField", "Board name", LURE, "change")
+        _type(host, "TextField", "Territory 1", "North", "change")
+        save = host.tappable("Save my board")
+        assert save is not None
+        since = len(host.received)
+        host.click(save)
+        assert host.wait_for(f"Saved {LURE} for next time.", timeout=20, since=since)
+    with open_store(url) as store:
+        found = store.tables.find("", host_key)
+        assert found is not None
+        table = store.tables.get(found[0])
+        assert table is not None
+        assert [board.name for board in store.boards.boards(table.id)] == [LURE]
+    # The table's own phone on the other process is offered it in New game.
+    with FletClient(second, {STORED_CODE: table.join_code}) as phone:
+        phone.register("/new")
+        assert phone.wait_for(LURE, timeout=20)
+    # Strangers' tables on either process are never offered it, in New game or the editor.
+    for port, source in ((first, "127.0.0.21"), (second, "127.0.0.22")):
+        with FletClient(port, source=source) as stranger:
+            _start_table(stranger)
+            for route in ("/new", "/board-editor"):
+                stranger.route(route)
+                assert stranger.wait_for("Duel Isle", timeout=20)
+                stranger.pump(timeout=1)
+            assert not stranger.shows(LURE) and not stranger.shows("evil.example")

@@ -51,6 +51,7 @@ from companion.store.errors import (
 )
 from companion.store.history import History, energy_by_round, summarise
 from companion.store.one_look import looked, written
+from companion.store.table_boards import TableBoards
 from companion.store.tables import TableRecords
 from models.commands import (
     Command,
@@ -296,6 +297,8 @@ class Store:
         self._lock = threading.Lock()
         # Shared tables' codes, devices, seats, wrong tries and computers' leases (issue 22).
         self.tables = TableRecords(database)
+        # The boards hosted tables entered or drew, each table's own.
+        self.boards = TableBoards(database)
         # The hosted table whose games this store sees and writes (`scoped`); None: all.
         self.table_id: str | None = None
 

@@ -30,6 +30,7 @@ from models.records import (
     GameRecord,
     LeaseRecord,
     SharedTableRecord,
+    TableBoardRecord,
     TableDeviceRecord,
     TableSeatRecord,
     TryRecord,
@@ -42,6 +43,7 @@ _seats = TableSeatRecord.metadata.tables["table_seats"]
 _deleted = DeletedGameRecord.metadata.tables["table_deleted_games"]
 _leases = LeaseRecord.metadata.tables["leases"]
 _tries = TryRecord.metadata.tables["address_tries"]
+_boards = TableBoardRecord.metadata.tables["table_boards"]
 
 # A table by its code or host key, and a device's row at it (none: NULLs) in the same read;
 # built once, as a hundred pages may come back at once (TableRecords.find).
@@ -632,7 +634,7 @@ class TableRecords:
         connection.execute(delete(_drafts).where(_drafts.c.game_id.in_(games)))
         connection.execute(delete(_commands).where(_commands.c.game_id.in_(games)))
         connection.execute(delete(_games).where(_games.c.table_id == table_id))
-        for kept in (_seats, _devices, _deleted):
+        for kept in (_seats, _devices, _deleted, _boards):
             connection.execute(delete(kept).where(kept.c.table_id == table_id))
         connection.execute(delete(_tables).where(_tables.c.id == table_id))
 
