@@ -26,7 +26,7 @@ from companion.language import Message
 from models.board import MAX_LOCATIONS, MAX_NAME_CHARS, MAX_TERRITORIES, Board, Territory
 from models.problems import InvalidValue, problem
 from models.strict_json import JSONInputError, loads, read_bounded
-from models.text import STORED, check_typed_text, looks_alike
+from models.text import STORED, check_typed_text, looks_alike, name_key, without_unseen
 
 DATA_ENV = "SUMMONERS_ISLE_DATA"
 APP_NAME = "summoners-isle"
@@ -93,7 +93,8 @@ def boards_dir() -> Path:
 
 def slug(name: str) -> str:
     """An id made from a name in any script: case folded, words joined by '-'."""
-    text = unicodedata.normalize("NFKC", name).casefold()
+    # What draws nothing is left out: "Isle" and "Isle" with a variation selector are one.
+    text = without_unseen(unicodedata.normalize("NFKC", name).casefold())
     # Letters, digits and the marks that are part of letters (as in Devanagari) are kept.
     kept = "".join(char if unicodedata.category(char)[0] in "LNM" else " " for char in text)
     key = "-".join(kept.split())
@@ -132,9 +133,9 @@ def shipped_name_like(name: str) -> str | None:
     """The shipped layout's name that `name` would pass for, if any: the same words once
     case, punctuation and spacing are set aside (its id), or the same letters from other
     scripts; in any language the app speaks, short or long."""
-    key = slug(name)
+    key, drawn = slug(name), name_key(name)
     for shipped in _shipped_names():
-        if slug(shipped) == key or looks_alike(name, shipped):
+        if slug(shipped) == key or name_key(shipped) == drawn or looks_alike(name, shipped):
             return shipped
     return None
 
