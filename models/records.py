@@ -81,6 +81,9 @@ class GameRecord(SQLModel, table=True):
     # The hosted table the game belongs to (issue 22); None on this machine's own store and
     # on a table shared on the local network. Added by schema 0004.
     table_id: str | None = Field(default=None, max_length=32, index=True)
+    # How its dice are drawn from its secret (companion/store/dice.py): None for the first
+    # way, of games saved before schema 0006, which keep it.
+    dice: int | None = None
 
 
 class CommandRecord(SQLModel, table=True):
@@ -224,3 +227,13 @@ class TableBoardRecord(SQLModel, table=True):
     # The Board as JSON, without its defaults.
     board: dict[str, Any] = Field(sa_type=JSON)
     updated: datetime = Field(sa_type=UTCDateTime)
+
+
+class StoreKeyRecord(SQLModel, table=True):
+    """A secret of the whole database (schema 0006), never shown, sent or exported: `dice`
+    draws the dice secret of an imported game from what the game is."""
+
+    __tablename__ = "store_keys"
+
+    name: str = Field(primary_key=True, max_length=32)
+    value: str = Field(max_length=64)
