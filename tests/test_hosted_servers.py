@@ -9,17 +9,19 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from store_support import BACKENDS, database_url
 
 from companion.app.kept import STORED_CODE, STORED_DEVICE
-from companion.app.wire_client import EVENT, UPDATE, FletClient, shown
+from companion.app.wire_client import EVENT, UPDATE, FletClient, registration, shown
 from companion.play.sharing.access import TableAccess
 from companion.store.store import open_store
 from models.setup import GameSetup
@@ -45,7 +47,8 @@ def _serve(url: str, port: int, data: str) -> subprocess.Popen[str]:
         ],
         env=dict(os.environ, SUMMONERS_ISLE_DATA=data),
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        # What it logs, for a test to read (`said`).
+        stderr=(Path(data) / f"server-{port}.log").open("w"),
         text=True,
     )
     deadline = time.monotonic() + 60
@@ -253,3 +256,37 @@ def test_a_board_entered_at_a_table_never_reaches_another_table_on_either_proces
                 assert stranger.wait_for("Duel Isle", timeout=20)
                 stranger.pump(timeout=1)
             assert not stranger.shows(LURE) and not stranger.shows("evil.example")
+
+
+def _said(data: Path) -> str:
+    """What every server process of the test wrote to its standard error."""
+    return "".join(log.read_text(errors="replace") for log in sorted(data.glob("server-*.log")))
+
+
+def test_a_table_started_and_left_at_once_leaves_no_traceback(running, tmp_path):
+    _, ports, processes = running
+    for number, port in enumerate(ports * 3):
+        with FletClient(port, source=f"127.0.38.{number + 1}") as page:
+            page.register("/")
+            assert page.wait_for("Start a table", timeout=20)
+            start = page.tappable("Start a table")
+            assert start is not None
+            page.click(start)
+            if number % 3 == 1:
+                page.pump(timeout=0.05)
+            if number % 3 == 2:
+                # Gone without a goodbye, as a phone whose network drops.
+                page.socket.socket.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)
+                )
+                page.socket.socket.close()
+    # A page that registers and leaves before its screen is drawn.
+    for port in ports:
+        with FletClient(port, source="127.0.38.99") as page:
+            page.socket.send(registration("/"))
+    time.sleep(3)
+    for process in processes:
+        process.terminate()
+        process.wait(timeout=10)
+    said = _said(tmp_path)
+    assert "Traceback" not in said, said
