@@ -60,6 +60,7 @@ from models.commands import (
     command_to_json,
 )
 from models.game_log import GameLog, inferred_taps
+from models.game_size import most_records
 from models.records import (
     CommandRecord,
     DraftRecord,
@@ -410,6 +411,10 @@ class Store:
         Each stays its own entry in the log, undone one at a time.
         """
         saved = self._at(game_id, revision)
+        most = most_records(len(saved.setup.players), saved.setup.final_round)
+        if len(saved.log) + len(commands) > most:
+            # No game holds more (models/game_size.py): what comes past it is no play.
+            raise StoreError(Message("limit.game.records", most=most))
         state = saved.state.clone()
         now = utc_now()
         entries = []
