@@ -6,6 +6,7 @@ address of 127.0.0.0/8 is this machine: each stands for another device.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import subprocess
@@ -28,6 +29,8 @@ WHOLE = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 async def answer(scope, receive, send) -> None:
     """A tiny app: 'ok' to every request, and every websocket accepted and held."""
     if scope["type"] == "http":
+        if scope["path"] == "/slow":
+            await asyncio.sleep(1.2)
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b"ok"})
     elif scope["type"] == "websocket":
@@ -111,6 +114,19 @@ def test_a_request_whose_headers_are_late_is_closed(port):
     assert sock.recv(4096).startswith(b"HTTP/1.1 200")
     sock.sendall(HALF)
     assert closed_within(sock, 5)
+
+
+def test_an_answer_slower_than_the_deadline_is_not_cut(port):
+    slow = b"GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    # Two requests in one go (pipelined): the second is answered after the first, each
+    # taking longer than the deadline for headers, which both had long sent.
+    with opened(port, "127.0.0.11", slow + slow) as sock:
+        sock.settimeout(5)
+        received = b""
+        while received.count(b"HTTP/1.1 200") < 2:
+            data = sock.recv(4096)
+            assert data, received
+            received += data
 
 
 def test_an_address_holds_a_few_connections_at_once_and_others_are_served(port):

@@ -78,11 +78,13 @@ def guarded_http(limits: HttpLimits) -> type[asyncio.Protocol]:
             self._deadline = self.loop.call_later(limits.header_s, self._late, waiting_on)
 
         def _late(self, waiting_on: object) -> None:
-            # No new request's headers since the deadline was set: the cycle is the one it
-            # was then (none, or the request answered before).
+            # Late if no request's headers came since the deadline was set (the cycle is the
+            # one it was then) and none is being answered (a pipelined one may be).
             transport = self.transport
+            cycle = self.cycle
+            idle = cycle is None or cycle.response_complete
             mine = transport.get_protocol() is self
-            if mine and self.cycle is waiting_on and not transport.is_closing():
+            if mine and idle and cycle is waiting_on and not transport.is_closing():
                 transport.close()
 
         def _release(self) -> None:
