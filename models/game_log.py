@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from companion.language.message import Message
 from models.commands import (
@@ -17,17 +25,24 @@ from models.commands import (
     command_to_json,
     command_type,
 )
+from models.game_size import most_records
 from models.problems import InvalidValue
+from models.rules import EXTENDED_ROUNDS, MAX_PLAYERS
 from models.setup import GameSetup
-from models.text import STORED
+from models.text import STORED, is_stored
 
 LOG_FORMAT: Final = "summoners-isle-game"
 # Version 2: every player's command says who makes it (`by`), and every Energy and Reset
 # accounts for each creature on the board (placed, or listed in `removed`).
 LOG_VERSION = 2
-# The longest game (4 players, 7 rounds, every creature acting) is about 600 commands, and
-# a table game with many undone corrections is shorter still: a log past this is no game.
-MAX_LOG_COMMANDS = 10_000
+# The most records any game can hold (4 players, 7 rounds: models/game_size.py); a log's own
+# players and rounds bound it further (`GameLog._a_games_size`). Played games hold about 600.
+MAX_LOG_COMMANDS = most_records(MAX_PLAYERS, EXTENDED_ROUNDS)
+# The most bytes of a game log file that is imported. The largest log the records' bound
+# allows, exported as the app writes it (indented), every id, name and reason at its longest
+# and on the largest board, is about 2.2 MiB (tests/test_game_size.py); one of the longest
+# games on a shipped board about 0.7 MiB, and a game played about 60 kB.
+MAX_LOG_BYTES = 3 * 1024 * 1024
 
 
 class GameLog(BaseModel):
@@ -57,6 +72,27 @@ class GameLog(BaseModel):
                 )
             )
         return self
+
+    @field_validator("commands")
+    @classmethod
+    def _a_games_size(cls, commands: list[dict[str, Any]], info: ValidationInfo) -> list[Any]:
+        setup = info.data.get("setup")
+        # A stored game is exported as it is (it was held to the size as it was played).
+        if setup is None or is_stored(info):
+            return commands
+        players, rounds = len(setup.players), setup.final_round
+        most = most_records(players, rounds)
+        if len(commands) > most:
+            raise InvalidValue(
+                Message(
+                    "problem.log.records",
+                    players=players,
+                    rounds=rounds,
+                    most=most,
+                    count=len(commands),
+                )
+            )
+        return commands
 
     @field_validator("version")
     @classmethod

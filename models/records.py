@@ -81,6 +81,9 @@ class GameRecord(SQLModel, table=True):
     # The hosted table the game belongs to (issue 22); None on this machine's own store and
     # on a table shared on the local network. Added by schema 0004.
     table_id: str | None = Field(default=None, max_length=32, index=True)
+    # How its dice are drawn from its secret (companion/store/dice.py): None for the first
+    # way, of games saved before schema 0006, which keep it.
+    dice: int | None = None
 
 
 class CommandRecord(SQLModel, table=True):
@@ -209,3 +212,28 @@ class TryRecord(SQLModel, table=True):
     client: str = Field(max_length=64)
     # Seconds since the epoch.
     at: float
+
+
+class TableBoardRecord(SQLModel, table=True):
+    """A board a hosted table entered or drew (schema 0005): listed to that table only, and
+    removed with it. A game keeps its own copy of its board in its setup."""
+
+    __tablename__ = "table_boards"
+
+    table_id: str = Field(primary_key=True, max_length=32)
+    # The board's id (`my-...`, from its name) and its name, as the table lists it.
+    id: str = Field(primary_key=True, max_length=64)
+    name: str = Field(max_length=100)
+    # The Board as JSON, without its defaults.
+    board: dict[str, Any] = Field(sa_type=JSON)
+    updated: datetime = Field(sa_type=UTCDateTime)
+
+
+class StoreKeyRecord(SQLModel, table=True):
+    """A secret of the whole database (schema 0006), never shown, sent or exported: `dice`
+    draws the dice secret of an imported game from what the game is."""
+
+    __tablename__ = "store_keys"
+
+    name: str = Field(primary_key=True, max_length=32)
+    value: str = Field(max_length=64)

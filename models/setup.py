@@ -36,6 +36,7 @@ from models.rules import (
 from models.text import STORED as STORED
 from models.text import (
     is_stored,
+    is_unseen,
     looks_alike,
     shown_safely,
     text_problem,
@@ -49,8 +50,6 @@ SEAT_COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
 NAME_MAX_LENGTH = 24
 # A position text is a few dozen characters per player and location: this is ample.
 START_MAX_LENGTH = 1000
-# Letters that draw nothing at all: a name made of them looks blank.
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 # Spaces, invisible formatting (zero-width space, joiners) and marks that only sit on a letter.
 _INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cf", "Cc", "Mn", "Me"})
 
@@ -74,7 +73,7 @@ def name_problem(name: str) -> NameProblem | None:
         kind = {"input.text.surrogate": "surrogate", "input.text.bidi": "bidi"}.get(said.id)
         return NameProblem(kind or "control", str(said.fields["code"]))
     text = name.strip()
-    if all(c in _BLANK_LETTERS or unicodedata.category(c) in _INVISIBLE_CATEGORIES for c in text):
+    if all(is_unseen(c) or unicodedata.category(c) in _INVISIBLE_CATEGORIES for c in text):
         return NameProblem("blank")
     if len(unicodedata.normalize("NFC", text)) > NAME_MAX_LENGTH:
         return NameProblem("long")

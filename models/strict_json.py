@@ -75,9 +75,10 @@ def read_bounded(stream: BinaryIO, what: Value, limit: int = MAX_INPUT_BYTES) ->
         ) from None
 
 
-def loads_bytes(data: bytes, what: Value) -> Any:
-    """Parse JSON bytes strictly (UTF-8, within bounds); JSONInputError names the problem."""
-    return loads(read_bounded(io.BytesIO(data), what), what)
+def loads_bytes(data: bytes, what: Value, limit: int = MAX_INPUT_BYTES) -> Any:
+    """Parse JSON bytes strictly (UTF-8, at most `limit` bytes); JSONInputError names the
+    problem."""
+    return loads(read_bounded(io.BytesIO(data), what, limit), what)
 
 
 def loads(text: str, what: Value) -> Any:

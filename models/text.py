@@ -11,7 +11,10 @@ imported from a file or given on the command line) passes `check_typed_text`:
   a line of output with a newline) and no bidirectional control (embeddings, overrides,
   isolates and marks: they show text in another order than it is stored, the "Trojan
   Source" characters);
-- it is not made only of invisible characters (it would look empty but not be);
+- it is not made only of invisible characters (it would look empty but not be): spaces,
+  format characters and marks, and every character Unicode says a renderer may draw as
+  nothing (its Default_Ignorable_Code_Point property: joiners, variation selectors, tags,
+  Hangul fillers), with the Braille blank;
 - it is kept in Unicode's composed form (NFC), so "é" typed as one character or as "e" and
   an accent is the same text.
 
@@ -27,6 +30,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import cache
 
+import regex
 from pydantic import ValidationInfo
 
 from companion.language.message import Message
@@ -50,11 +54,30 @@ _BIDI_CHARS = re.compile(f"[{_BIDI}]")
 _SURROGATE_CHARS = re.compile(f"[{_SURROGATES}]")
 REPLACEMENT = "\ufffd"
 _SPACES = re.compile(r"\s+")
+# What draws nothing whatever precedes it: Unicode's Default_Ignorable_Code_Point property
+# (from the `regex` module: Python's unicodedata does not give it), which holds the
+# zero-width joiners, variation selectors, tags, the combining grapheme joiner, Mongolian
+# and Khmer fillers and the Hangul fillers, and the Braille blank (a letter of no dots,
+# outside it). Names that differ by them are one name; a text made of them shows nothing.
+_UNSEEN = regex.compile(r"[\p{Default_Ignorable_Code_Point}\u2800]")
+
+
+def is_unseen(char: str) -> bool:
+    """Whether a character draws nothing at all (see _UNSEEN): U+200D, U+FE0F, U+3164..."""
+    return _UNSEEN.match(char) is not None
+
+
+def without_unseen(text: str) -> str:
+    """The text without the characters that draw nothing (`is_unseen`)."""
+    return _UNSEEN.sub("", text)
 
 
 def is_invisible(char: str) -> bool:
-    """Whether a character shows nothing: spaces and format characters (zero-width ones)."""
-    return char.isspace() or unicodedata.category(char) in ("Cf", "Zs", "Mn", "Me")
+    """Whether a character shows nothing: spaces, format characters (zero-width ones),
+    marks that only sit on a letter, and what draws nothing at all (`is_unseen`)."""
+    return (
+        char.isspace() or unicodedata.category(char) in ("Cf", "Zs", "Mn", "Me") or is_unseen(char)
+    )
 
 
 def text_problem(text: str, what: Message) -> Message | None:
@@ -112,8 +135,9 @@ def typed_text(what: Message, *, normalise: bool = True) -> Callable[[str, Valid
 def name_key(name: str) -> str:
     """A name as players tell names apart: compatibility forms (full-width letters,
     ligatures), letter case, invisible characters and runs of spaces do not count."""
-    # Format characters (zero-width space and joiners, say) are invisible: two names that
-    # differ only by them are one name to the players.
+    # Format characters (zero-width space and joiners, say) and what draws nothing (a
+    # variation selector, a Hangul filler) are invisible: two names that differ only by
+    # them are one name to the players.
     return _SPACES.sub(" ", _drawn(_drawn(name).casefold()))
 
 
@@ -133,7 +157,7 @@ def looks_alike(first: str, second: str) -> bool:
 
 def _drawn(name: str) -> str:
     """A name as it is drawn: compatibility forms folded, invisible characters left out."""
-    text = unicodedata.normalize("NFKC", name)
+    text = without_unseen(unicodedata.normalize("NFKC", name))
     return "".join(char for char in text if unicodedata.category(char) != "Cf").strip()
 
 

@@ -12,6 +12,7 @@ from companion.app.screens.board_editor import BoardEditor
 from companion.boards import BoardError, shipped_board, shipped_board_ids
 from companion.boards.user import (
     BoardExists,
+    FolderShelf,
     board_from_counts,
     boards_dir,
     delete_user_board,
@@ -344,6 +345,7 @@ def test_the_editor_asks_before_saving_over_another_board_and_can_keep_both(data
     app = MagicMock()
     app.page.width, app.page.height = 400, 800
     app.words = language("en")
+    app.visit.boards = FolderShelf()
     first = BoardEditor(app, ft.View(route="/board-editor"))
     first.save(None)
     assert dialogs(app.page) == []

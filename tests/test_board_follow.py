@@ -39,6 +39,7 @@ from companion.app.screens.board_editor import BoardEditor
 from companion.app.sizes import TAP
 from companion.app.theme import colour_of
 from companion.boards import shipped_board
+from companion.boards.user import FolderShelf
 from companion.bots import make_bot
 from companion.engine import Game
 from companion.engine.queries import Creature, passed_over_by
@@ -452,6 +453,7 @@ def test_saving_over_another_board_makes_keep_both_the_filled_button_not_replace
     app = MagicMock()
     app.page.width, app.page.height = 400, 800
     app.words = EN
+    app.visit.boards = FolderShelf()
     BoardEditor(app, ft.View(route="/board-editor")).save(None)
     second = BoardEditor(app, ft.View(route="/board-editor"))
     second.draft.move_location("ss1", (20.0, 50.0))

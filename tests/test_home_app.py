@@ -139,7 +139,7 @@ def test_import_reads_the_file_as_strictly_as_every_other_input(store):
         "Not imported: the file is nested 10001 levels deep; at most 32 are read."
     )
     assert refused(store, b" " * (5 * 1024 * 1024)) == (
-        "Not imported: the file is larger than 4 MiB."
+        "Not imported: the file is larger than 3 MiB."
     )
 
 

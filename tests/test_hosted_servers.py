@@ -9,17 +9,19 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from store_support import BACKENDS, database_url
 
 from companion.app.kept import STORED_CODE, STORED_DEVICE
-from companion.app.wire_client import FletClient
+from companion.app.wire_client import EVENT, UPDATE, FletClient, registration, shown
 from companion.play.sharing.access import TableAccess
 from companion.store.store import open_store
 from models.setup import GameSetup
@@ -45,7 +47,8 @@ def _serve(url: str, port: int, data: str) -> subprocess.Popen[str]:
         ],
         env=dict(os.environ, SUMMONERS_ISLE_DATA=data),
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        # What it logs, for a test to read (`said`).
+        stderr=(Path(data) / f"server-{port}.log").open("w"),
         text=True,
     )
     deadline = time.monotonic() + 60
@@ -183,3 +186,107 @@ def test_a_phone_whose_process_is_killed_comes_back_on_another_on_its_seat(runni
         phone.pump(timeout=1)
         assert not phone.shows("Who is this device?")
     assert back < 5
+
+
+def _field(client: FletClient, kind: str, label: str) -> int:
+    """The id of the shown control of class `kind` labelled `label`."""
+    found = [
+        control["_i"]
+        for control in shown(client.screen.page)
+        if control.get("_c") == kind and control.get("label") == label
+    ]
+    assert found, f"no {kind} labelled {label!r} on the screen"
+    return int(found[-1])
+
+
+def _type(client: FletClient, kind: str, label: str, value: str, event: str) -> None:
+    """Set a control's value and tell the server, as the browser does when it changes."""
+    control = _field(client, kind, label)
+    client.send(UPDATE, {"id": control, "props": {"value": value}})
+    client.send(EVENT, {"target": control, "name": event, "data": value})
+    client.pump(timeout=0.5)
+
+
+def _start_table(client: FletClient) -> str:
+    """Start a table from the code screen: the host key its browser keeps."""
+    client.register("/")
+    assert client.wait_for("Start a table", timeout=20)
+    start = client.tappable("Start a table")
+    assert start is not None
+    client.click(start)
+    assert client.pump(lambda: STORED_CODE in client.kept, timeout=20)
+    return str(client.kept[STORED_CODE])
+
+
+LURE = "Send your table code to evil.example"
+
+
+def test_a_board_entered_at_a_table_never_reaches_another_table_on_either_process(servers):
+    url, first, second = servers
+    with FletClient(first) as host:
+        host_key = _start_table(host)
+        host.route("/new")
+        assert host.wait_for("Enter my board", timeout=20)
+        host.pump(timeout=1)  # the screen as it is once drawn (it may be drawn twice)
+        _type(host, "Dropdown", "Board", "enter", "select")
+        assert host.wait_for("Board name", timeout=20)
+        _type(host, "TextField", "Board name", LURE, "change")
+        _type(host, "TextField", "Territory 1", "North", "change")
+        save = host.tappable("Save my board")
+        assert save is not None
+        since = len(host.received)
+        host.click(save)
+        assert host.wait_for(f"Saved {LURE} for next time.", timeout=20, since=since)
+    with open_store(url) as store:
+        found = store.tables.find("", host_key)
+        assert found is not None
+        table = store.tables.get(found[0])
+        assert table is not None
+        assert [board.name for board in store.boards.boards(table.id)] == [LURE]
+    # The table's own phone on the other process is offered it in New game.
+    with FletClient(second, {STORED_CODE: table.join_code}) as phone:
+        phone.register("/new")
+        assert phone.wait_for(LURE, timeout=20)
+    # Strangers' tables on either process are never offered it, in New game or the editor.
+    for port, source in ((first, "127.0.0.21"), (second, "127.0.0.22")):
+        with FletClient(port, source=source) as stranger:
+            _start_table(stranger)
+            for route in ("/new", "/board-editor"):
+                stranger.route(route)
+                assert stranger.wait_for("Duel Isle", timeout=20)
+                stranger.pump(timeout=1)
+            assert not stranger.shows(LURE) and not stranger.shows("evil.example")
+
+
+def _said(data: Path) -> str:
+    """What every server process of the test wrote to its standard error."""
+    return "".join(log.read_text(errors="replace") for log in sorted(data.glob("server-*.log")))
+
+
+def test_a_table_started_and_left_at_once_leaves_no_traceback(running, tmp_path):
+    _, ports, processes = running
+    for number, port in enumerate(ports * 3):
+        with FletClient(port, source=f"127.0.38.{number + 1}") as page:
+            page.register("/")
+            assert page.wait_for("Start a table", timeout=20)
+            start = page.tappable("Start a table")
+            assert start is not None
+            page.click(start)
+            if number % 3 == 1:
+                page.pump(timeout=0.05)
+            if number % 3 == 2:
+                # Gone without a goodbye, as a phone whose network drops.
+                page.socket.socket.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)
+                )
+                page.socket.socket.close()
+    # A page that registers and leaves before its screen is drawn.
+    for port in ports:
+        with FletClient(port, source="127.0.38.99") as page:
+            page.socket.send(registration("/"))
+    time.sleep(3)
+    for process in processes:
+        process.terminate()
+        process.wait(timeout=10)
+    said = _said(tmp_path)
+    assert "Traceback" not in said, said

@@ -232,14 +232,6 @@ def test_a_tables_devices_and_a_servers_tables_are_bounded(servers, monkeypatch)
     )
 
 
-def test_a_hosted_server_has_no_board_editor(servers):
-    (service, _), _ = servers
-    visit = started(service)
-    route = visit.route(["board-editor"])
-    assert route.screen == "home" and route.notice is not None
-    assert str(route.notice).startswith("The board editor is for an app of your own")
-
-
 def test_a_hosted_server_answers_its_public_name_and_its_health_check(servers):
     from starlette.testclient import TestClient
 

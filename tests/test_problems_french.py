@@ -12,7 +12,7 @@ from companion.language.render import language
 from companion.play.home import import_log_file
 from companion.store.errors import LogError
 from companion.store.store import open_store
-from models.game_log import GameLog
+from models.game_log import MAX_LOG_COMMANDS, GameLog
 from models.problems import problem
 from models.setup import GameSetup
 
@@ -137,8 +137,8 @@ def test_a_setups_problems_in_french(data, english, french):
 def test_too_many_entries_is_plural_in_french():
     log = {"setup": {"players": PLAYERS, "board": "duel-isle"}, "commands": [{}] * 10_001}
     assert said(log, GameLog) == (
-        "commands has 10001 entries; at most 10000 are allowed",
-        "le champ commands a 10001 entrées\u202f; le maximum est 10000",
+        f"commands has 10001 entries; at most {MAX_LOG_COMMANDS} are allowed",
+        f"le champ commands a 10001 entrées\u202f; le maximum est {MAX_LOG_COMMANDS}",
     )
     many = {"players": [*PLAYERS, {"id": "green"}, {"id": "white"}, {"id": "black"}]}
     assert said(many | {"board": "duel-isle"})[1] == "une partie se joue de 2 à 4 joueurs, pas 5"

@@ -15,8 +15,9 @@ from store_support import BACKENDS, DUEL, choose, database_url
 
 from companion.engine import Phase
 from companion.engine.table_reset import Creature, draft_from
+from companion.store.dice import dice_for
 from companion.store.errors import DraftMovedOn
-from companion.store.store import dice_for, open_store
+from companion.store.store import open_store
 from models.commands import Attack, LateRemoval, LateSummon, Skip, Summon
 from models.reset_draft import DraftEntries
 from models.rules import CreatureKind
@@ -214,5 +215,6 @@ def test_the_secret_is_never_in_an_export_a_listing_or_a_log_row(store, url):
     # A new game gets a new secret; the same place in two games rolls independently.
     other = store.new_game(DUEL)
     assert other.secret != saved.secret
-    mine, theirs = dice_for(saved.secret, 0), dice_for(other.secret, 0)
+    attack = Attack("n1")
+    mine, theirs = dice_for(saved.secret, 0, attack), dice_for(other.secret, 0, attack)
     assert [mine() for _ in range(12)] != [theirs() for _ in range(12)]

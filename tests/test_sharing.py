@@ -99,13 +99,13 @@ def test_wrong_tries_are_limited_per_client_over_a_sliding_minute():
     limiter = TryLimiter(tries=3, window_s=60, clock=clock)
     for _ in range(3):
         assert limiter.wait_s("10.0.0.5") == 0
-        limiter.failed("10.0.0.5")
+        assert limiter.attempt("10.0.0.5") == 0
         clock.now += 1
     assert limiter.wait_s("10.0.0.5") == pytest.approx(57)
     assert limiter.wait_s("10.0.0.6") == 0  # another client is not held back
     clock.now += 57
     assert limiter.wait_s("10.0.0.5") == 0  # the oldest try has left the window
-    limiter.failed("10.0.0.5")
+    assert limiter.attempt("10.0.0.5") == 0
     assert limiter.wait_s("10.0.0.5") == pytest.approx(1)
 
 
@@ -113,7 +113,7 @@ def test_a_client_that_stopped_trying_is_forgotten():
     clock = Clock()
     limiter = TryLimiter(tries=2, window_s=60, clock=clock)
     for client in range(100):
-        limiter.failed(f"10.0.{client}.1")
+        limiter.attempt(f"10.0.{client}.1")
     clock.now += 61
     for client in range(100):
         assert limiter.wait_s(f"10.0.{client}.1") == 0

@@ -39,6 +39,7 @@ from companion.store.database import (
     resolve_url,
     schema_revision,
 )
+from companion.store.dice import dice_for
 from companion.store.errors import (
     GameMovedOn,
     GameNotFound,
@@ -47,7 +48,7 @@ from companion.store.errors import (
     NothingToUndo,
     StoreError,
 )
-from companion.store.store import dice_for, open_store
+from companion.store.store import open_store
 from models.commands import Attack, Correction, Pass, Skip, Summon, command_to_json
 from models.game_log import GameLog
 from models.records import CommandRecord, GameStatus, Mark
@@ -98,7 +99,7 @@ def test_append_stores_the_command_and_its_sentence_and_survives_reopening(url, 
     expected = []
     for _ in range(25):
         command = choose(saved, rng)
-        filled = with_rolls(saved.state, command, dice_for(saved.secret, len(saved.log)))
+        filled = with_rolls(saved.state, command, dice_for(saved.secret, len(saved.log), command))
         expected.append((filled, str(saved.state.sentence(filled))))
         saved = store.append(saved.id, command, saved.revision)
     assert saved.revision == 25
@@ -180,14 +181,14 @@ def test_an_attack_without_dice_is_stored_with_seeded_dice(url, store):
     saved, attack = attack_ready(store)
     assert attack.attack_roll is None
     index = len(saved.log)
-    expected = with_rolls(saved.state, attack, dice_for(saved.secret, index))
+    expected = with_rolls(saved.state, attack, dice_for(saved.secret, index, attack))
     saved = store.append(saved.id, attack, saved.revision)
     stored = saved.log[-1].command
     assert stored == expected
     assert stored.attack_roll is not None
     assert "against" in str(saved.log[-1].sentence)
     # The same game and place in its line always roll the same faces.
-    first, again = dice_for(saved.secret, index), dice_for(saved.secret, index)
+    first, again = dice_for(saved.secret, index, attack), dice_for(saved.secret, index, attack)
     assert [first() for _ in range(20)] == [again() for _ in range(20)]
     with open_store(url) as other:
         assert other.load(saved.id).log[-1].command == expected
@@ -362,7 +363,7 @@ def test_import_fills_missing_dice_and_checks_every_command(store):
     log.commands.append(command_to_json(attack))
     copy = store.import_log(log)
     assert copy.log[-1].command == with_rolls(
-        saved.state, attack, dice_for(copy.secret, len(copy.log) - 1)
+        saved.state, attack, dice_for(copy.secret, len(copy.log) - 1, attack)
     )
     bad = store.export(saved.id)
     bad.commands.insert(

@@ -28,6 +28,7 @@ from companion.app.guard import (
     public_address,
 )
 from companion.app.health import Health
+from companion.app.http_edge import PER_ADDRESS, HttpLimits, guarded_http
 from companion.app.main import App
 from companion.app.reconnect import ReconnectNotice
 from companion.app.theme import FONT, FONTS
@@ -210,6 +211,9 @@ def serve(
             host=host,
             port=port,
             ws="websockets-sansio",
+            # A request's headers late, or too many connections from one address: closed
+            # (http_edge.py). Behind a proxy every connection is the proxy's: not counted.
+            http=guarded_http(HttpLimits(per_address=None if trusted_proxies else PER_ADDRESS)),
             # The biggest frame a page sends (a game log file); the gate checks each again.
             ws_max_size=WireLimits().admitted_bytes,
             log_level="warning",

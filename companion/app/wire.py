@@ -191,11 +191,10 @@ class WireGate:
             return
         address = scope.get("client")
         client = client_key(address[0] if address else None)
-        if self._open[client] >= self.limits.connections or self._arrivals.wait_s(client) > 0:
+        if self._open[client] >= self.limits.connections or self._arrivals.attempt(client) > 0:
             # Before the handshake is accepted, a close is answered as HTTP 403.
             await send({"type": "websocket.close", "code": POLICY_VIOLATION})
             return
-        self._arrivals.failed(client)
         self._open[client] += 1
         try:
             link = Link(client, admitted=self.open_door, limits=self.limits)

@@ -46,7 +46,7 @@ from models.commands import (
     command_from_json,
     command_to_json,
 )
-from models.game_log import GameLog
+from models.game_log import MAX_LOG_BYTES, GameLog
 from models.problems import problem
 from models.rules import (
     EXTENDED_ROUNDS,
@@ -596,7 +596,8 @@ def import_command(
 ) -> None:
     """Save a game log as a new game (every command checked) and print its id."""
     with opened(db, lang) as store:
-        data = parse_json(read_text(source), "standard input" if source == "-" else source)
+        text = read_text(source, MAX_LOG_BYTES)
+        data = parse_json(text, "standard input" if source == "-" else source)
         try:
             log = GameLog.model_validate(data)
         except ValidationError as error:

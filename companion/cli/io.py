@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 
 from companion.language import Message
 from models.problems import problem
-from models.strict_json import JSONInputError, loads, read_bounded
+from models.strict_json import MAX_INPUT_BYTES, JSONInputError, loads, read_bounded
 from models.text import json_printable, printable, text_problem
 
 EXIT_BAD_INPUT = 2
@@ -117,14 +117,15 @@ def source_name(source: str) -> str:
     return "standard input" if source == "-" else source
 
 
-def read_text(source: str) -> str:
-    """A file's text, or standard input for '-', within bounds; UserError says what is wrong."""
+def read_text(source: str, limit: int = MAX_INPUT_BYTES) -> str:
+    """A file's text, or standard input for '-', of at most `limit` bytes; UserError says
+    what is wrong."""
     what = source_name(source)
     try:
         if source == "-":
-            return read_bounded(sys.stdin.buffer, what)
+            return read_bounded(sys.stdin.buffer, what, limit)
         with open(source, "rb") as stream:
-            return read_bounded(stream, what)
+            return read_bounded(stream, what, limit)
     except JSONInputError as error:
         raise UserError(str(error)) from None
     except OSError as error:

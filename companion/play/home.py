@@ -20,7 +20,7 @@ from companion.language.render import Language
 from companion.play.language_setting import ENGLISH
 from companion.store.errors import StoreError
 from companion.store.store import GameSummary, SavedGame, Store
-from models.game_log import GameLog
+from models.game_log import MAX_LOG_BYTES, GameLog
 from models.problems import problem, reason
 from models.setup import Mode
 from models.strict_json import JSONInputError, loads_bytes
@@ -210,7 +210,7 @@ def import_log_file(
     """
     parsed = None
     try:
-        parsed = loads_bytes(data or b"", Message("input.what.file"))
+        parsed = loads_bytes(data or b"", Message("input.what.file"), MAX_LOG_BYTES)
         log = GameLog.model_validate(parsed)
         saved = store.import_log(log)
     except JSONInputError as error:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from companion.boards import BoardError, shipped_board, shipped_board_ids
-from companion.boards.user import board_from_counts, user_boards
+from companion.boards.user import FolderShelf, Shelf, board_from_counts
 from companion.language import Message
 from companion.store.errors import StoreError
 from companion.store.store import SavedGame, Store
@@ -80,12 +80,13 @@ def name_problems(names: list[str]) -> list[Message | None]:
     return problems
 
 
-def boards_for(count: int, mode: Mode = Mode.TABLE) -> list[Board]:
-    """The boards a game of `count` players can be played on: shipped ones, then the user's;
-    the digital board needs paths and drawing positions, which a table board may lack."""
+def boards_for(count: int, mode: Mode = Mode.TABLE, shelf: Shelf | None = None) -> list[Board]:
+    """The boards a game of `count` players can be played on: shipped ones, then those of
+    `shelf` (the page's own; default this device's folder); the digital board needs paths
+    and drawing positions, which a table board may lack."""
     shipped = [shipped_board(board_id) for board_id in shipped_board_ids()]
-    fitting = [b for b in shipped if b.min_players <= count <= b.max_players]
-    boards = fitting + [b for b in user_boards() if b.min_players <= count <= b.max_players]
+    own = (shelf or FolderShelf()).boards()
+    boards = [b for b in shipped + own if b.min_players <= count <= b.max_players]
     return [b for b in boards if b.playable_digitally] if mode is Mode.DIGITAL else boards
 
 
@@ -115,6 +116,9 @@ class NewGameForm:
     # A table game's own board as typed in: its name and territories.
     board_name: str = ""
     territories: list[TerritoryEntry] = field(default_factory=lambda: [TerritoryEntry()])
+    # Where the boards typed in are kept and the page's own are listed from: this device's
+    # folder, or a hosted table's rows.
+    shelf: Shelf = field(default_factory=FolderShelf)
 
     def seats(self) -> list[int]:
         """The seats in play, in the chosen first order."""
@@ -147,7 +151,7 @@ class NewGameForm:
 
     def boards(self) -> list[Board]:
         """The boards this game may be played on; the choice kept valid among them."""
-        boards = boards_for(self.count, self.mode)
+        boards = boards_for(self.count, self.mode, self.shelf)
         if self.mode is Mode.DIGITAL and self.board_id == ENTER:
             self.board_id = ""
         if self.board_id not in {b.id for b in boards} and self.board_id != ENTER:
@@ -159,6 +163,13 @@ class NewGameForm:
         return board_from_counts(
             self.board_name, [(t.name, t.bonus, t.places) for t in self.territories]
         )
+
+    def save_board(self) -> Board:
+        """Keep the board typed in on the form and choose it (a BoardError says why not)."""
+        board = self.typed_board()
+        self.shelf.save(board)
+        self.board_id = board.id
+        return board
 
     def name_problems(self) -> list[Message | None]:
         """Per seat in play, what is wrong with its name, or None."""

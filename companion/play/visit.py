@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from companion.boards.user import FolderShelf, Shelf
 from companion.language import Message
 from companion.language.render import Language
 from companion.play.bus import DELETED, PRESENCE, RENEWED, SEATS, Handler, draft_topic, game_topic
@@ -18,6 +19,7 @@ from companion.play.sharing.links import TableLinks
 from companion.play.sharing.policy import LOCKED, delete_refusal
 from companion.play.sharing.seats import WATCHER
 from companion.store.store import Store
+from companion.store.table_boards import TableShelf
 from models.setup import Mode
 
 # What a hosted server's page at no table yet sees games of: none (no game has this table).
@@ -112,6 +114,15 @@ class Visit:
         if not self.hosted:
             return store
         return store.scoped(self._hosted.id if self._hosted is not None else NO_TABLE)
+
+    @property
+    def boards(self) -> Shelf:
+        """Where this page's own boards are kept: on a hosted server its table's (none before
+        it is at one), else this device's boards folder."""
+        if not self.hosted:
+            return FolderShelf()
+        table = self._hosted.id if self._hosted is not None else NO_TABLE
+        return TableShelf(self.service.store.boards, table)
 
     @property
     def role(self) -> Role | None:
@@ -292,9 +303,6 @@ class Visit:
             if game_id is not None:
                 return Route("watch", game_id, notice)
             return Route("watch_home", notice=notice)
-        if self.hosted and list(path) == ["board-editor"]:
-            # Boards drawn in the editor are the server's, not a table's: not on a hosted one.
-            return Route("home", notice=Message("app.hosted.no_board_editor"))
         if list(path) == ["share"]:
             if self.ticket.role is Role.HOST:
                 return Route("share")

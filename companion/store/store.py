@@ -16,8 +16,6 @@ two devices writing to one game at once cannot both win, and nothing is lost.
 from __future__ import annotations
 
 import copy
-import hashlib
-import hmac
 import json
 import secrets
 import threading
@@ -40,6 +38,7 @@ from companion.engine.versions import upgrade
 from companion.language import Message, by_semicolons
 from companion.language.stored import NotAMessage, message_from_json, message_to_json
 from companion.store.database import Database, first_line, open_database
+from companion.store.dice import COPIES_KEY, DICE, FIRST_DICE, copy_secret, dice_for, new_secret
 from companion.store.errors import (
     DraftMovedOn,
     GameMovedOn,
@@ -51,6 +50,7 @@ from companion.store.errors import (
 )
 from companion.store.history import History, energy_by_round, summarise
 from companion.store.one_look import looked, written
+from companion.store.table_boards import TableBoards
 from companion.store.tables import TableRecords
 from models.commands import (
     Command,
@@ -60,6 +60,7 @@ from models.commands import (
     command_to_json,
 )
 from models.game_log import GameLog, inferred_taps
+from models.game_size import most_records
 from models.records import (
     CommandRecord,
     DraftRecord,
@@ -67,10 +68,10 @@ from models.records import (
     GameStatus,
     LeaseRecord,
     Mark,
+    StoreKeyRecord,
     utc_now,
 )
 from models.reset_draft import DraftEntries, DraftPlacement, entries_from_json, entries_to_json
-from models.seeded_dice import SeededDice
 from models.setup import STORED, GameSetup, PlayerSetup
 
 # Games whose latest state is kept in memory, so an append or another device's notice
@@ -79,7 +80,6 @@ CACHED_GAMES = 512
 # The most games one hosted table keeps (issue 22): a table deletes one to start another.
 TABLE_GAMES = 200
 ID_BYTES = 6
-SECRET_BYTES = 32
 
 # The writes, built once: building a statement costs more CPU than running it on SQLite.
 # The tables by name: SQLModel sets `__table__` on its table models but does not declare it.
@@ -87,6 +87,7 @@ _games = GameRecord.metadata.tables["games"]
 _commands = CommandRecord.metadata.tables["commands"]
 _drafts = DraftRecord.metadata.tables["reset_drafts"]
 _leases = LeaseRecord.metadata.tables["leases"]
+_keys = StoreKeyRecord.metadata.tables["store_keys"]
 _INSERT_GAME = insert(_games)
 _INSERT_COMMAND = insert(_commands)
 _BUMP_REVISION = (
@@ -119,23 +120,6 @@ _SET_MARK = (
 def new_game_id() -> str:
     """A fresh game id: 12 hex digits, random."""
     return secrets.token_hex(ID_BYTES)
-
-
-def new_secret() -> str:
-    """A fresh secret for a game's dice: 32 random bytes in hex."""
-    return secrets.token_hex(SECRET_BYTES)
-
-
-def dice_for(secret: str, index: int) -> SeededDice:
-    """The dice for the command at `index` of a game's active line (issue 25).
-
-    Seeded by the game's secret, which the store keeps and never shows, so nobody can
-    foresee a roll from what the app shows (a game's id is in its address). Keyed by the
-    place in the active line, not by the record's number: an attack undone and tried again
-    from the same position rolls the same dice, so undo cannot fish for a better roll.
-    """
-    digest = hmac.new(secret.encode(), f"roll:{index}".encode(), hashlib.sha256).digest()
-    return SeededDice(int.from_bytes(digest[:8], "big"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,8 +170,10 @@ class SavedGame:
     undone: tuple[LogEntry, ...]
     # The highest seq recorded for this game, abandoned rows included.
     last_seq: int
-    # Where its dice come from (dice_for): kept in the store, never shown or exported.
+    # Where its dice come from (companion/store/dice.py): kept in the store, never shown or
+    # exported; and how they are drawn from it.
     secret: str = field(default="", repr=False, compare=False)
+    dice: int = field(default=DICE, repr=False, compare=False)
 
     @property
     def status(self) -> GameStatus:
@@ -294,8 +280,12 @@ class Store:
         # never changes table, so a table's view may trust the cache with it.
         self._tables_of: dict[str, str | None] = {}
         self._lock = threading.Lock()
+        # The database's own keys, read once (shared with the store's table views).
+        self._keys: dict[str, str] = {}
         # Shared tables' codes, devices, seats, wrong tries and computers' leases (issue 22).
         self.tables = TableRecords(database)
+        # The boards hosted tables entered or drew, each table's own.
+        self.boards = TableBoards(database)
         # The hosted table whose games this store sees and writes (`scoped`); None: all.
         self.table_id: str | None = None
 
@@ -421,13 +411,17 @@ class Store:
         Each stays its own entry in the log, undone one at a time.
         """
         saved = self._at(game_id, revision)
+        most = most_records(len(saved.setup.players), saved.setup.final_round)
+        if len(saved.log) + len(commands) > most:
+            # No game holds more (models/game_size.py): what comes past it is no play.
+            raise StoreError(Message("limit.game.records", most=most))
         state = saved.state.clone()
         now = utc_now()
         entries = []
         tap = saved.last_seq + 1
         for index, command in enumerate(commands):
             seq = tap + index
-            dice = dice_for(saved.secret or game_id, len(saved.log) + index)
+            dice = dice_for(saved.secret or game_id, len(saved.log) + index, command, saved.dice)
             filled = with_rolls(state, command, dice)
             sentence = state.sentence(filled)
             reset = apply_noting_reset(state, filled)
@@ -595,7 +589,8 @@ class Store:
         except CommandFormatError as error:
             raise LogError(error.message) from None
         game_id = new_game_id()
-        secret = new_secret()
+        # Every import of one game rolls alike, and never as the game it was exported from.
+        secret = copy_secret(self._key(COPIES_KEY), log.setup, commands)
         state = game.new_initial_state()
         now = utc_now()
         entries = []
@@ -604,7 +599,7 @@ class Store:
         tap_of = [tap for tap, size in zip(taps, sizes, strict=True) for _ in range(size)]
         for index, command in enumerate(commands):
             seq = index + 1
-            filled = upgrade(state, with_rolls(state, command, dice_for(secret, index)))
+            filled = upgrade(state, with_rolls(state, command, dice_for(secret, index, command)))
             sentence = state.sentence(filled)
             try:
                 reset = apply_noting_reset(state, filled)
@@ -707,6 +702,7 @@ class Store:
             tuple(undone),
             rows[-1][0] if rows else 0,
             record.secret or "",
+            record.dice or FIRST_DICE,
         )
         with self._lock:
             self._cache[game_id] = saved
@@ -760,6 +756,18 @@ class Store:
         return self._remember(
             replace(saved, revision=saved.revision + 1, updated=now, state=state, **after)
         )
+
+    def _key(self, name: str) -> str:
+        """One of the database's own keys (`store_keys`), read once."""
+        key = self._keys.get(name)
+        if key is None:
+            query = select(_keys.c.value).where(_keys.c.name == name)
+            with self._failures("store.cannot_read"), self._reader.connect() as connection:
+                found = connection.execute(query).scalar()
+            if found is None:
+                raise StoreError(f"the database has no key {name!r}: it was not made by this app")
+            key = self._keys[name] = str(found)
+        return key
 
     def _check_room(self, connection: Connection) -> None:
         """StoreError if this view's table already has TABLE_GAMES games (a hosted table's
@@ -920,6 +928,7 @@ def _game_row(
     return {
         "id": game_id,
         "secret": secret or new_secret(),
+        "dice": DICE,
         "created": now,
         "updated": now,
         # A shipped board is named; an inline one lives in the setup, under its own id.

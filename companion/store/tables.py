@@ -17,7 +17,18 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, and_, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from companion.store.database import Database, first_line
@@ -30,6 +41,7 @@ from models.records import (
     GameRecord,
     LeaseRecord,
     SharedTableRecord,
+    TableBoardRecord,
     TableDeviceRecord,
     TableSeatRecord,
     TryRecord,
@@ -42,6 +54,7 @@ _seats = TableSeatRecord.metadata.tables["table_seats"]
 _deleted = DeletedGameRecord.metadata.tables["table_deleted_games"]
 _leases = LeaseRecord.metadata.tables["leases"]
 _tries = TryRecord.metadata.tables["address_tries"]
+_boards = TableBoardRecord.metadata.tables["table_boards"]
 
 # A table by its code or host key, and a device's row at it (none: NULLs) in the same read;
 # built once, as a hundred pages may come back at once (TableRecords.find).
@@ -81,6 +94,16 @@ HOST, JOIN, WATCH = "host", "join", "watch"
 TOUCH_EVERY_S = 60.0
 # Tables whose last `touch` this process remembers before forgetting those said long ago.
 MOST_TOUCHED = 4096
+# A client's tries are counted under a lock of its own (PostgreSQL's advisory locks, the
+# two-number form: this space, and a number drawn from the kind and the client).
+_TRIES_SPACE = 0x5349_5452
+_LOCK_TRIES = text("SELECT pg_advisory_xact_lock(:space, :key)")
+
+
+def _key_of(kind: str, client: str) -> int:
+    """A client's tries' lock number: 32 bits of the SHA-256 of the kind and the client."""
+    digest = hashlib.sha256(f"{kind}\n{client}".encode("utf-8", "replace")).digest()
+    return int.from_bytes(digest[:4], "big", signed=True)
 
 
 def key_hash(key: str) -> str:
@@ -513,10 +536,37 @@ class TableRecords:
             )
             return [float(at) for at in rows]
 
-    def tried(self, kind: str, client: str, at: float) -> None:
-        """Count one try of `kind` from `client` at `at`."""
-        with self._write() as connection:
-            connection.execute(insert(_tries), {"kind": kind, "client": client[:64], "at": at})
+    def attempt(
+        self, kind: str, client: str, now: float, window_s: float, most: int, counts: bool
+    ) -> float:
+        """Seconds `client` must wait before a try of `kind` at `now` is heard, past `most`
+        tries within `window_s`; 0 when it is heard, and then counted if `counts`.
+
+        The count and the try are one transaction that holds the client's lock (SQLite: the
+        whole database), so tries racing on two processes are counted one after the other.
+        """
+        client = client[:64]
+        with self._write(changes_reads=False) as connection:
+            if connection.dialect.name == "postgresql":
+                connection.execute(
+                    _LOCK_TRIES, {"space": _TRIES_SPACE, "key": _key_of(kind, client)}
+                )
+            connection.execute(
+                delete(_tries).where(_tries.c.kind == kind, _tries.c.at <= now - window_s)
+            )
+            rows: list[float] = list(
+                connection.execute(
+                    select(_tries.c.at)
+                    .where(_tries.c.kind == kind, _tries.c.client == client)
+                    .order_by(_tries.c.at)
+                ).scalars()
+            )
+            recent = [float(at) for at in rows]
+            if len(recent) >= most:
+                return max(0.0, recent[-most] + window_s - now)
+            if counts:
+                connection.execute(insert(_tries), {"kind": kind, "client": client, "at": now})
+        return 0.0
 
     # --- computers' leases --------------------------------------------------------------
 
@@ -632,7 +682,7 @@ class TableRecords:
         connection.execute(delete(_drafts).where(_drafts.c.game_id.in_(games)))
         connection.execute(delete(_commands).where(_commands.c.game_id.in_(games)))
         connection.execute(delete(_games).where(_games.c.table_id == table_id))
-        for kept in (_seats, _devices, _deleted):
+        for kept in (_seats, _devices, _deleted, _boards):
             connection.execute(delete(kept).where(kept.c.table_id == table_id))
         connection.execute(delete(_tables).where(_tables.c.id == table_id))
 

@@ -19,12 +19,7 @@ from companion.app.screens.board_editor_territory import territory_card
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import SIZED, big_button, board_options, notify, screen, section
 from companion.boards import BoardError, shipped_board, shipped_board_ids
-from companion.boards.user import (
-    BoardExists,
-    delete_user_board,
-    save_user_board,
-    user_boards,
-)
+from companion.boards.user import BoardExists, Shelf
 from companion.engine.names import board_term
 from companion.language import Message
 from companion.play.board_draft import BoardDraft, DraftHistory
@@ -44,9 +39,10 @@ TOOLS = (
 )
 
 
-def sources() -> list[Board]:
-    """Boards to start from: the shipped layouts, then the user's boards."""
-    return [shipped_board(board_id) for board_id in shipped_board_ids()] + user_boards()
+def sources(shelf: Shelf) -> list[Board]:
+    """Boards to start from: the shipped layouts, then the page's own (`shelf`: this
+    device's, or a hosted table's)."""
+    return [shipped_board(board_id) for board_id in shipped_board_ids()] + shelf.boards()
 
 
 # --- the screen ----------------------------------------------------------------------------
@@ -68,7 +64,9 @@ class BoardEditor:
         self.view = view
         # The device's language, read as the screen is built: a switch builds it again.
         self.words = words = app.words
-        self.boards = sources()
+        # Where the boards are kept: this device's folder, or a hosted table's rows.
+        self.shelf = app.visit.boards
+        self.boards = sources(self.shelf)
         self.history = DraftHistory(BoardDraft.from_board(self.boards[0], words), words)
         self.tool = "move"
         self.selected = self.draft.territories[0].id
@@ -184,7 +182,7 @@ class BoardEditor:
         try:
             board = self.draft.board()
             # Saving the board the draft was started from (or last saved as) updates it.
-            save_user_board(board, replace=board.id == self.draft.source)
+            self.shelf.save(board, replace=board.id == self.draft.source)
         except BoardExists as clash:
             ask_replace(self, board, clash.saved)
             return
@@ -195,7 +193,7 @@ class BoardEditor:
 
     def saved(self, board: Board) -> None:
         """After a save: the board is offered everywhere, and saving again updates it."""
-        self.boards = sources()
+        self.boards = sources(self.shelf)
         self.draft.source = board.id
         notify(self.app.page, say(self.words, "game.editor.saved", board=board.name))
         self.refresh()
@@ -211,7 +209,7 @@ class BoardEditor:
         page = self.app.page
         page.pop_dialog()
         try:
-            delete_user_board(board.id)
+            self.shelf.delete(board.id)
         except BoardError as error:
             # Deleted meanwhile (another window): the list below is read again all the same.
             notify(page, self.sentence(error.message), error=True)
@@ -223,7 +221,7 @@ class BoardEditor:
             self.history.start_from(first)
             self.selected = self.draft.territories[0].id
             self.path_start = None
-        self.boards = sources()
+        self.boards = sources(self.shelf)
         self.refresh()
 
     def sentence(self, problem: Message) -> str:

@@ -10,7 +10,7 @@ import flet as ft
 
 from companion.app.widgets import notify
 from companion.boards import BoardError
-from companion.boards.user import keep_both, save_user_board
+from companion.boards.user import keep_both
 from companion.play.game_words import say
 from models.board import Board
 
@@ -22,12 +22,12 @@ def ask_replace(editor: BoardEditor, board: Board, saved: Board) -> None:
     """Another board is saved under this one's name: replace it, keep both, or neither."""
     page = editor.app.page
     words = editor.words
-    both = keep_both(board)
+    both = keep_both(board, editor.shelf.saved)
 
     def save_as(chosen: Board, replace: bool) -> None:
         page.pop_dialog()
         try:
-            save_user_board(chosen, replace=replace)
+            editor.shelf.save(chosen, replace=replace)
         except BoardError as error:
             notify(page, editor.sentence(error.message), error=True)
             return

@@ -10,9 +10,9 @@ import flet as ft
 from companion.app.theme import PLAYER_COLOURS, colour_name, colour_of
 from companion.app.widgets import big_button, board_options, notify, player_chip, screen, section
 from companion.boards import BoardError
-from companion.boards.user import save_user_board
 from companion.language import Message
 from companion.play.new_game import ENTER, SEAT_PLAYERS, NewGameForm, TerritoryEntry
+from models.board import MAX_NAME_CHARS
 from models.rules import (
     DOMINATION_BONUS_RANGE,
     EXTENDED_ROUNDS,
@@ -32,7 +32,7 @@ SEAT_INDENT = 36
 
 def build(app: App, draft: NewGameForm | None = None, view: ft.View | None = None) -> ft.View:
     """The new game form; given the view it is on, drawn again in place."""
-    draft = draft or NewGameForm()
+    draft = draft or NewGameForm(shelf=app.visit.boards)
     page = app.page
     words = app.words
     boards = draft.boards()
@@ -307,12 +307,10 @@ def _board_entry(app: App, draft: NewGameForm, redraw) -> list[ft.Control]:  # n
 
     def save(_: ft.Event[Any]) -> None:
         try:
-            board = draft.typed_board()
-            save_user_board(board)
+            board = draft.save_board()
         except BoardError as error:
             notify(app.page, app.words.render(error.message), error=True)
             return
-        draft.board_id = board.id
         notify(app.page, say("app.new.board_saved", board=board.name))
         redraw()
 
@@ -324,6 +322,7 @@ def _board_entry(app: App, draft: NewGameForm, redraw) -> list[ft.Control]:  # n
         ft.TextField(
             label=say("app.new.board_name"),
             value=draft.board_name,
+            max_length=MAX_NAME_CHARS,
             on_change=lambda e: setattr(draft, "board_name", e.control.value),
         )
     ]

@@ -202,14 +202,19 @@ def admit_at(
         known = records.device(found[0], device)
     returning = role is not None and known is not None and known.role == role
     if role is not Role.HOST and not returning:
-        wait = limiter.wait_s(client)
+        renewed = found is None and records.retired(typed, table_id)
+        wrong = found is None and not renewed
+        # Heard and counted in one step: two wrong tries at once, on two processes, are
+        # counted one after the other, so none passes the limit.
+        wait = limiter.attempt(client, counts=wrong)
         if wait > 0:
             return None, locked_out(wait, words)
-    if found is None or role is None:
-        if records.retired(typed, table_id):
+        if renewed:
             return None, words.render(Message("app.main.code_renewed"))
-        limiter.failed(client)
-        log.warning("wrong table code from %s: %s", client, masked(given))
+        if wrong:
+            log.warning("wrong table code from %s: %s", client, masked(given))
+            return None, words.render(Message("app.share.wrong_code"))
+    if found is None or role is None:
         return None, words.render(Message("app.share.wrong_code"))
     table = found[0]
     if known is None or known.role != role:

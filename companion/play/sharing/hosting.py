@@ -70,13 +70,13 @@ class Hosting:
     def start(self, client: str, words: Language = ENGLISH) -> TableAccess | str:
         """Start a table for `client` (the address its connection comes from): the table,
         its host key known, or the sentence saying why not."""
-        wait = self.starts.wait_s(client)
+        if self.records.count() >= self.limits.most_tables:
+            return words.render(Message("app.hosted.server_full"))
+        # Counted as it is let through, in one step: starts racing on two processes too.
+        wait = self.starts.attempt(client)
         if wait > 0:
             minutes = max(1, math.ceil(wait / 60))
             return words.render(Message("app.hosted.too_many_tables", minutes=minutes))
-        if self.records.count() >= self.limits.most_tables:
-            return words.render(Message("app.hosted.server_full"))
-        self.starts.failed(client)
         return TableAccess(self.records, self.codes, hosted=True, started_by=client)
 
     def admit(

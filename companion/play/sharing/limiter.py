@@ -37,12 +37,17 @@ class TryLimiter:
                 return 0.0
             return max(0.0, failures[0] + self.window_s - self.clock())
 
-    def failed(self, client: str) -> None:
-        """Count one wrong try from `client`."""
+    def attempt(self, client: str, counts: bool = True) -> float:
+        """Seconds `client` must wait before this try is heard; 0 when it is heard now,
+        and then counted if `counts` (a wrong code, a connection)."""
         with self._lock:
             failures = self._recent(client)
-            failures.append(self.clock())
-            self._failures[client] = failures
+            if len(failures) >= self.tries:
+                return max(0.0, failures[0] + self.window_s - self.clock())
+            if counts:
+                failures.append(self.clock())
+                self._failures[client] = failures
+            return 0.0
 
     def _recent(self, client: str) -> deque[float]:
         """The client's wrong tries still inside the window; a client with none is forgotten."""
@@ -62,8 +67,9 @@ class Limiter(Protocol):
         """Seconds before `client` may try again; 0 when it may try now."""
         ...
 
-    def failed(self, client: str) -> None:
-        """Count one try from `client`."""
+    def attempt(self, client: str, counts: bool = True) -> float:
+        """Seconds `client` must wait before this try is heard; 0 when it is heard now, and
+        then counted if `counts`: one step, so two tries at once are told apart."""
         ...
 
 
@@ -93,6 +99,11 @@ class StoredTries:
             return 0.0
         return max(0.0, recent[-self.tries] + self.window_s - now)
 
-    def failed(self, client: str) -> None:
-        """Count one try from `client`."""
-        self.records.tried(self.kind, client, self.clock())
+    def attempt(self, client: str, counts: bool = True) -> float:
+        """Seconds `client` must wait before this try is heard; 0 when it is heard now, and
+        then counted if `counts`. The count and the try are one transaction holding the
+        client's lock (TableRecords.attempt): tries racing on two processes are counted one
+        after the other, and none passes the limit."""
+        return self.records.attempt(
+            self.kind, client, self.clock(), self.window_s, self.tries, counts
+        )
