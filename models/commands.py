@@ -85,6 +85,15 @@ class Pass(NamedTuple):
     by: By = None
 
 
+@command("done", player=True)
+class Done(NamedTuple):
+    """At the table: a player says, whatever the turn, that they record nothing more in the
+    rest of the Summoning phase ("summoning") or of the round ("round")."""
+
+    until: Literal["summoning", "round"]
+    by: By = None
+
+
 @command("activate", player=True)
 class Activate(NamedTuple):
     """Start activating one of the player's face-up creatures of the step's kind."""
@@ -138,11 +147,16 @@ class Dominate(NamedTuple):
 
 @command("removal", player=True)
 class Removal(NamedTuple):
-    """At the table: the player whose turn it is removed an opponent's creature."""
+    """At the table: a player's creatures removed an opponent's creature.
+
+    `attacker` is the kind of the player's creatures that did it: the step's kind when None
+    (the player whose turn it is), or a later step's, said ahead of that turn.
+    """
 
     victim: PlayerId
     kind: CreatureKind
     by: By = None
+    attacker: CreatureKind | None = None
 
 
 REASON_LIMIT = 200

@@ -88,9 +88,9 @@ def two_stores(url: str) -> Iterator[tuple[Store, Store]]:
 
 
 def choose(saved: SavedGame, rng: random.Random) -> Command:
-    """A random legal command, preferring ones that are not Pass so games get somewhere."""
+    """A random legal command, preferring ones that are not a pass so games get somewhere."""
     commands = saved.state.legal_commands()
-    busy = [c for c in commands if type(c).__name__ not in ("Pass", "EndActivation")]
+    busy = [c for c in commands if type(c).__name__ not in ("Pass", "EndActivation", "Done")]
     return rng.choice(busy if busy and rng.random() < 0.8 else commands)
 
 

@@ -294,17 +294,18 @@ def test_replay_says_a_refused_command_in_french(tmp_path):
             "players": [{"id": "a", "name": "Alice"}, {"id": "b", "name": "Bob"}],
             "board": "duel-isle",
         },
-        "commands": [{"type": "summon", "kind": "troll", "by": "a"}],
+        "commands": [
+            {"type": "summon", "kind": "wyrm", "by": "a"},
+            {"type": "summon", "kind": "wyrm", "by": "a"},
+        ],
     }
     path = tmp_path / "game.json"
     path.write_text(json.dumps(log), encoding="utf-8")
     french = CliRunner().invoke(app, ["replay", str(path), "--lang", "fr"])
     assert french.exit_code == 2
-    assert (
-        french.stderr == f"error: commande 0{NB}: c'est l'étape des Wyrms, pas celle des Trolls\n"
-    )
+    assert french.stderr == f"error: commande 1{NB}: Alice n'a plus de Wyrms à invoquer\n"
     english = CliRunner().invoke(app, ["replay", str(path)])
-    assert english.stderr == "error: command 0: it is the Wyrms step, not Trolls\n"
+    assert english.stderr == "error: command 1: Alice has no Wyrms left to summon\n"
 
 
 # Never "de le", "de les", "à le", "à les", nor "de" before a vowel sound ("de Alice").

@@ -21,6 +21,7 @@ from models.commands import (
     Correction,
     Declined,
     Dominate,
+    Done,
     EndActivation,
     EnergyAndReset,
     Move,
@@ -385,7 +386,8 @@ def test_no_vacant_location_means_no_summon():
 def test_table_summons_record_no_location():
     """Ruling 3: at the table a summon is recorded without a location."""
     state = arrange(mode="table", phase=Phase.SUMMONING, step=S)
-    assert state.legal_commands() == [Summon(S), Pass()]
+    # And, as in every table step, nothing more this phase or round (engine/ahead.py).
+    assert state.legal_commands() == [Summon(S), Done("summoning"), Done("round"), Pass()]
     refused(state, Summon(S, "w1"), "table games do not record locations for summons")
 
 
@@ -870,7 +872,7 @@ def test_only_a_wyrm_swaps():
 def test_wyrm_swap_table():
     """Ruling 8: at the table a swap is recorded in the Wyrms step for 1 energy, no location."""
     state = arrange({"a": ("red", W), "b": ("red", S)}, mode="table")
-    assert state.legal_commands() == [Swap(), Pass()]
+    assert state.legal_commands() == [Swap(), Done("round"), Pass()]
     state.apply(Swap())
     state.apply(Swap())
     assert energies(state)["red"] == 3

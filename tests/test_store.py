@@ -680,7 +680,7 @@ def test_append_all_records_every_command_of_a_tap_or_none(store, url):
     skip = Skip("summoning", CreatureKind.TROLL, "green")
     # After one Troll green cannot afford another, so the step moves on to red and the
     # second summon is refused: the whole tap is refused and nothing is stored.
-    with pytest.raises(IllegalCommand, match="it is red's turn, not green's"):
+    with pytest.raises(IllegalCommand, match="green cannot summon Trolls: 2 energy"):
         store.append_all(
             saved.id, [skip, Summon("troll", by="green"), Summon("troll", by="green")], 0
         )

@@ -70,7 +70,8 @@ def test_a_command_made_for_someone_whose_turn_it_is_not_is_refused_naming_both(
     state.apply(Pass(by="a"))
     # A second phone's "Alice: done with Wyrms" arrives after the first: Bob's turn is intact.
     refused(state, Pass(by="a"), "it is Bob's turn, not Alice's")
-    refused(state, Summon(W, by="c"), "it is Bob's turn, not Cara's")
+    # Only a player's own pass of the step waits for their turn (a summon may be said ahead).
+    refused(state, Pass(by="c"), "it is Bob's turn, not Cara's")
     refused(state, Summon(W, by="nobody"), "there is no player 'nobody' in this game")
     assert where(state) == ("summoning", "wyrm", "b")
     state.apply(Summon(W, by="b"))

@@ -45,6 +45,9 @@ def settle(state: GameState) -> None:
             # A version 2 log holds this player's explicit pass: it will be taken as said.
             state.waived.append(state.turn_order[state.turn])
         state.turn += 1
+        # The next player's removals in this step are their own (a player passed over
+        # after removing, having said they were done, leaves theirs behind).
+        state.step_removals = 0
 
 
 def can_summon(state: GameState, seat: int) -> bool:
@@ -61,6 +64,29 @@ def table_full(state: GameState) -> bool:
     location left (the rulebook: onto a vacant location).
     """
     return sum(map(sum, state.on_board)) >= state.game.isle.size
+
+
+# The stages of a round at the table: Summoning's steps, then Actions' (engine/ahead.py).
+ROUND_DONE = 2 * KINDS
+
+
+def stage(state: GameState) -> int:
+    """The stage of the round the turn order is at: 0-2 Summoning's steps, 3-5 Actions', 6
+    after them."""
+    if state.phase is Phase.SUMMONING:
+        return state.step
+    if state.phase is Phase.ACTIONS:
+        return KINDS + state.step
+    return ROUND_DONE
+
+
+def removals_used(state: GameState, seat: int) -> int:
+    """The removals a player's creatures of the step's kind have recorded in this step: on
+    their turn, and said ahead of it."""
+    used = state.step_removals if seat == state.turn_order[state.turn] else 0
+    if state.ahead[seat] == stage(state):
+        used += state.ahead_removals[seat]
+    return used
 
 
 def table_can_act(state: GameState, seat: int, used: int = 0) -> bool:
@@ -126,8 +152,8 @@ def removal_blocker(
     Ruling 7 at the table: the step's kind is the attacker's. No roll lets a Sprite beat a
     Wyrm's defence, and each attack costs an action, so a player's creatures of a kind
     remove at most as many creatures in their step as they have actions between them.
-    `used` counts the removals already recorded in this step (default: the acting
-    player's).
+    `used` counts the removals already recorded in this step (default: the player's,
+    `removals_used`).
     """
     attacker, defender = KIND_ORDER[state.step], KIND_ORDER[kind]
     if chances(state.step, kind).success is None:
@@ -142,7 +168,7 @@ def removal_blocker(
         )
     count = state.on_board[seat][state.step]
     most = count * ACTIONS[state.step]
-    if (state.step_removals if used is None else used) >= most:
+    if (removals_used(state, seat) if used is None else used) >= most:
         return Message(
             "refuse.removals_used",
             player=state.game.labels[state.game.players[seat]],
@@ -157,11 +183,6 @@ def removal_blocker(
 def position(state: GameState) -> tuple[int, int, int]:
     """Where the round is: (phase, step, turn), ordered as play goes on."""
     return (_PHASE_RANK[state.phase], state.step, state.turn)
-
-
-def turn_point(state: GameState, phase: Phase, step: int, seat: int) -> tuple[int, int, int]:
-    """Where a player's turn in a step of this round is, ordered as `position` is."""
-    return (_PHASE_RANK[phase], step, state.turn_order.index(seat))
 
 
 def skip_target(state: GameState, command: Skip) -> tuple[int, int, int]:
@@ -194,7 +215,7 @@ def done_if_nothing_left(state: GameState, seat: int) -> None:
 
     A version 2 log asked them to pass instead, so their pass there is taken as said.
     """
-    if state.phase is Phase.ACTIONS and not table_can_act(state, seat, state.step_removals):
+    if state.phase is Phase.ACTIONS and not table_can_act(state, seat, removals_used(state, seat)):
         state.waived.append(seat)
         next_turn(state)
 
@@ -335,6 +356,8 @@ def finish_round(state: GameState, tally: Tally) -> None:
             state.reserve[seat][kind] += back[kind]
             back[kind] = 0
     state.turn_order = [game.seat[player] for player in tally.turn_order]
+    state.ahead = [0] * len(state.ahead)
+    state.ahead_removals = [0] * len(state.ahead_removals)
     state.round += 1
     state.phase = Phase.SUMMONING
     state.step = 0

@@ -153,6 +153,8 @@ def parse_position(game: Game, text: str) -> GameState:
     state.winner, state.summoner = _parse_result(field["result"], seats)
     state.last_tally = None
     state.waived = []
+    state.ahead = [0] * seats
+    state.ahead_removals = [0] * seats
     _check_counts(state)
     return state
 

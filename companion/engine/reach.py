@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.engine.ahead import own_stage, stage_of, turn_over
 from companion.engine.constants import KIND_INDEX, Phase
 from companion.engine.errors import IllegalCommand
-from companion.engine.flow import blocker, position, turn_point
-from companion.engine.names import kinds_term
+from companion.engine.flow import blocker, position
 from companion.language import Message
 from models.commands import Command, Skip
 from models.rules import CreatureKind
@@ -56,17 +56,9 @@ def _refuse_if_over(state: GameState, phase: Phase, kind: CreatureKind, player: 
     seat = state.game.seat.get(player)
     if seat is None or state.phase not in (Phase.SUMMONING, Phase.ACTIONS):
         return
-    if turn_point(state, phase, KIND_INDEX[kind], seat) < position(state):
-        # What would pass them over anyway comes first ('Alice has no Wyrms left'), then
-        # that the turn is over.
-        at = state.clone()
-        at.phase, at.step, at.turn = phase, KIND_INDEX[kind], state.turn_order.index(seat)
-        at.step_removals = 0
-        name, kinds = state.game.labels[player], kinds_term(kind)
-        over = (
-            "refuse.summoning_turn_over" if phase is Phase.SUMMONING else "refuse.actions_turn_over"
-        )
-        raise IllegalCommand(blocker(at, seat) or Message(over, player=name, kinds=kinds))
+    at = stage_of(phase, kind)
+    if at < own_stage(state, seat):
+        raise IllegalCommand(turn_over(state, seat, at))
 
 
 def passed_over_at(

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion.engine.ahead import apply_ahead, describe_ahead, said_past
 from companion.engine.commands import MODULES, Declaration, Legal, Moment, Step, in_actions
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand
@@ -22,9 +23,11 @@ from companion.engine.flow import (
     finish_round,
     occupants_by_id,
     position,
+    removals_used,
     run_reset,
     show_passes,
     skip_target,
+    stage,
     table_can_act,
     table_full,
 )
@@ -68,6 +71,8 @@ class RuleSet:
     # Whether a version 2 log asked the player the engine now passes over (their explicit
     # pass is then in the log, and is taken as said); None where nothing changed.
     asked_before: Callable[[GameState], bool] | None = None
+    # Whether a player may record their own commands before their turn comes (engine/ahead.py).
+    says_ahead: bool = False
 
     def apply(self, state: GameState, command: Command) -> None:
         """Apply one command in place, or raise IllegalCommand saying why not."""
@@ -87,12 +92,13 @@ class RuleSet:
             return
         if state.waived and _said_before(state, command):
             return
-        if by is not None:
-            _check_by(state, by)
         waived = state.waived
         state.waived = []
         try:
-            declaration.apply(state, command)
+            if by is None or not (self.says_ahead and apply_ahead(state, declaration, command, by)):
+                if by is not None:
+                    _check_by(state, by)
+                declaration.apply(state, command)
         except IllegalCommand:
             state.waived = waived
             raise
@@ -119,6 +125,10 @@ class RuleSet:
         declaration = self.declarations.get(type(command))
         if declaration is not None:
             try:
+                if self.says_ahead:
+                    said = describe_ahead(state, declaration, command)
+                    if said is not None:
+                        return said
                 return declaration.describe(state, command)
             except (LookupError, TypeError, AttributeError):
                 pass  # an illegal command still gets a readable, if plainer, description
@@ -207,17 +217,23 @@ def _said_before(state: GameState, command: Command) -> bool:
 
 
 def _table_business(state: GameState) -> bool:
-    """One rule in every step (issue 20): a player is asked only if they could record
-    something; anyone else is passed over, and the turn card says why."""
+    """One rule in every step: a player is asked only if they could record something, and
+    has not said they are past this step already (engine/ahead.py); anyone else is passed
+    over, and the turn card says why."""
     seat = state.turn_order[state.turn]
+    if state.ahead[seat] > stage(state):
+        return False
     if state.phase is Phase.SUMMONING:
         return can_summon(state, seat) and not table_full(state)
-    return table_can_act(state, seat, state.step_removals)
+    return table_can_act(state, seat, removals_used(state, seat))
 
 
 def _table_asked_before(state: GameState) -> bool:
-    """Whether the engine of log version 2 asked the player whose turn it is (see above)."""
+    """Whether the engine of log version 2 asked the player whose turn it is (see above); a
+    player past the step by their own say was not passed over by the engine."""
     seat = state.turn_order[state.turn]
+    if state.ahead[seat] > stage(state):
+        return False
     if state.phase is Phase.SUMMONING:
         return can_summon(state, seat)
     return state.on_board[seat][state.step] > 0
@@ -232,11 +248,13 @@ def _digital_business(state: GameState) -> bool:
 
 def _table_passed_over(state: GameState, seat: int) -> Message | None:
     name = state.game.labels[state.game.players[seat]]
+    if state.ahead[seat] > stage(state):
+        return said_past(state, seat)
     if state.phase is Phase.SUMMONING:
         if not table_full(state):
             return None
         return Message("blocker.isle_full", player=name, count=state.game.isle.size)
-    used = state.step_removals if seat == state.turn_order[state.turn] else 0
+    used = removals_used(state, seat)
     if table_can_act(state, seat, used):
         return None
     kinds = kinds_term(KIND_ORDER[state.step])
@@ -289,6 +307,7 @@ def _rule_set(
     enter_reset: Callable[[GameState], None],
     needs_paths: bool,
     asked_before: Callable[[GameState], bool] | None = None,
+    says_ahead: bool = False,
 ) -> RuleSet:
     """Gather a mode's declarations from every command module; refuse the other mode's."""
     mine: list[Declaration[Any]] = []
@@ -333,6 +352,7 @@ def _rule_set(
         enter_reset=enter_reset,
         needs_paths=needs_paths,
         asked_before=asked_before,
+        says_ahead=says_ahead,
     )
 
 
@@ -344,6 +364,7 @@ TABLE_PLAY = _rule_set(
     enter_reset=_table_reset,
     needs_paths=False,
     asked_before=_table_asked_before,
+    says_ahead=True,
 )
 DIGITAL_PLAY = _rule_set(
     Mode.DIGITAL,

@@ -113,6 +113,8 @@ class Game:
 FIELDS = (
     "actions_left",
     "active",
+    "ahead",
+    "ahead_removals",
     "declined",
     "energy",
     "face_down",
@@ -173,6 +175,12 @@ class GameState:
     # Table games: the seats the engine passed over since the last command whom a version 2
     # log still holds an explicit pass for (rulesets._said_before); never in position text.
     waived: list[int]
+    # Table games: the stage of the round each seat's player has reached by what they said
+    # ahead of their turn (engine/ahead.py: 0-2 Summoning's steps, 3-5 Actions', 6 the round
+    # done; 0 when nothing was said), and the removals they said ahead at that stage. Back
+    # to 0 each round; never in position text (a round's start has nothing said ahead).
+    ahead: list[int]
+    ahead_removals: list[int]
 
     def __init__(self, game: Game) -> None:
         """A state of `game` whose other fields its maker fills in (initial, clone, a position)."""
@@ -205,6 +213,8 @@ class GameState:
         state.last_tally = None
         state.reset_from = None
         state.waived = []
+        state.ahead = [0] * seats
+        state.ahead_removals = [0] * seats
         settle(state)
         return state
 
@@ -233,6 +243,8 @@ class GameState:
         other.last_tally = self.last_tally
         other.reset_from = self.reset_from
         other.waived = self.waived[:]
+        other.ahead = self.ahead[:]
+        other.ahead_removals = self.ahead_removals[:]
         return other
 
     # --- queries -----------------------------------------------------------------------

@@ -112,10 +112,10 @@ class GameSession:
         return self.do_all([command], by)
 
     def moment(self) -> Moment:
-        """Where the round stands for a tap: its round, phase, step, whose decision it is and
-        the creature being activated. A tap means the same at two revisions of one moment."""
+        """Where the round stands for a tap at the table: its round, phase, step and whose
+        decision it is. A tap means the same at two revisions of one moment."""
         state = self.state
-        return (state.round, state.phase, state.step_kind, state.current_player, state.active)
+        return (state.round, state.phase, state.step_kind, state.current_player)
 
     def do_all(
         self,

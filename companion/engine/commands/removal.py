@@ -1,4 +1,5 @@
-"""Removal: at the table, the player whose turn it is removed a rival's creature (ruling 7).
+"""Removal: at the table, a player's creatures removed a rival's creature (ruling 7), on
+the player's turn or said ahead of it (engine/ahead.py).
 
 The bounty is paid at once; the creature goes back to its owner for next round. Only a
 removal the acting creatures could have made is accepted (flow.removal_blocker).
@@ -9,14 +10,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.commands._common import change, current, deciding, kind, name, seat_of, who
-from companion.engine.commands._declaration import Declaration, Moment
+from companion.engine.commands._declaration import Declaration, Moment, Step
 from companion.engine.constants import ACTIONS, BOUNTY, KIND_INDEX, KINDS, Phase
 from companion.engine.errors import IllegalCommand
-from companion.engine.flow import done_if_nothing_left, gain, removal_blocker
+from companion.engine.flow import done_if_nothing_left, gain, removal_blocker, removals_used
 from companion.engine.names import kind_term, kinds_term
 from companion.language import Message, by_semicolons
 from models.commands import Command, Removal
-from models.rules import KIND_ORDER
+from models.rules import KIND_ORDER, CreatureKind
 
 if TYPE_CHECKING:
     from companion.engine.state import GameState
@@ -25,6 +26,14 @@ if TYPE_CHECKING:
 def apply(state: GameState, command: Removal) -> None:
     """Send the rival's creature back and pay its bounty to the player whose turn it is."""
     seat = current(state, Phase.ACTIONS, Message("what.remove"))
+    if command.attacker is not None and KIND_INDEX[command.attacker] != state.step:
+        raise IllegalCommand(
+            Message(
+                "refuse.other_step",
+                step=kinds_term(KIND_ORDER[state.step]),
+                kinds=kinds_term(command.attacker),
+            )
+        )
     victim = seat_of(state, command.victim)
     if victim == seat:
         raise IllegalCommand(Message("refuse.own_creature", player=name(state, seat)))
@@ -69,7 +78,7 @@ def describe(state: GameState, command: Removal) -> Message:
     if after.phase is Phase.GAME_OVER or after.current_seat == seat:
         return said
     kinds = kinds_term(KIND_ORDER[state.step])
-    if state.step_removals + 1 >= _most(state, seat):
+    if removals_used(state, seat) + 1 >= _most(state, seat):
         done = Message("blocker.removals_done", player=who(state), kinds=kinds)
     else:
         done = Message("blocker.nothing_to_remove", player=who(state), kinds=kinds)
@@ -99,6 +108,12 @@ def legal(state: GameState, out: list[Command]) -> None:
         )
 
 
+def step(command: Removal, kind: CreatureKind | None) -> Step:
+    """A removal belongs to the step of the kind of creatures that made it: the one it says,
+    else the one the tap names."""
+    return Phase.ACTIONS, command.attacker or kind
+
+
 TABLE = Declaration(
     Removal,
     what=Message("what.record_removal"),
@@ -107,5 +122,6 @@ TABLE = Declaration(
     legal=legal,
     moments=(Moment.ACTIONS,),
     rank=40,
+    step=step,
 )
 DIGITAL = None
