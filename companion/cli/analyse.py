@@ -80,7 +80,7 @@ def _load(source: str, db: str | None, lang: str) -> tuple[Game, list[Command]]:
 
 def _moment_heading(told: Review, moment: Moment, starts: set[int]) -> Message:
     """'Round 3' (its start), 'Now' or 'End' for a line of the chances round by round."""
-    if moment is told.moments[-1] and moment.chances.playouts == 0:
+    if moment is told.moments[-1] and moment.chances.over:
         return Message("coach.at_end")
     if moment.index not in starts:
         return Message("coach.now", round=moment.round)

@@ -4,8 +4,9 @@ A playout plays the position on to the end of its round, every seat played by th
 bot (the bots' one-decision search), and takes the evaluation's win chances there
 (`bots/evaluation.py`, judged at the end of that round), or the result if the game ended.
 The chances are the mean over playouts, mapped through the calibration measured on games
-between `mcts:normal` seats (`coach/calibration.py`), and the interval is the mean's 95%
-interval mapped the same way.
+between seats of the strongest level (`coach/calibration.py`), and the interval is the
+mean's 95% interval mapped the same way. Where the rules alone say who wins
+(`coach/settled.py`), the chances say so exactly: 1 for them, 0 for the others.
 
 Pure: no clock and no randomness of its own. The dice of playout `i` at a position come
 from a hash of the seed, `i` and the position, and the greedy choice at a position is the
@@ -22,8 +23,9 @@ from dataclasses import dataclass
 
 from companion.bots.evaluation import Evaluator
 from companion.bots.greedy import GreedyBot
-from companion.coach.calibration import calibrate, calibrate_one, temperature_for
+from companion.coach.calibration import calibrate, calibrate_one, power_for, temperature_for
 from companion.coach.playable import digital_game, playable
+from companion.coach.settled import decided
 from companion.engine import Game, GameState, Phase
 from companion.engine.constants import BOUNTY, COSTS
 from companion.engine.queries import search_view
@@ -55,8 +57,12 @@ class Chances:
     """Every player's chance to win from one position, in setup order."""
 
     players: tuple[PlayerChance, ...]
-    # How many playouts the estimate took (0 once the game is over: the result is known).
+    # How many playouts the estimate took (0 where the rules say who wins).
     playouts: int
+    # Whether the game is over (the chances are its result).
+    over: bool = False
+    # Whether the rules alone say who wins (`coach/settled.py`): the chances are 0 and 1.
+    exact: bool = False
 
     def of(self, player: str) -> PlayerChance:
         """One player's chance."""
@@ -78,6 +84,7 @@ class Chances:
                 for line in self.players
             },
             "playouts": self.playouts,
+            "exact": self.exact,
         }
 
 
@@ -101,18 +108,21 @@ class Estimator:
     def chances(self, state: GameState, budget: int = DEFAULT_BUDGET) -> Chances:
         """Every player's chance to win from `state` (a table one right after its reset too)."""
         players = state.game.players
-        if state.is_terminal:
-            winner = state.winner_id
+        sure = decided(state)
+        if sure is not None:
             return Chances(
                 tuple(
-                    PlayerChance(p, float(p == winner), float(p == winner), float(p == winner))
-                    for p in players
+                    PlayerChance(p, float(s == sure), float(s == sure), float(s == sure))
+                    for s, p in enumerate(players)
                 ),
                 0,
+                over=state.is_terminal,
+                exact=True,
             )
+        power = power_for(len(players), state.game.final_round - state.round)
         means, widths, played = self.raw(state, budget)
-        chances = calibrate(means, len(players))
-        lows, highs = _ends(means, widths)
+        chances = calibrate(means, power)
+        lows, highs = _ends(means, widths, power)
         return Chances(
             tuple(
                 PlayerChance(player, chance, min(low, chance), max(high, chance))
@@ -127,6 +137,7 @@ class Estimator:
         `TARGET_HALF_WIDTH` each side of its chance, or the budget is spent."""
         start = playable(state, self._digital(state.game))
         seats = len(state.game.players)
+        power = power_for(seats, state.game.final_round - state.round)
         sums = [0.0] * seats
         squares = [0.0] * seats
         played = 0
@@ -136,7 +147,7 @@ class Estimator:
             for seat, share in enumerate(value):
                 sums[seat] += share
                 squares[seat] += share * share
-            if played >= MIN_PLAYOUTS and _narrow(sums, squares, played):
+            if played >= MIN_PLAYOUTS and _narrow(sums, squares, played, power):
                 break
         means = [total / played for total in sums]
         widths = [_half_width(t, s, played) for t, s in zip(sums, squares, strict=True)]
@@ -174,9 +185,10 @@ class Estimator:
         round `horizon`: the result once the game is over, else a softmax of the scores at
         the temperature measured for the rounds still to come (`coach/calibration.py`)."""
         seats = len(state.game.players)
-        if state.is_terminal:
-            winner = state.game.seat[state.winner_id] if state.winner_id else None
-            return tuple(float(seat == winner) for seat in range(seats))
+        # The game's end, or (going into the final round) a result the rules already say.
+        sure = decided(state)
+        if sure is not None:
+            return tuple(float(seat == sure) for seat in range(seats))
         scores = self.evaluator.scores(state, horizon)
         temperature = temperature_for(state.game.final_round - horizon)
         top = max(scores)
@@ -224,27 +236,27 @@ def _half_width(total: float, square: float, count: int) -> float:
     return Z95 * math.sqrt(variance / count)
 
 
-def _ends(means: list[float], widths: list[float]) -> tuple[list[float], list[float]]:
+def _ends(means: list[float], widths: list[float], power: float) -> tuple[list[float], list[float]]:
     """The calibrated ends of every seat's 95% interval (`calibrate_one`)."""
     lows = [
-        calibrate_one(means, seat, mean - width)
+        calibrate_one(means, seat, mean - width, power)
         for seat, (mean, width) in enumerate(zip(means, widths, strict=True))
     ]
     highs = [
-        calibrate_one(means, seat, mean + width)
+        calibrate_one(means, seat, mean + width, power)
         for seat, (mean, width) in enumerate(zip(means, widths, strict=True))
     ]
     return lows, highs
 
 
-def _narrow(sums: list[float], squares: list[float], count: int) -> bool:
+def _narrow(sums: list[float], squares: list[float], count: int, power: float) -> bool:
     """Whether every seat's calibrated 95% interval is within the target each side."""
     means = [total / count for total in sums]
     widths = [_half_width(t, s, count) for t, s in zip(sums, squares, strict=True)]
     if max(widths) > 2 * TARGET_HALF_WIDTH:
         return False
-    chances = calibrate(means, len(means))
-    lows, highs = _ends(means, widths)
+    chances = calibrate(means, power)
+    lows, highs = _ends(means, widths, power)
     return all(
         high - chance <= TARGET_HALF_WIDTH and chance - low <= TARGET_HALF_WIDTH
         for chance, low, high in zip(chances, lows, highs, strict=True)

@@ -120,8 +120,8 @@ def _marked(moment: Moment, labels: Mapping[str, str]) -> MarkedLine:
 
 
 def ended(moment: Moment) -> bool:
-    """Whether the game is over at a moment (its chances are the result: no playouts)."""
-    return moment.chances.playouts == 0
+    """Whether the game is over at a moment (its chances are the result)."""
+    return moment.chances.over
 
 
 def moment_choices(moments: Sequence[Moment]) -> list[Line]:
