@@ -174,12 +174,14 @@ def test_a_table_review_has_a_moment_per_reset_and_tells_its_turning_points_in_b
     table, records = as_table(game, played.commands)
     told = review(table, records, budget=32)
     resets = sum(isinstance(record, EnergyAndReset) for record in records)
-    assert len(told.moments) == resets + 1
-    assert told.moments[-1].chances.playouts == 0  # the result
+    # The start, after each Energy and Reset, and the end (a game won mid-round too).
+    ended_mid_round = not isinstance(records[-1], EnergyAndReset)
+    assert len(told.moments) == resets + 1 + ended_mid_round
+    assert told.moments[-1].chances.over  # the result
     assert not told.digital and told.marked() == []
     for point in told.turning_points:
         moment = told.moments[point.moment]
-        previous = told.moments[point.moment - 1]
+        previous = told.moments[point.start]
         assert abs(point.after - point.before) >= 0.10
         assert point.before == previous.chances.chance(point.player)
         english = render(point.message(told.labels), "en")
@@ -197,9 +199,11 @@ def test_a_digital_review_judges_every_record_and_marks_decisions_by_what_they_c
     told = review(game, commands, budget=16)
     assert [moment.index for moment in told.moments] == list(range(len(commands) + 1))
     for moment in told.moments[1:]:
-        assert moment.player is not None and moment.cost is not None
-        # A mark follows the thresholds; a cost within the estimates' noise earns none.
-        assert moment.mark in (None, mark_for(moment.cost))
+        assert moment.player is not None
+        # Only a decision is judged; a mark follows the thresholds (a cost within the
+        # estimates' noise earns none).
+        assert (moment.cost is not None) == moment.choice
+        assert moment.mark in (None, mark_for(moment.cost or 0.0))
     # The same review again: the same chances, marks and story.
     assert review(game, commands, budget=16) == told
 
@@ -379,7 +383,7 @@ def test_analyse_a_digital_game_in_play_ends_on_where_it_stands_and_lists_costly
         "  Round 3",
         "  Now (round 3)",
     ]
-    assert "Costly records:" in lines
+    assert "Costly decisions:" in lines
 
 
 def test_a_table_game_on_a_board_without_paths_has_no_chances_and_says_why():
