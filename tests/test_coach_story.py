@@ -11,6 +11,8 @@ import sys
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from companion.boards import shipped_board
 from companion.bots import make_bot
 from companion.bots.playout import PlayedGame, play
@@ -22,7 +24,7 @@ from companion.coach.story import turning_points
 from companion.engine import Game
 from companion.engine.replay import replay
 from companion.language.render import render
-from companion.play.review_view import review_view
+from companion.play.review_view import PlayOnForm, review_view
 from models.commands import Correction, Dominate, Removal, Summon
 from models.game_log import GameLog
 from models.seeded_dice import SeededDice
@@ -223,3 +225,22 @@ def test_records_and_rounds_are_numbered_as_the_log_numbers_them():
         if said.startswith("Before record"):
             moment = told.moments[line.upto + 1]
             assert said == f"Before record {moment.number} (round {moment.played_in})"
+
+
+@pytest.mark.parametrize(
+    ("bots", "expected"),
+    [
+        ({"b": "mcts:normal", "c": "mcts:hard"}, {"a": None, "b": "mcts:normal", "c": "mcts:hard"}),
+        ({"b": "random"}, {"a": None, "b": "mcts:normal", "c": None}),
+    ],
+)
+def test_play_on_keeps_each_seats_player_unless_changed(bots, expected):
+    setup = GameSetup(
+        players=[{"id": p, "bot": bots.get(p)} for p in "abc"],
+        board="gathering-isle",
+        mode="digital",
+    )
+    form = PlayOnForm.of(setup, (), None)
+    assert form.bots == expected
+    form.bots["a"] = "mcts:easy"  # changed: the new seat is the one picked
+    assert form.bots["a"] == "mcts:easy"

@@ -21,6 +21,7 @@ from companion.store.errors import StoreError
 from companion.store.play_on import play_on
 from companion.store.store import SavedGame, Store
 from models.commands import Command
+from models.setup import GameSetup
 
 # Each mark in words, and the sign chess sites give it (a mark is never told by colour alone).
 MARK_WORDS = {
@@ -179,6 +180,24 @@ class PlayOnForm:
             self.upto = self.choices[-1].upto
         for player in self.players:
             self.bots.setdefault(player, None)
+
+    @classmethod
+    def of(cls, setup: GameSetup, choices: tuple[Line, ...], upto: int | None) -> PlayOnForm:
+        """The form for a game: each seat played as it was (a person, or the computer at its
+        level; a computer the form does not offer becomes `DEFAULT_BOT`) until changed."""
+        return cls(
+            tuple(player.id for player in setup.players),
+            choices,
+            upto,
+            {
+                player.id: None
+                if player.bot is None
+                else player.bot
+                if player.bot in SEAT_PLAYERS
+                else DEFAULT_BOT
+                for player in setup.players
+            },
+        )
 
     @staticmethod
     def seat_choices() -> dict[str | None, Message]:
