@@ -359,6 +359,7 @@ def run_calibration(
     """
     from companion.bots.simulate import default_workers
     from companion.cli import calibration as measure
+    from companion.cli.calibration_report import readable
 
     workers = workers or default_workers()
     if games_in:
@@ -380,7 +381,7 @@ def run_calibration(
         check=checks,
     )
     data = report.to_json()
-    return data if as_json else measure.readable(data)
+    return data if as_json else readable(data)
 
 
 def _write_games(logs: list[GameLog], path: str | None) -> None:

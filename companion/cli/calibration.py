@@ -30,7 +30,7 @@ from typing import Any
 from companion.boards import shipped_board
 from companion.bots import LEVEL_ITERATIONS, make_bot
 from companion.bots.playout import play
-from companion.cli.calibration_report import Point, bucket_line, part_report, sharpness
+from companion.cli.calibration_report import PLAYER_COUNTS, CalibrationReport, Point, Powers
 from companion.coach.calibration import POWERS, TEMPERATURES, calibrate, power_for
 from companion.coach.chances import DEFAULT_BUDGET, Estimator
 from companion.coach.settled import decided
@@ -39,7 +39,6 @@ from models.game_log import GameLog
 from models.seeded_dice import SeededDice
 from models.setup import GameSetup, Mode
 
-PLAYER_COUNTS = (2, 3, 4)
 # The games are played at the strongest level the app ships: the chances are measured
 # against the best play the app offers.
 LEVEL = "mcts:" + max(LEVEL_ITERATIONS, key=LEVEL_ITERATIONS.__getitem__)
@@ -47,11 +46,10 @@ SEATS = ("p1", "p2", "p3", "p4")
 # The temperatures tried when fitting one (energy, 5% apart from 0.5 to about 170: early
 # in a game energy leads say little about the winner).
 TEMPERATURE_GRID = tuple(round(0.5 * 1.05**step, 2) for step in range(120))
-# The map's powers tried: 0.2 to 4, 0.05 apart.
+# The map's powers tried: 0.2 to 4, 0.05 apart; and how strongly a fit is drawn towards 1
+# (a penalty of PRIOR times the squared log of the power, against the log-likelihood).
 POWER_GRID = tuple(round(0.2 + 0.05 * step, 2) for step in range(77))
-
-# A map's powers, by number of players then rounds still to come.
-Powers = dict[int, dict[int, float]]
+PRIOR = 20.0
 
 
 def board_for(players: int) -> str:
@@ -250,7 +248,8 @@ def _judge_job(
 
 def fit_powers(judged: Sequence[Judged]) -> Powers:
     """Per number of players and rounds still to come, the map's power under which the
-    winners were likeliest."""
+    winners were likeliest, drawn towards 1 (the raw chances) as if `PRIOR` positions had
+    found them right: a few games' positions, all of them linked, do not pull it far."""
     fitted: Powers = {}
     for players, after in sorted({(j.sample.players, j.sample.after) for j in judged}):
         rows = [
@@ -260,75 +259,27 @@ def fit_powers(judged: Sequence[Judged]) -> Powers:
         ]
 
         def likelihood(power: float, rows: list[tuple[list[float], int]] = rows) -> float:
-            return sum(math.log(max(1e-9, calibrate(raw, power)[winner])) for raw, winner in rows)
+            said = sum(math.log(max(1e-9, calibrate(raw, power)[winner])) for raw, winner in rows)
+            return said - PRIOR * math.log(power) ** 2
 
         fitted.setdefault(players, {})[after] = max(POWER_GRID, key=likelihood)
     return fitted
 
 
-@dataclass
-class CalibrationReport:
-    """What a calibration run measured, and the numbers it fitted."""
-
-    games: dict[int, int]
-    positions: int
-    temperatures: dict[int, float]
-    powers: Powers
-    # Where the tables' chances come from: "check games" (other games, of another seed,
-    # through the map fitted on these) or "out of fold" (each game's through the map
-    # fitted on the other half of the games).
-    checked_on: str
-    check_games: dict[int, int]
-    check_positions: int
-    # (players, round, points through the fitted map, raw points, points through the
-    # shipped map) per judged position.
-    tested: list[tuple[int, int, list[Point], list[Point], list[Point]]]
-    # Per number of players: the judged positions the rules decide, and how many of them
-    # their sure winner won.
-    settled: dict[int, tuple[int, int]]
-    seconds: float = 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        """The report as JSON data: per number of players, its reliability table and Brier
-        scores (fitted map, raw chances, shipped map), and per round the Brier scores."""
-        by_players: dict[str, Any] = {}
-        by_round: dict[str, Any] = {}
-        for players in PLAYER_COUNTS:
-            mine = [t for t in self.tested if t[0] == players]
-            if not mine:
-                continue
-            fitted = [p for t in mine for p in t[2]]
-            by_players[str(players)] = {
-                **part_report(fitted, players),
-                "raw": sharpness([p for t in mine for p in t[3]], players),
-                "shipped": sharpness([p for t in mine for p in t[4]], players),
-            }
-            by_round[str(players)] = {
-                str(round_): sharpness([p for t in mine if t[1] == round_ for p in t[2]], players)
-                for round_ in sorted({t[1] for t in mine})
-            }
-        return {
-            "level": LEVEL,
-            "games": {str(players): count for players, count in self.games.items()},
-            "positions": self.positions,
-            "checked_on": self.checked_on,
-            "check_games": {str(players): n for players, n in self.check_games.items()},
-            "check_positions": self.check_positions,
-            "player_positions": sum(len(t[2]) for t in self.tested),
-            "settled": {
-                str(players): {"positions": count, "won_by_the_sure_winner": won}
-                for players, (count, won) in self.settled.items()
-            },
-            "temperatures": {str(after): t for after, t in self.temperatures.items()},
-            "powers": {
-                str(players): {str(after): power for after, power in fitted.items()}
-                for players, fitted in self.powers.items()
-            },
-            "by_players": by_players,
-            "by_round": by_round,
-            "seconds": round(self.seconds),
-            "passes": all(part["passes"] for part in by_players.values()),
-        }
+def _folds(judged: Sequence[Judged]) -> list[tuple[Powers, list[Judged]]]:
+    """Out of fold: each game's positions through the map fitted on the other half of the
+    games of its number of players (every other game, in the order they were played)."""
+    ranks: dict[int, int] = {}
+    for players in PLAYER_COUNTS:
+        games = sorted({j.sample.game for j in judged if j.sample.players == players})
+        ranks.update({game: rank for rank, game in enumerate(games)})
+    return [
+        (
+            fit_powers([j for j in judged if ranks[j.sample.game] % 2 != fold]),
+            [j for j in judged if ranks[j.sample.game] % 2 == fold],
+        )
+        for fold in (0, 1)
+    ]
 
 
 def calibration(
@@ -357,16 +308,7 @@ def calibration(
         TEMPERATURES.clear()
         TEMPERATURES.update(shipped)
     powers = fit_powers(judged)
-    if check:
-        folds = [(powers, judged_check)]
-    else:
-        folds = [
-            (
-                fit_powers([j for j in judged if j.sample.game % 2 != fold]),
-                [j for j in judged if j.sample.game % 2 == fold],
-            )
-            for fold in (0, 1)
-        ]
+    folds = [(powers, judged_check)] if check else _folds(judged)
     tested = [
         (
             one.sample.players,
@@ -379,6 +321,7 @@ def calibration(
         for one in part
     ]
     return CalibrationReport(
+        level=LEVEL,
         games=_counts(logs),
         positions=len(found),
         temperatures=temperatures,
@@ -418,22 +361,3 @@ def _points(judged: Judged, power: float | None) -> list[Point]:
     chances = judged.raw if power is None else calibrate(judged.raw, power)
     wins = [seat == judged.sample.winner for seat in range(judged.sample.players)]
     return list(zip(chances, wins, strict=True))
-
-
-def readable(data: dict[str, Any]) -> dict[str, Any]:
-    """The report with each number of players' figures as lines, for reading in a terminal."""
-    by_players = data.pop("by_players")
-    by_round = data.pop("by_round")
-    for players, part in by_players.items():
-        lines = [
-            f"Brier {part['brier']} (even chance {part['even']}), skill {part['skill']}; "
-            f"raw {part['raw']['brier']}, shipped map {part['shipped']['brier']}",
-            *(bucket_line(row) for row in part["table"]),
-            *(
-                f"round {round_}: Brier {one['brier']} (even chance {one['even']}), "
-                f"skill {one['skill']}, {one['player_positions']} player-positions"
-                for round_, one in by_round[players].items()
-            ),
-        ]
-        data[f"{players} players"] = lines
-    return data
