@@ -17,15 +17,15 @@ from collections.abc import Mapping, Sequence
 # The softmax temperature (energy) that turns the evaluation's scores at the end of a round
 # into win chances, by the number of rounds still to come after it: the maximum-likelihood
 # fit of the same run (early energy leads say little about who wins).
-TEMPERATURES: dict[int, float] = {1: 6.32, 2: 15.21, 3: 23.6, 4: 33.21, 5: 166.15}
+TEMPERATURES: dict[int, float] = {1: 4.28, 2: 12.52, 3: 33.21, 4: 166.15, 5: 166.15}
 
 # The map's power by number of players, then by rounds still to come after the position's
-# round (0: the final round): the fit of `python -m companion bench --calibration`
-# (docs/coach.md).
+# round (0: the final round): the fit of `python -m companion bench --calibration` on 22
+# games between `mcts:hard` seats (docs/coach.md), drawn towards 1 as few games ask.
 POWERS: dict[int, dict[int, float]] = {
-    2: {0: 1.0, 1: 1.0, 2: 1.0, 3: 1.0, 4: 1.0, 5: 1.0},
-    3: {0: 1.0, 1: 1.0, 2: 1.0, 3: 1.0, 4: 1.0, 5: 1.0, 6: 1.0},
-    4: {0: 1.0, 1: 1.0, 2: 1.0, 3: 1.0, 4: 1.0, 5: 1.0, 6: 1.0},
+    2: {0: 1.0, 1: 0.85, 2: 0.85, 3: 0.95, 4: 1.0, 5: 0.95},
+    3: {0: 0.85, 1: 1.2, 2: 1.0, 3: 1.1, 4: 1.0, 5: 1.0},
+    4: {0: 0.85, 1: 0.85, 2: 1.0, 3: 0.95, 4: 1.0, 5: 1.0},
 }
 
 

@@ -28,8 +28,10 @@ from companion.coach.playable import digital_game, playable
 from companion.coach.settled import decided
 from companion.engine import Game, GameState, Phase
 from companion.engine.constants import BOUNTY, COSTS
-from companion.engine.queries import search_view
-from models.commands import Activate, Attack, Command, EndActivation, Move, Pass
+from companion.engine.dice import chances as attack_chances
+from companion.engine.dice import rolls_defence
+from companion.engine.queries import position_key, search_view
+from models.commands import Activate, Attack, Command, Dominate, EndActivation, Move, Pass
 
 # The most playouts one estimate may play (the budget), and the fewest before it may stop.
 DEFAULT_BUDGET = 400
@@ -101,9 +103,9 @@ class Estimator:
         self._greedy = GreedyBot(seed, self.evaluator.weights)
         self._greedy.evaluator = self.evaluator
         # Position -> the greedy bot's choice there; (playout, position) -> where it ends.
-        self._choices: dict[str, Command] = {}
+        self._choices: dict[Key, Command] = {}
         self._games: dict[Game, Game] = {}
-        self._ends: dict[tuple[int, str], tuple[float, ...]] = {}
+        self._ends: dict[tuple[int, Key], tuple[float, ...]] = {}
 
     def chances(self, state: GameState, budget: int = DEFAULT_BUDGET) -> Chances:
         """Every player's chance to win from `state` (a table one right after its reset too)."""
@@ -163,13 +165,13 @@ class Estimator:
     def playout(self, state: GameState, number: int) -> tuple[float, ...]:
         """Playout `number` from `state` to the end of its round: each seat's win chance there."""
         horizon = state.round
-        walked: list[str] = []
+        walked: list[Key] = []
         current = state.clone()
         while True:
             if current.is_terminal or current.round != horizon:
                 value = self.judge(current, horizon)
                 break
-            key = current.position()
+            key = _key(current)
             known = self._ends.get((number, key))
             if known is not None:
                 value = known
@@ -196,11 +198,17 @@ class Estimator:
         total = sum(weights)
         return tuple(weight / total for weight in weights)
 
-    def _choice(self, state: GameState, key: str) -> Command:
+    def _choice(self, state: GameState, key: Key) -> Command:
         """The playouts' command here: the greedy bot's first best one, or in the Actions
         phase the quick one (`_quick`), which needs no evaluation."""
         if state.phase is Phase.ACTIONS:
             return _quick(state)
+        if state.phase is Phase.ENERGY_AND_RESET and state.round >= state.game.final_round:
+            # The final round's bonuses are free: no band comes after them.
+            return next(
+                (c for c in state.legal_commands() if type(c) is Dominate and c.take),
+                state.legal_commands()[0],
+            )
         known = self._choices.get(key)
         if known is None:
             commands = state.legal_commands()
@@ -208,23 +216,49 @@ class Estimator:
             self._choices[key] = known
         return known
 
-    def _outcome(self, state: GameState, command: Command, number: int, key: str) -> Command:
+    def _outcome(self, state: GameState, command: Command, number: int, key: Key) -> Command:
         """The command with the dice of this playout at this position (an attack's outcome)."""
         outcomes = state.chance_outcomes(command)
         if len(outcomes) == 1:
             return outcomes[0][1]
-        draw = self._draw("dice", number, key)
+        draw = self._draw("dice", number, _dice_text(state))
         for probability, outcome in outcomes:
             draw -= probability
             if draw < 0:
                 return outcome
         return outcomes[-1][1]
 
-    def _draw(self, what: str, number: int, key: str) -> float:
+    def _draw(self, what: str, number: int, where: bytes) -> float:
         """A number in [0, 1) that only the seed, the playout and the position decide."""
-        text = f"{self.seed}:{what}:{number}:{key!r}"
-        digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+        text = f"{self.seed}:{what}:{number}:".encode() + where
+        digest = hashlib.blake2b(text, digest_size=8).digest()
         return int.from_bytes(digest, "big") / _UNIT
+
+
+# A position as a key for the playouts' tables: everything its position text holds.
+Key = tuple[object, ...]
+
+
+def _key(state: GameState) -> Key:
+    """The position as a hashable key (cheaper than its text, and as complete)."""
+    return (
+        position_key(state),
+        state.step,
+        state.turn,
+        state.step_removals,
+        tuple(map(tuple, state.reserve)),
+        tuple(map(tuple, state.returning)),
+        tuple(map(tuple, state.ready)),
+        tuple(state.pending),
+        state.summoner,
+    )
+
+
+def _dice_text(state: GameState) -> bytes:
+    """What an attack's dice are drawn from: the board, the energies and where in the round
+    (a function of the position, cheap to make: attacks are drawn thousands of times)."""
+    where = (state.round, state.phase.value, state.step, state.turn, state.active)
+    return repr((state.occupant, state.face_down, where, state.actions_left, state.energy)).encode()
 
 
 def _half_width(total: float, square: float, count: int) -> float:
@@ -287,11 +321,12 @@ def _quick(state: GameState) -> Command:
     best_value = 0.0
     for command in commands:
         if type(command) is Attack:
-            probability, rolled = state.chance_outcomes(command)[0]
-            assert type(rolled) is Attack, "an attack's outcomes are attacks"
-            success = probability if state.attack_outcome(rolled)[2] else 0.0
-            target = occupant[index[command.target]]
-            assert target is not None, "an attack's target holds a creature"
+            place = index[command.target]
+            target = occupant[place]
+            attacker = occupant[state.active] if state.active is not None else None
+            assert target is not None and attacker is not None, "an attack has two sides"
+            support = state.sprite_support(place) if rolls_defence(target[1]) else 0
+            success = attack_chances(attacker[1], target[1], support).probability
             value = success * (BOUNTY[target[1]] + COSTS[target[1]])
             if value > best_value:
                 best, best_value = command, value

@@ -59,13 +59,23 @@ def _most_domination(territories: tuple[tuple[int, int], ...], creatures: int) -
     return best[creatures]
 
 
-def _summons(reserve: list[int], energy: int) -> list[tuple[int, ...]]:
+@cache
+def _summons(reserve: tuple[int, ...], energy: int) -> tuple[tuple[int, ...], ...]:
     """Every set of summons (a count per kind) the reserve holds and the energy pays for."""
-    return [
+    return tuple(
         counts
         for counts in product(*(range(held + 1) for held in reserve))
         if _cost(counts) <= energy
-    ]
+    )
+
+
+@cache
+def _most_bounty(reserve: tuple[int, ...], energy: int) -> tuple[int, tuple[bool, ...]]:
+    """The most bounty summons from this reserve with this energy can put on the board, and
+    which kinds they can put there."""
+    options = _summons(reserve, energy)
+    kinds = tuple(any(counts[index] for counts in options) for index in range(len(KIND_ORDER)))
+    return max(_bounty(counts) for counts in options), kinds
 
 
 def _territories(state: GameState) -> tuple[tuple[int, int], ...]:
@@ -87,11 +97,9 @@ def _pool(state: GameState, seat: int, passer: int, summoning: bool) -> tuple[li
             present[index] |= held > 0
             bounty += held * CREATURES[kind].bounty
         if summoning and other != passer:
-            options = _summons(state.reserve[other], state.energy[other])
-            for counts in options:
-                for index, count in enumerate(counts):
-                    present[index] |= count > 0
-            bounty += max(_bounty(counts) for counts in options)
+            most, kinds = _most_bounty(tuple(state.reserve[other]), state.energy[other])
+            present = [there or can for there, can in zip(present, kinds, strict=True)]
+            bounty += most
     return present, bounty
 
 
@@ -118,25 +126,32 @@ def _highest(state: GameState, seat: int, passer: int) -> int:
     summoning = state.phase is Phase.SUMMONING
     attacking = state.phase in (Phase.SUMMONING, Phase.ACTIONS)
     present, bounty_pool = _pool(state, seat, passer, summoning)
+    # The most one action of each kind can earn: the bounty of the best creature it can beat.
+    per_action = [
+        CREATURES[kind].actions
+        * max(
+            (
+                CREATURES[target].bounty
+                for target, there in zip(KIND_ORDER, present, strict=True)
+                if there and _beatable(kind, target)
+            ),
+            default=0,
+        )
+        for kind in KIND_ORDER
+    ]
     sprite = KIND_ORDER.index(CreatureKind.SPRITE)
     best = 0
-    options = _summons(state.reserve[seat], energy) if summoning else [(0,) * len(KIND_ORDER)]
+    none = (0,) * len(KIND_ORDER)
+    options = _summons(tuple(state.reserve[seat]), energy) if summoning else (none,)
     for summoned in options:
         spent = _cost(summoned)
         in_play = [held + more for held, more in zip(state.on_board[seat], summoned, strict=True)]
         gained = 0
         if attacking:
-            for kind, count in zip(KIND_ORDER, in_play, strict=True):
-                worth = max(
-                    (
-                        CREATURES[target].bounty
-                        for target, there in zip(KIND_ORDER, present, strict=True)
-                        if there and _beatable(kind, target)
-                    ),
-                    default=0,
-                )
-                gained += count * CREATURES[kind].actions * worth
-            gained = min(gained, bounty_pool)
+            gained = min(
+                sum(count * each for count, each in zip(in_play, per_action, strict=True)),
+                bounty_pool,
+            )
         before_reset = energy - spent + gained
         if before_reset >= WINNING_ENERGY:
             return WINNING_ENERGY
@@ -169,8 +184,13 @@ def decided(state: GameState) -> int | None:
     if state.round < state.game.final_round:
         return None
     seats = range(len(state.game.players))
-    for passer in seats:
-        lowest = _lowest(state, passer)
-        if all(lowest > _highest(state, seat, passer) for seat in seats if seat != passer):
-            return passer
+    lowest = [_lowest(state, seat) for seat in seats]
+    # Only the one sure of the most can be sure of winning: anyone else's most reaches at
+    # least their own least. The likeliest to catch them are tried first.
+    passer = max(seats, key=lowest.__getitem__)
+    if lowest.count(lowest[passer]) > 1:
+        return None
+    rivals = sorted((seat for seat in seats if seat != passer), key=lambda s: -state.energy[s])
+    if all(lowest[passer] > _highest(state, seat, passer) for seat in rivals):
+        return passer
     return None
