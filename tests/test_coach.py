@@ -25,7 +25,7 @@ from companion.bots import make_bot
 from companion.bots.playout import PlayedGame, play
 from companion.cli import app
 from companion.coach import CoachError, Estimator, board_known, playable, review, win_chances
-from companion.coach.calibration import calibrate, calibrate_one
+from companion.coach.calibration import calibrate, calibrate_one, power_for
 from companion.coach.review import Mark, mark_for
 from companion.coach.tabled import as_table
 from companion.engine import Game
@@ -125,20 +125,27 @@ def test_a_finished_game_has_its_result_for_chances():
 def test_the_calibration_map_is_monotone_and_chances_add_up():
     for players in (2, 3, 4):
         raw = [0.2, 0.5, 0.3, 0.0][:players]
-        shares = calibrate(raw, players)
-        assert sum(shares) == pytest.approx(1.0)
-        assert shares[1] == max(shares)  # the order of the raw chances is kept
-        values = [calibrate_one(raw, 1, step / 100) for step in range(101)]
-        assert values == sorted(values)
-        assert calibrate_one(raw, 1, raw[1]) == pytest.approx(shares[1])
+        for after in range(6):
+            power = power_for(players, after)
+            shares = calibrate(raw, power)
+            assert sum(shares) == pytest.approx(1.0)
+            assert shares[1] == max(shares)  # the order of the raw chances is kept
+            values = [calibrate_one(raw, 1, step / 100, power) for step in range(101)]
+            assert values == sorted(values)
+            assert calibrate_one(raw, 1, raw[1], power) == pytest.approx(shares[1])
 
 
 def test_the_map_is_applied_to_all_chances_at_once():
-    # A power below 1 brings the chances together, and they still add up to 1.
-    closer = calibrate([0.9, 0.05, 0.05], 3, (0.5, 0.0))
-    assert closer[0] < 0.9 and sum(closer) == pytest.approx(1.0)
-    # A share of the even chance mixed in keeps a sure-looking chance off 0 and 1.
-    assert calibrate([1.0, 0.0], 2, (1.0, 0.2)) == pytest.approx([0.9, 0.1])
+    # A power below 1 brings the chances together, above 1 pulls them apart; they add up.
+    closer = calibrate([0.6, 0.3, 0.1], 0.5)
+    apart = calibrate([0.6, 0.3, 0.1], 2.0)
+    assert closer[0] < 0.6 < apart[0]
+    assert sum(closer) == pytest.approx(1.0) and sum(apart) == pytest.approx(1.0)
+    # The power is the one fitted for so many players and rounds to come, the nearest
+    # fitted number of rounds beyond them.
+    assert power_for(2, 0, {2: {0: 1.5, 3: 0.5}}) == 1.5
+    assert power_for(2, 9, {2: {0: 1.5, 3: 0.5}}) == 0.5
+    assert power_for(4, 0, {2: {0: 1.5}}) == 1.0
 
 
 def test_an_estimate_stops_once_every_calibrated_interval_is_within_five_points():
@@ -167,12 +174,14 @@ def test_a_table_review_has_a_moment_per_reset_and_tells_its_turning_points_in_b
     table, records = as_table(game, played.commands)
     told = review(table, records, budget=32)
     resets = sum(isinstance(record, EnergyAndReset) for record in records)
-    assert len(told.moments) == resets + 1
-    assert told.moments[-1].chances.playouts == 0  # the result
+    # The start, after each Energy and Reset, and the end (a game won mid-round too).
+    ended_mid_round = not isinstance(records[-1], EnergyAndReset)
+    assert len(told.moments) == resets + 1 + ended_mid_round
+    assert told.moments[-1].chances.over  # the result
     assert not told.digital and told.marked() == []
     for point in told.turning_points:
         moment = told.moments[point.moment]
-        previous = told.moments[point.moment - 1]
+        previous = told.moments[point.start]
         assert abs(point.after - point.before) >= 0.10
         assert point.before == previous.chances.chance(point.player)
         english = render(point.message(told.labels), "en")
@@ -190,9 +199,11 @@ def test_a_digital_review_judges_every_record_and_marks_decisions_by_what_they_c
     told = review(game, commands, budget=16)
     assert [moment.index for moment in told.moments] == list(range(len(commands) + 1))
     for moment in told.moments[1:]:
-        assert moment.player is not None and moment.cost is not None
-        # A mark follows the thresholds; a cost within the estimates' noise earns none.
-        assert moment.mark in (None, mark_for(moment.cost))
+        assert moment.player is not None
+        # Only a decision is judged; a mark follows the thresholds (a cost within the
+        # estimates' noise earns none).
+        assert (moment.cost is not None) == moment.choice
+        assert moment.mark in (None, mark_for(moment.cost or 0.0))
     # The same review again: the same chances, marks and story.
     assert review(game, commands, budget=16) == told
 
@@ -321,9 +332,20 @@ def test_bench_calibration_measures_saved_games(tmp_path):
     report = json.loads(result.stdout)
     assert report["games"] == {"2": 1, "3": 1, "4": 1}
     assert report["positions"] >= 3 * 6
-    assert len(report["table"]) == 10
-    assert report["player_positions"] == sum(row["positions"] for row in report["table"])
-    assert set(report["parameters"]) == {"2", "3", "4"}
+    assert report["level"] == "mcts:hard"
+    assert set(report["by_players"]) == {"2", "3", "4"}
+    assert set(report["powers"]) == {"2", "3", "4"}
+    for players, part in report["by_players"].items():
+        assert len(part["table"]) == 10
+        assert part["player_positions"] == sum(row["positions"] for row in part["table"])
+        # Sharpness beside calibration: the Brier score, the even chance's, and the skill.
+        assert part["skill"] == pytest.approx(1 - part["brier"] / part["even"], abs=0.002)
+        rounds = report["by_round"][players]
+        assert "1" in rounds and set(rounds) <= {str(r) for r in range(1, 8)}
+        assert sum(one["player_positions"] for one in rounds.values()) == part["player_positions"]
+    assert report["player_positions"] == sum(
+        part["player_positions"] for part in report["by_players"].values()
+    )
     assert report["checked_on"] == "out of fold"
     checked = CliRunner().invoke(
         app,
@@ -361,7 +383,7 @@ def test_analyse_a_digital_game_in_play_ends_on_where_it_stands_and_lists_costly
         "  Round 3",
         "  Now (round 3)",
     ]
-    assert "Costly records:" in lines
+    assert "Costly decisions:" in lines
 
 
 def test_a_table_game_on_a_board_without_paths_has_no_chances_and_says_why():

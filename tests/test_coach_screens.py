@@ -209,7 +209,7 @@ def test_a_table_review_tells_its_turning_points_and_plays_on_from_the_round_bef
     for line, point in zip(shown.turning, told.turning_points, strict=True):
         assert render(line.text, "en") == render(point.message(told.labels), "en")
         # From just before the turning point: the start of the round that turned.
-        assert line.upto == told.moments[point.moment - 1].index
+        assert line.upto == told.moments[point.start].index
         assert line.upto in {0, *resets(records)}
     # Every round start can be played on from, but not the finished game's end.
     assert [line.upto for line in shown.choices] == [0, *resets(records)[:-1]]
@@ -217,8 +217,16 @@ def test_a_table_review_tells_its_turning_points_and_plays_on_from_the_round_bef
     assert render(shown.choices[2].text, "fr") == "Début de la manche 3"
 
 
-def test_a_digital_review_marks_records_by_what_they_cost_with_a_sign_and_a_word():
-    game, played = greedy_game(2)
+@cache
+def mixed_game(seed: int = 7) -> tuple[Game, PlayedGame]:
+    """A 2-player game where Ann plays at random (decisions worth marking) against greedy."""
+    game, _ = greedy_game(2)
+    bots = [make_bot("random", seed=seed), make_bot("greedy", seed=seed + 1)]
+    return game, play(game, bots, SeededDice(seed))
+
+
+def test_a_digital_review_marks_decisions_by_what_they_cost_with_a_sign_and_a_word():
+    game, played = mixed_game()
     told = review(game, played.commands, budget=32)
     shown = review_view(told)
     assert shown.digital
@@ -228,8 +236,9 @@ def test_a_digital_review_marks_records_by_what_they_cost_with_a_sign_and_a_word
     for line, moment in zip(shown.marks, marked, strict=True):
         assert line.sign == signs[moment.mark.value]
         assert line.upto == moment.index - 1
+        assert moment.choice and moment.player == "a"  # greedy plays what the search finds
         text = render(line.text, "en")
-        assert text.startswith(f"Round {moment.round}, record {moment.index}: ")
+        assert text.startswith(f"Round {moment.played_in}, record {moment.number}: ")
         assert (
             render(line.cost, "en")
             == f"{told.labels[moment.player]} \u2212{round(moment.cost * 100)}%"

@@ -28,7 +28,8 @@ def open_play_on(app: App, game_id: str, choices: Sequence[Line], upto: int | No
     """Ask which moment (preselected: `upto`) and who plays each seat, then start the game."""
     session = app.session(game_id)
     players = session.saved.game.players
-    form = PlayOnForm(players, tuple(choices), upto)
+    # Each seat is played as it was (a person, or the computer at its level) unless changed.
+    form = PlayOnForm.of(session.saved.setup, tuple(choices), upto)
     words = app.words
     page = app.page
     texts = {line.upto: words.render(line.text) for line in choices}
@@ -58,7 +59,7 @@ def open_play_on(app: App, game_id: str, choices: Sequence[Line], upto: int | No
         seat = ft.Semantics(
             identifier=f"play-on-seat-{number}",
             label=question,
-            value=names[None],
+            value=names.get(form.bots[player], names[None]),
             expand=True,
         )
 
@@ -72,7 +73,7 @@ def open_play_on(app: App, game_id: str, choices: Sequence[Line], upto: int | No
 
         seat.content = ft.Dropdown(
             label=question,
-            value=PERSON,
+            value=form.bots[player] or PERSON,
             options=[
                 ft.DropdownOption(key=bot or PERSON, text=name) for bot, name in names.items()
             ],

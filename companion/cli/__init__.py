@@ -262,7 +262,7 @@ def bench(
         typer.Option(
             min=0,
             max=MAX_CALIBRATION_GAMES,
-            help="Instead, play this many games of 2, 3 and 4 mcts:normal seats and measure "
+            help="Instead, play this many games of 2, 3 and 4 mcts:hard seats and measure "
             "how well the coach's chances are calibrated on them (hours of CPU).",
         ),
     ] = 0,

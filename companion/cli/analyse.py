@@ -18,7 +18,14 @@ from companion.cli.language import Lang
 from companion.cli.logs import replayed_log
 from companion.coach import CoachError, Review, review
 from companion.coach.chances import DEFAULT_BUDGET
-from companion.coach.review import DIGITAL_BUDGET, Mark, Moment, chances_message, percent
+from companion.coach.review import (
+    DIGITAL_BUDGET,
+    Mark,
+    Moment,
+    chances_message,
+    decisions_message,
+    percent,
+)
 from companion.engine import Game
 from companion.language import Message
 from companion.language.render import DEFAULT_LANGUAGE, language, render
@@ -56,9 +63,9 @@ def analyse(
     lang: Lang = DEFAULT_LANGUAGE,
 ) -> None:
     """Each player's chance to win, round by round, and the game's turning points."""
-    game, records = _load(source, db, lang)
+    game, records, numbers = _load(source, db, lang)
     try:
-        told = review(game, records, budget, seed)
+        told = review(game, records, budget, seed, numbers)
     except CoachError as error:
         fail(render(error.message, lang))
     if as_json:
@@ -68,19 +75,20 @@ def analyse(
             echo(line)
 
 
-def _load(source: str, db: str | None, lang: str) -> tuple[Game, list[Command]]:
-    """The game and its records, from a log file or the store; fails in one line."""
+def _load(source: str, db: str | None, lang: str) -> tuple[Game, list[Command], list[int]]:
+    """The game, its records and their numbers as `game show` prints them, from a log file
+    or the store; fails in one line."""
     if source == "-" or os.path.exists(source) or not GAME_ID.match(source):
         game, records, _ = replayed_log(source, lang)
-        return game, records
+        return game, records, list(range(1, len(records) + 1))
     with opened(db, lang) as store:
         saved = store.load(source)
-    return saved.game, [entry.command for entry in saved.log]
+    return saved.game, [entry.command for entry in saved.log], [entry.seq for entry in saved.log]
 
 
 def _moment_heading(told: Review, moment: Moment, starts: set[int]) -> Message:
     """'Round 3' (its start), 'Now' or 'End' for a line of the chances round by round."""
-    if moment is told.moments[-1] and moment.chances.playouts == 0:
+    if moment is told.moments[-1] and moment.chances.over:
         return Message("coach.at_end")
     if moment.index not in starts:
         return Message("coach.now", round=moment.round)
@@ -104,6 +112,8 @@ def review_lines(told: Review, lang: str = DEFAULT_LANGUAGE) -> list[str]:
                 )
             )
         )
+    if told.result is not None:
+        lines.append(say(Message("coach.result_line", result=told.result)))
     lines.append("")
     lines.append(say(Message("coach.heading_turning")))
     if not told.turning_points:
@@ -118,6 +128,8 @@ def review_lines(told: Review, lang: str = DEFAULT_LANGUAGE) -> list[str]:
             lines.append(say(Message("coach.no_marks")))
         for moment in marked:
             lines.append(say(Message("coach.item", text=mark_message(moment, labels))))
+        for player in told.people:
+            lines.append(say(Message("coach.item", text=decisions_message(told, player))))
     return lines
 
 
@@ -127,8 +139,8 @@ def mark_message(moment: Moment, labels: dict[str, str]) -> Message:
     assert moment.sentence is not None, "a marked moment has its record's sentence"
     return Message(
         "coach.mark_line",
-        round=moment.round,
-        index=moment.index,
+        round=moment.played_in,
+        index=moment.number,
         sentence=moment.sentence,
         mark=MARK_WORDS[moment.mark],
         player=labels[moment.player],
@@ -143,6 +155,7 @@ def review_json(told: Review, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     return {
         "mode": "digital" if told.digital else "table",
         "players": labels,
+        "result": None if told.result is None else say(told.result),
         "rounds": [
             {"round": moment.round, "index": moment.index, **moment.chances.to_json()}
             for moment in told.by_round()
@@ -153,7 +166,10 @@ def review_json(told: Review, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
                 "round": moment.round,
                 **moment.chances.to_json(),
                 "record": None if moment.sentence is None else say(moment.sentence),
+                "number": moment.number or None,
+                "played_in": moment.played_in or None,
                 "player": moment.player,
+                "decision": moment.choice,
                 "cost": None if moment.cost is None else round(moment.cost * 100, 1),
                 "mark": None if moment.mark is None else moment.mark.value,
             }
@@ -162,6 +178,7 @@ def review_json(told: Review, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         "turning_points": [
             {
                 "index": told.moments[point.moment].index,
+                "number": told.moments[point.moment].number,
                 "round": point.round,
                 "player": point.player,
                 "before": round(point.before * 100, 1),

@@ -350,7 +350,7 @@ def run_calibration(
     check_in: str | None = None,
     check_out: str | None = None,
 ) -> dict[str, Any]:
-    """How well the coach's chances are calibrated, on games between `mcts:normal` seats.
+    """How well the coach's chances are calibrated, on games at the strongest level.
 
     Plays `games` games of 2, 3 and 4 players with `seed` (or reads `games_in`, JSON lines
     of game logs) and fits the map on them; plays `check` games of each with the next seed
@@ -359,6 +359,7 @@ def run_calibration(
     """
     from companion.bots.simulate import default_workers
     from companion.cli import calibration as measure
+    from companion.cli.calibration_report import readable
 
     workers = workers or default_workers()
     if games_in:
@@ -380,12 +381,7 @@ def run_calibration(
         check=checks,
     )
     data = report.to_json()
-    if as_json:
-        return data
-    data["table"] = [_bucket_line(row) for row in data["table"]]
-    data["raw_table"] = [_bucket_line(row) for row in data["raw_table"]]
-    data["shipped_table"] = [_bucket_line(row) for row in data["shipped_table"]]
-    return data
+    return data if as_json else readable(data)
 
 
 def _write_games(logs: list[GameLog], path: str | None) -> None:
@@ -400,15 +396,6 @@ def _write_games(logs: list[GameLog], path: str | None) -> None:
                 out.write(json.dumps(log.to_json()) + "\n")
     except OSError as error:
         raise UserError(f"cannot write {path}: {error.strerror or error}") from None
-
-
-def _bucket_line(row: dict[str, Any]) -> str:
-    """One bucket of a calibration table as a line."""
-    check = "" if not row["checked"] else (" ok" if row["within_7_points"] else " OFF")
-    return (
-        f"{row['bucket']:>8}: {row['positions']:5} player-positions, "
-        f"predicted {row['mean_predicted']:5.1f}%, won {row['observed']:5.1f}%{check}"
-    )
 
 
 def _progress(what: str) -> Any:

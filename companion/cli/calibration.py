@@ -1,14 +1,16 @@
-"""How the coach's chances are calibrated, and how well: games between `mcts:normal` seats.
+"""How the coach's chances are calibrated, and how well: games at the strongest level.
 
-1. Play games of 2, 3 and 4 players, every seat `mcts:normal` (its budget measured on the
-   thread's CPU clock, so other work on the machine does not weaken it), dice seeded.
+1. Play games of 2, 3 and 4 players, every seat at the strongest level the app ships
+   (`LEVEL`, its search bounded by iterations, read on the thread's CPU clock, so other
+   work on the machine does not weaken it), dice seeded.
 2. Fit the temperature that turns the evaluation's scores at the end of a round into win
    chances, per number of rounds still to come, on every round's end (maximum likelihood).
-3. Take positions from every game (each round's start, after its Energy and Reset, and
-   the start of its Actions phase), estimate each player's chance there with the coach's
-   budget, and fit the map (a power and a share of the even chance per number of players,
-   `coach/calibration.py`) by maximum likelihood of who won.
-4. Check the map on other games, played with the next seed (`check`): the table reports
+3. Take positions from every game (the start of each step of each round's Summoning and
+   Actions phases; the first is the round's start, after its Energy and Reset), estimate
+   each player's raw chance there with the coach's budget, and fit the map (a power per
+   number of players and rounds still to come, `coach/calibration.py`) by maximum
+   likelihood of who won.
+4. Check the map on other games, played with the next seed (`check`): the tables report
    chances on games the map was not fitted on. Without them, out of fold: fitted on half
    of the games, checked on the other half, and the other way round.
 
@@ -22,33 +24,32 @@ import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from companion.boards import shipped_board
-from companion.bots import make_bot
+from companion.bots import LEVEL_ITERATIONS, make_bot
 from companion.bots.playout import play
-from companion.coach.calibration import PARAMETERS, TEMPERATURES, Parameters, calibrate
+from companion.cli.calibration_report import PLAYER_COUNTS, CalibrationReport, Point, Powers
+from companion.coach.calibration import POWERS, TEMPERATURES, calibrate, power_for
 from companion.coach.chances import DEFAULT_BUDGET, Estimator
+from companion.coach.settled import decided
 from companion.engine import Game, GameState, Phase
 from models.game_log import GameLog
 from models.seeded_dice import SeededDice
 from models.setup import GameSetup, Mode
 
-PLAYER_COUNTS = (2, 3, 4)
+# The games are played at the strongest level the app ships: the chances are measured
+# against the best play the app offers.
+LEVEL = "mcts:" + max(LEVEL_ITERATIONS, key=LEVEL_ITERATIONS.__getitem__)
 SEATS = ("p1", "p2", "p3", "p4")
-# Buckets of predicted chance, 10 points wide; the check applies where a bucket holds this many.
-BUCKETS = 10
-CHECKED_BUCKET = 30
-# How far the observed rate may be from a checked bucket's centre.
-TOLERANCE = 0.07
 # The temperatures tried when fitting one (energy, 5% apart from 0.5 to about 170: early
 # in a game energy leads say little about the winner).
 TEMPERATURE_GRID = tuple(round(0.5 * 1.05**step, 2) for step in range(120))
-# The map's powers and shares of the even chance tried, coarse then fine around the best.
-POWER_GRID = tuple(round(0.2 + 0.05 * step, 2) for step in range(37))
-EVEN_GRID = tuple(round(0.02 * step, 2) for step in range(26))
-FINE_STEPS = tuple(step / 10 for step in range(-5, 6))
+# The map's powers tried: 0.2 to 4, 0.05 apart; and how strongly a fit is drawn towards 1
+# (a penalty of PRIOR times the squared log of the power, against the log-likelihood).
+POWER_GRID = tuple(round(0.2 + 0.05 * step, 2) for step in range(77))
+PRIOR = 20.0
 
 
 def board_for(players: int) -> str:
@@ -57,7 +58,7 @@ def board_for(players: int) -> str:
 
 
 def play_game(players: int, number: int, seed: int) -> dict[str, Any]:
-    """One game of `mcts:normal` seats as a game log's JSON; the first seat turns with `number`."""
+    """One game of `LEVEL` seats as a game log's JSON; the first seat turns with `number`."""
     board_id = board_for(players)
     ids = SEATS[:players]
     start = number % players
@@ -70,8 +71,7 @@ def play_game(players: int, number: int, seed: int) -> dict[str, Any]:
     game = Game(setup, shipped_board(board_id))
     game_seed = seed * 1_000_003 + players * 10_007 + number
     bots = [
-        make_bot("mcts:normal", game_seed * 7 + seat, clock=time.thread_time)
-        for seat in range(players)
+        make_bot(LEVEL, game_seed * 7 + seat, clock=time.thread_time) for seat in range(players)
     ]
     played = play(game, bots, SeededDice(game_seed))
     return GameLog.of(setup, played.commands).to_json()
@@ -81,7 +81,7 @@ def play_games(
     games: int, seed: int, workers: int, progress: Callable[[int, int], None] | None = None
 ) -> list[GameLog]:
     """`games` games of each number of players, in `workers` processes."""
-    jobs = [(players, number, seed) for players in PLAYER_COUNTS for number in range(games)]
+    jobs = [(players, number, seed) for number in range(games) for players in PLAYER_COUNTS]
     logs: list[GameLog] = []
     for done, data in enumerate(_map(_play_job, jobs, workers), start=1):
         logs.append(GameLog.model_validate(data))
@@ -110,7 +110,10 @@ class Sample:
     game: int
     players: int
     round: int
-    # 'start': a round's start (a table game's position too); 'actions': its Actions phase's.
+    # Rounds still to come after this one.
+    after: int
+    # The phase and step it starts ('summoning:wyrm': the round's start, as a table game's
+    # position after an Energy and Reset is).
     moment: str
     position: str
     winner: int
@@ -122,29 +125,36 @@ def game_of(log: GameLog) -> Game:
 
 
 def samples(number: int, log: GameLog) -> list[Sample]:
-    """The positions judged in one game: each round's start and its Actions phase's start."""
+    """The positions judged in one game: the start of each step of each round's Summoning
+    and Actions phases."""
     game = game_of(log)
     state = game.new_initial_state()
-    seen: list[tuple[int, str, str]] = []
+    seen: dict[tuple[int, str], str] = {}
     for command in log.parsed_commands():
         _note(state, seen)
         state.apply(command)
     winner = state.winner_id
     assert winner is not None, "a calibration game is played to its end"
     return [
-        Sample(number, len(game.players), round_, moment, position, game.seat[winner])
-        for round_, moment, position in seen
+        Sample(
+            number,
+            len(game.players),
+            round_,
+            game.final_round - round_,
+            moment,
+            position,
+            game.seat[winner],
+        )
+        for (round_, moment), position in seen.items()
     ]
 
 
-def _note(state: GameState, seen: list[tuple[int, str, str]]) -> None:
-    """Keep the position if it starts a round or a round's Actions phase."""
-    moment = "start" if state.phase is Phase.SUMMONING else "actions"
-    if state.phase not in (Phase.SUMMONING, Phase.ACTIONS):
+def _note(state: GameState, seen: dict[tuple[int, str], str]) -> None:
+    """Keep the position if it starts a step of a round's Summoning or Actions phase (the
+    first: the round's start)."""
+    if state.phase not in (Phase.SUMMONING, Phase.ACTIONS) or state.step_kind is None:
         return
-    if any(round_ == state.round and kind == moment for round_, kind, _ in seen):
-        return
-    seen.append((state.round, moment, state.position()))
+    seen.setdefault((state.round, f"{state.phase.value}:{state.step_kind.value}"), state.position())
 
 
 def round_ends(log: GameLog) -> list[tuple[list[float], int, int]]:
@@ -193,6 +203,8 @@ class Judged:
 
     sample: Sample
     raw: list[float]
+    # The seat the rules alone say wins from there (`coach/settled.py`), if any.
+    decided: int | None = None
 
 
 def judge(
@@ -227,122 +239,47 @@ def _judge_job(
     TEMPERATURES.update(temperatures)
     game = game_of(GameLog.model_validate(data))
     estimator = Estimator(seed)
+    judged = []
+    for sample in chosen:
+        state = GameState.from_position(game, sample.position)
+        judged.append(Judged(sample, estimator.raw(state, budget)[0], decided(state)))
+    return judged
+
+
+def fit_powers(judged: Sequence[Judged]) -> Powers:
+    """Per number of players and rounds still to come, the map's power under which the
+    winners were likeliest, drawn towards 1 (the raw chances) as if `PRIOR` positions had
+    found them right: a few games' positions, all of them linked, do not pull it far."""
+    fitted: Powers = {}
+    for players, after in sorted({(j.sample.players, j.sample.after) for j in judged}):
+        rows = [
+            (j.raw, j.sample.winner)
+            for j in judged
+            if (j.sample.players, j.sample.after) == (players, after)
+        ]
+
+        def likelihood(power: float, rows: list[tuple[list[float], int]] = rows) -> float:
+            said = sum(math.log(max(1e-9, calibrate(raw, power)[winner])) for raw, winner in rows)
+            return said - PRIOR * math.log(power) ** 2
+
+        fitted.setdefault(players, {})[after] = max(POWER_GRID, key=likelihood)
+    return fitted
+
+
+def _folds(judged: Sequence[Judged]) -> list[tuple[Powers, list[Judged]]]:
+    """Out of fold: each game's positions through the map fitted on the other half of the
+    games of its number of players (every other game, in the order they were played)."""
+    ranks: dict[int, int] = {}
+    for players in PLAYER_COUNTS:
+        games = sorted({j.sample.game for j in judged if j.sample.players == players})
+        ranks.update({game: rank for rank, game in enumerate(games)})
     return [
-        Judged(sample, estimator.raw(GameState.from_position(game, sample.position), budget)[0])
-        for sample in chosen
-    ]
-
-
-def fit_parameters(judged: Sequence[Judged]) -> Parameters:
-    """The map's power and share of the even chance under which the winners were likeliest."""
-    rows = [(one.raw, one.sample.winner) for one in judged]
-
-    def likelihood(parameters: Parameters) -> float:
-        return sum(
-            math.log(max(1e-9, calibrate(raw, len(raw), parameters)[winner]))
-            for raw, winner in rows
+        (
+            fit_powers([j for j in judged if ranks[j.sample.game] % 2 != fold]),
+            [j for j in judged if ranks[j.sample.game] % 2 == fold],
         )
-
-    best = max(((p, e) for p in POWER_GRID for e in EVEN_GRID), key=likelihood)
-    fine = [
-        (round(best[0] + 0.05 * dp, 3), round(best[1] + 0.02 * de, 3))
-        for dp in FINE_STEPS
-        for de in FINE_STEPS
+        for fold in (0, 1)
     ]
-    return max((p for p in fine if p[0] > 0 and 0 <= p[1] < 1), key=likelihood)
-
-
-@dataclass
-class Bucket:
-    """Predictions between `low` and `low + 0.1`: how many, their mean, and the share won."""
-
-    low: float
-    count: int = 0
-    predicted: float = 0.0
-    won: float = 0.0
-
-    @property
-    def checked(self) -> bool:
-        """Whether the bucket holds enough predictions for the check."""
-        return self.count >= CHECKED_BUCKET
-
-    @property
-    def within(self) -> bool:
-        """Whether the share won is within the tolerance of the bucket's centre."""
-        return abs(self.won - (self.low + 0.05)) <= TOLERANCE
-
-    def to_json(self) -> dict[str, Any]:
-        """The bucket as JSON data, in percent."""
-        return {
-            "bucket": f"{round(self.low * 100)}-{round(self.low * 100) + 10}%",
-            "positions": self.count,
-            "mean_predicted": round(self.predicted * 100, 1),
-            "observed": round(self.won * 100, 1),
-            "checked": self.checked,
-            "within_7_points": self.within if self.checked else None,
-        }
-
-
-def buckets(points: Sequence[tuple[float, bool]]) -> list[Bucket]:
-    """Predictions (chance, won) grouped in 10-point buckets."""
-    table = [Bucket(i / BUCKETS) for i in range(BUCKETS)]
-    for chance, won in points:
-        bucket = table[min(int(chance * BUCKETS), BUCKETS - 1)]
-        bucket.count += 1
-        bucket.predicted += chance
-        bucket.won += won
-    for bucket in table:
-        if bucket.count:
-            bucket.predicted /= bucket.count
-            bucket.won /= bucket.count
-    return table
-
-
-@dataclass
-class CalibrationReport:
-    """What a calibration run measured, and the numbers it fitted."""
-
-    games: dict[int, int]
-    positions: int
-    temperatures: dict[int, float]
-    parameters: dict[int, Parameters]
-    # Where the table's chances come from: "check games" (other games, of another seed,
-    # through the map fitted on these) or "out of fold" (each game's through the map
-    # fitted on the other half of the games).
-    checked_on: str
-    check_games: dict[int, int]
-    check_positions: int
-    table: list[Bucket]
-    # The same positions' raw chances, and through the map shipped in coach/calibration.py.
-    raw_table: list[Bucket]
-    shipped_table: list[Bucket]
-    brier: dict[str, float] = field(default_factory=dict)
-    # The table's Brier scores by number of players and round, beside everyone equal's.
-    brier_by_part: dict[str, dict[str, float]] = field(default_factory=dict)
-    seconds: float = 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        """The report as JSON data."""
-        return {
-            "games": {str(players): count for players, count in self.games.items()},
-            "positions": self.positions,
-            "checked_on": self.checked_on,
-            "check_games": {str(players): n for players, n in self.check_games.items()},
-            "check_positions": self.check_positions,
-            "player_positions": sum(bucket.count for bucket in self.table),
-            "temperatures": {str(after): t for after, t in self.temperatures.items()},
-            "parameters": {
-                str(players): {"power": power, "even": even}
-                for players, (power, even) in self.parameters.items()
-            },
-            "table": [bucket.to_json() for bucket in self.table],
-            "raw_table": [bucket.to_json() for bucket in self.raw_table],
-            "shipped_table": [bucket.to_json() for bucket in self.shipped_table],
-            "brier": self.brier,
-            "brier_by_part": self.brier_by_part,
-            "seconds": round(self.seconds),
-            "passes": all(b.within for b in self.table if b.checked),
-        }
 
 
 def calibration(
@@ -370,59 +307,36 @@ def calibration(
     finally:
         TEMPERATURES.clear()
         TEMPERATURES.update(shipped)
-    parameters: dict[int, Parameters] = {}
-    # (chance, won) of the table, by number of players and round for the Brier scores.
-    tested_points: list[tuple[float, bool]] = []
-    by_part: dict[str, list[tuple[float, bool]]] = {}
-    raw_points: list[tuple[float, bool]] = []
-    shipped_points: list[tuple[float, bool]] = []
-    for players in PLAYER_COUNTS:
-        mine = [j for j in judged if j.sample.players == players]
-        parameters[players] = fit_parameters(mine)
-        if check:
-            tested = [j for j in judged_check if j.sample.players == players]
-            folds = [(parameters[players], tested)]
-        else:
-            tested = mine
-            folds = [
-                (
-                    fit_parameters([j for j in mine if j.sample.game % 2 != fold]),
-                    [j for j in mine if j.sample.game % 2 == fold],
-                )
-                for fold in (0, 1)
-            ]
-        for fitted, part in folds:
-            for one in part:
-                points = _points([one], fitted)
-                tested_points.extend(points)
-                by_part.setdefault(f"{players} players, round {one.sample.round}", []).extend(
-                    points
-                )
-        raw_points.extend(_points(tested))
-        shipped_points.extend(_points(tested, PARAMETERS[players]))
-    table_judged = judged_check if check else judged
+    powers = fit_powers(judged)
+    folds = [(powers, judged_check)] if check else _folds(judged)
+    tested = [
+        (
+            one.sample.players,
+            one.sample.round,
+            _points(one, power_for(one.sample.players, one.sample.after, fitted)),
+            _points(one, None),
+            _points(one, power_for(one.sample.players, one.sample.after, POWERS)),
+        )
+        for fitted, part in folds
+        for one in part
+    ]
     return CalibrationReport(
+        level=LEVEL,
         games=_counts(logs),
         positions=len(found),
         temperatures=temperatures,
-        parameters=parameters,
+        powers=powers,
         checked_on="check games" if check else "out of fold",
         check_games=_counts(check),
         check_positions=len(checked),
-        table=buckets(tested_points),
-        raw_table=buckets(raw_points),
-        shipped_table=buckets(shipped_points),
-        brier={
-            "table": _brier(tested_points),
-            "raw": _brier(raw_points),
-            "uniform": _brier([(1 / j.sample.players, w) for j in table_judged for w in _wins(j)]),
-        },
-        brier_by_part={
-            part: {
-                "chances": _brier(points),
-                "uniform": _brier([(1 / int(part[0]), won) for _, won in points]),
-            }
-            for part, points in sorted(by_part.items())
+        tested=tested,
+        settled={
+            players: (
+                sum(1 for j in part if j.decided is not None),
+                sum(1 for j in part if j.decided is not None and j.decided == j.sample.winner),
+            )
+            for players in PLAYER_COUNTS
+            for part in [[j for _, js in folds for j in js if j.sample.players == players]]
         },
         seconds=time.perf_counter() - started,
     )
@@ -442,23 +356,8 @@ def _step(
     return lambda done, total: progress(what, done, total)
 
 
-def _wins(judged: Judged) -> list[bool]:
-    return [seat == judged.sample.winner for seat in range(judged.sample.players)]
-
-
-def _points(
-    judged: Sequence[Judged], parameters: Parameters | None = None
-) -> list[tuple[float, bool]]:
-    """(chance, won) for every player at every sample, through the map if given."""
-    points: list[tuple[float, bool]] = []
-    for one in judged:
-        chances = (
-            one.raw if parameters is None else calibrate(one.raw, one.sample.players, parameters)
-        )
-        points.extend(zip(chances, _wins(one), strict=True))
-    return points
-
-
-def _brier(points: Sequence[tuple[float, bool]]) -> float:
-    """The mean squared error of the chances against what happened (lower is better)."""
-    return round(sum((chance - won) ** 2 for chance, won in points) / max(1, len(points)), 4)
+def _points(judged: Judged, power: float | None) -> list[Point]:
+    """(chance, won) for every player at a sample, through the map at `power` if given."""
+    chances = judged.raw if power is None else calibrate(judged.raw, power)
+    wins = [seat == judged.sample.winner for seat in range(judged.sample.players)]
+    return list(zip(chances, wins, strict=True))

@@ -4,8 +4,9 @@ A playout plays the position on to the end of its round, every seat played by th
 bot (the bots' one-decision search), and takes the evaluation's win chances there
 (`bots/evaluation.py`, judged at the end of that round), or the result if the game ended.
 The chances are the mean over playouts, mapped through the calibration measured on games
-between `mcts:normal` seats (`coach/calibration.py`), and the interval is the mean's 95%
-interval mapped the same way.
+between seats of the strongest level (`coach/calibration.py`), and the interval is the
+mean's 95% interval mapped the same way. Where the rules alone say who wins
+(`coach/settled.py`), the chances say so exactly: 1 for them, 0 for the others.
 
 Pure: no clock and no randomness of its own. The dice of playout `i` at a position come
 from a hash of the seed, `i` and the position, and the greedy choice at a position is the
@@ -22,12 +23,15 @@ from dataclasses import dataclass
 
 from companion.bots.evaluation import Evaluator
 from companion.bots.greedy import GreedyBot
-from companion.coach.calibration import calibrate, calibrate_one, temperature_for
+from companion.coach.calibration import calibrate, calibrate_one, power_for, temperature_for
 from companion.coach.playable import digital_game, playable
+from companion.coach.settled import decided
 from companion.engine import Game, GameState, Phase
 from companion.engine.constants import BOUNTY, COSTS
-from companion.engine.queries import search_view
-from models.commands import Activate, Attack, Command, EndActivation, Move, Pass
+from companion.engine.dice import chances as attack_chances
+from companion.engine.dice import rolls_defence
+from companion.engine.queries import position_key, search_view
+from models.commands import Activate, Attack, Command, Dominate, EndActivation, Move, Pass
 
 # The most playouts one estimate may play (the budget), and the fewest before it may stop.
 DEFAULT_BUDGET = 400
@@ -55,8 +59,12 @@ class Chances:
     """Every player's chance to win from one position, in setup order."""
 
     players: tuple[PlayerChance, ...]
-    # How many playouts the estimate took (0 once the game is over: the result is known).
+    # How many playouts the estimate took (0 where the rules say who wins).
     playouts: int
+    # Whether the game is over (the chances are its result).
+    over: bool = False
+    # Whether the rules alone say who wins (`coach/settled.py`): the chances are 0 and 1.
+    exact: bool = False
 
     def of(self, player: str) -> PlayerChance:
         """One player's chance."""
@@ -78,6 +86,7 @@ class Chances:
                 for line in self.players
             },
             "playouts": self.playouts,
+            "exact": self.exact,
         }
 
 
@@ -94,25 +103,28 @@ class Estimator:
         self._greedy = GreedyBot(seed, self.evaluator.weights)
         self._greedy.evaluator = self.evaluator
         # Position -> the greedy bot's choice there; (playout, position) -> where it ends.
-        self._choices: dict[str, Command] = {}
+        self._choices: dict[Key, Command] = {}
         self._games: dict[Game, Game] = {}
-        self._ends: dict[tuple[int, str], tuple[float, ...]] = {}
+        self._ends: dict[tuple[int, Key], tuple[float, ...]] = {}
 
     def chances(self, state: GameState, budget: int = DEFAULT_BUDGET) -> Chances:
         """Every player's chance to win from `state` (a table one right after its reset too)."""
         players = state.game.players
-        if state.is_terminal:
-            winner = state.winner_id
+        sure = decided(state)
+        if sure is not None:
             return Chances(
                 tuple(
-                    PlayerChance(p, float(p == winner), float(p == winner), float(p == winner))
-                    for p in players
+                    PlayerChance(p, float(s == sure), float(s == sure), float(s == sure))
+                    for s, p in enumerate(players)
                 ),
                 0,
+                over=state.is_terminal,
+                exact=True,
             )
+        power = power_for(len(players), state.game.final_round - state.round)
         means, widths, played = self.raw(state, budget)
-        chances = calibrate(means, len(players))
-        lows, highs = _ends(means, widths)
+        chances = calibrate(means, power)
+        lows, highs = _ends(means, widths, power)
         return Chances(
             tuple(
                 PlayerChance(player, chance, min(low, chance), max(high, chance))
@@ -127,6 +139,7 @@ class Estimator:
         `TARGET_HALF_WIDTH` each side of its chance, or the budget is spent."""
         start = playable(state, self._digital(state.game))
         seats = len(state.game.players)
+        power = power_for(seats, state.game.final_round - state.round)
         sums = [0.0] * seats
         squares = [0.0] * seats
         played = 0
@@ -136,7 +149,7 @@ class Estimator:
             for seat, share in enumerate(value):
                 sums[seat] += share
                 squares[seat] += share * share
-            if played >= MIN_PLAYOUTS and _narrow(sums, squares, played):
+            if played >= MIN_PLAYOUTS and _narrow(sums, squares, played, power):
                 break
         means = [total / played for total in sums]
         widths = [_half_width(t, s, played) for t, s in zip(sums, squares, strict=True)]
@@ -152,13 +165,13 @@ class Estimator:
     def playout(self, state: GameState, number: int) -> tuple[float, ...]:
         """Playout `number` from `state` to the end of its round: each seat's win chance there."""
         horizon = state.round
-        walked: list[str] = []
+        walked: list[Key] = []
         current = state.clone()
         while True:
             if current.is_terminal or current.round != horizon:
                 value = self.judge(current, horizon)
                 break
-            key = current.position()
+            key = _key(current)
             known = self._ends.get((number, key))
             if known is not None:
                 value = known
@@ -174,9 +187,10 @@ class Estimator:
         round `horizon`: the result once the game is over, else a softmax of the scores at
         the temperature measured for the rounds still to come (`coach/calibration.py`)."""
         seats = len(state.game.players)
-        if state.is_terminal:
-            winner = state.game.seat[state.winner_id] if state.winner_id else None
-            return tuple(float(seat == winner) for seat in range(seats))
+        # The game's end, or (going into the final round) a result the rules already say.
+        sure = decided(state)
+        if sure is not None:
+            return tuple(float(seat == sure) for seat in range(seats))
         scores = self.evaluator.scores(state, horizon)
         temperature = temperature_for(state.game.final_round - horizon)
         top = max(scores)
@@ -184,11 +198,17 @@ class Estimator:
         total = sum(weights)
         return tuple(weight / total for weight in weights)
 
-    def _choice(self, state: GameState, key: str) -> Command:
+    def _choice(self, state: GameState, key: Key) -> Command:
         """The playouts' command here: the greedy bot's first best one, or in the Actions
         phase the quick one (`_quick`), which needs no evaluation."""
         if state.phase is Phase.ACTIONS:
             return _quick(state)
+        if state.phase is Phase.ENERGY_AND_RESET and state.round >= state.game.final_round:
+            # The final round's bonuses are free: no band comes after them.
+            return next(
+                (c for c in state.legal_commands() if type(c) is Dominate and c.take),
+                state.legal_commands()[0],
+            )
         known = self._choices.get(key)
         if known is None:
             commands = state.legal_commands()
@@ -196,23 +216,49 @@ class Estimator:
             self._choices[key] = known
         return known
 
-    def _outcome(self, state: GameState, command: Command, number: int, key: str) -> Command:
+    def _outcome(self, state: GameState, command: Command, number: int, key: Key) -> Command:
         """The command with the dice of this playout at this position (an attack's outcome)."""
         outcomes = state.chance_outcomes(command)
         if len(outcomes) == 1:
             return outcomes[0][1]
-        draw = self._draw("dice", number, key)
+        draw = self._draw("dice", number, _dice_text(state))
         for probability, outcome in outcomes:
             draw -= probability
             if draw < 0:
                 return outcome
         return outcomes[-1][1]
 
-    def _draw(self, what: str, number: int, key: str) -> float:
+    def _draw(self, what: str, number: int, where: bytes) -> float:
         """A number in [0, 1) that only the seed, the playout and the position decide."""
-        text = f"{self.seed}:{what}:{number}:{key!r}"
-        digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+        text = f"{self.seed}:{what}:{number}:".encode() + where
+        digest = hashlib.blake2b(text, digest_size=8).digest()
         return int.from_bytes(digest, "big") / _UNIT
+
+
+# A position as a key for the playouts' tables: everything its position text holds.
+Key = tuple[object, ...]
+
+
+def _key(state: GameState) -> Key:
+    """The position as a hashable key (cheaper than its text, and as complete)."""
+    return (
+        position_key(state),
+        state.step,
+        state.turn,
+        state.step_removals,
+        tuple(map(tuple, state.reserve)),
+        tuple(map(tuple, state.returning)),
+        tuple(map(tuple, state.ready)),
+        tuple(state.pending),
+        state.summoner,
+    )
+
+
+def _dice_text(state: GameState) -> bytes:
+    """What an attack's dice are drawn from: the board, the energies and where in the round
+    (a function of the position, cheap to make: attacks are drawn thousands of times)."""
+    where = (state.round, state.phase.value, state.step, state.turn, state.active)
+    return repr((state.occupant, state.face_down, where, state.actions_left, state.energy)).encode()
 
 
 def _half_width(total: float, square: float, count: int) -> float:
@@ -224,27 +270,27 @@ def _half_width(total: float, square: float, count: int) -> float:
     return Z95 * math.sqrt(variance / count)
 
 
-def _ends(means: list[float], widths: list[float]) -> tuple[list[float], list[float]]:
+def _ends(means: list[float], widths: list[float], power: float) -> tuple[list[float], list[float]]:
     """The calibrated ends of every seat's 95% interval (`calibrate_one`)."""
     lows = [
-        calibrate_one(means, seat, mean - width)
+        calibrate_one(means, seat, mean - width, power)
         for seat, (mean, width) in enumerate(zip(means, widths, strict=True))
     ]
     highs = [
-        calibrate_one(means, seat, mean + width)
+        calibrate_one(means, seat, mean + width, power)
         for seat, (mean, width) in enumerate(zip(means, widths, strict=True))
     ]
     return lows, highs
 
 
-def _narrow(sums: list[float], squares: list[float], count: int) -> bool:
+def _narrow(sums: list[float], squares: list[float], count: int, power: float) -> bool:
     """Whether every seat's calibrated 95% interval is within the target each side."""
     means = [total / count for total in sums]
     widths = [_half_width(t, s, count) for t, s in zip(sums, squares, strict=True)]
     if max(widths) > 2 * TARGET_HALF_WIDTH:
         return False
-    chances = calibrate(means, len(means))
-    lows, highs = _ends(means, widths)
+    chances = calibrate(means, power)
+    lows, highs = _ends(means, widths, power)
     return all(
         high - chance <= TARGET_HALF_WIDTH and chance - low <= TARGET_HALF_WIDTH
         for chance, low, high in zip(chances, lows, highs, strict=True)
@@ -275,11 +321,12 @@ def _quick(state: GameState) -> Command:
     best_value = 0.0
     for command in commands:
         if type(command) is Attack:
-            probability, rolled = state.chance_outcomes(command)[0]
-            assert type(rolled) is Attack, "an attack's outcomes are attacks"
-            success = probability if state.attack_outcome(rolled)[2] else 0.0
-            target = occupant[index[command.target]]
-            assert target is not None, "an attack's target holds a creature"
+            place = index[command.target]
+            target = occupant[place]
+            attacker = occupant[state.active] if state.active is not None else None
+            assert target is not None and attacker is not None, "an attack has two sides"
+            support = state.sprite_support(place) if rolls_defence(target[1]) else 0
+            success = attack_chances(attacker[1], target[1], support).probability
             value = success * (BOUNTY[target[1]] + COSTS[target[1]])
             if value > best_value:
                 best, best_value = command, value

@@ -87,11 +87,21 @@ class CoachWork:
         kept = tuple(records)
         return await asyncio.wrap_future(self.submit(key, lambda: chances_after(game, kept)))
 
-    async def review(self, game_id: str, game: Game, records: Sequence[Command]) -> Review:
-        """The game's review, worked out off the caller's thread."""
-        key = "review/" + records_key(game_id, records)
+    async def review(
+        self,
+        game_id: str,
+        game: Game,
+        records: Sequence[Command],
+        numbers: Sequence[int] | None = None,
+    ) -> Review:
+        """The game's review, worked out off the caller's thread; `numbers` are the records'
+        numbers in the game's log (default 1, 2, ...)."""
         kept = tuple(records)
-        return await asyncio.wrap_future(self.submit(key, lambda: review(game, kept)))
+        shown = tuple(numbers) if numbers is not None else tuple(range(1, len(kept) + 1))
+        key = "review/" + records_key(game_id, records) + "/" + ",".join(map(str, shown))
+        return await asyncio.wrap_future(
+            self.submit(key, lambda: review(game, kept, numbers=shown))
+        )
 
     def close(self) -> None:
         """Stop the worker once its work is done."""

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.coach import CoachError, Mark, Moment, Review
-from companion.coach.review import chances_message, percent
+from companion.coach.review import chances_message, decisions_message, percent
 from companion.engine import Game
 from companion.language import Message
 from companion.play.new_game import SEAT_PLAYERS
@@ -21,6 +21,7 @@ from companion.store.errors import StoreError
 from companion.store.play_on import play_on
 from companion.store.store import SavedGame, Store
 from models.commands import Command
+from models.setup import GameSetup
 
 # Each mark in words, and the sign chess sites give it (a mark is never told by colour alone).
 MARK_WORDS = {
@@ -63,6 +64,10 @@ class ReviewView:
     # Said under the marks: none found, or (a table game) why records cannot be marked.
     marks_note: Message | None
     choices: tuple[Line, ...]
+    # A finished game: who won and what decided it.
+    result: Message | None = None
+    # Each person's own decisions, how many and how many marked (a digital game's).
+    decisions: tuple[Message, ...] = ()
 
 
 def review_view(told: Review) -> ReviewView:
@@ -80,7 +85,7 @@ def review_view(told: Review) -> ReviewView:
         said = chances_message(moment.chances, labels)
         rounds.append(Line(Message("coachui.review.round", when=when, chances=said)))
     turning = tuple(
-        Line(point.message(labels), told.moments[point.moment - 1].index)
+        Line(point.message(labels), told.moments[point.start].index)
         for point in told.turning_points
     )
     marks = tuple(_marked(moment, labels) for moment in told.marked())
@@ -95,19 +100,24 @@ def review_view(told: Review) -> ReviewView:
         marks=marks,
         marks_note=note,
         choices=tuple(moment_choices(told.moments)),
+        result=told.result,
+        decisions=tuple(decisions_message(told, player) for player in told.people)
+        if told.digital
+        else (),
     )
 
 
 def _marked(moment: Moment, labels: Mapping[str, str]) -> MarkedLine:
-    """A marked record's line: 'Round 2, record 37: Bob summons a Troll'."""
+    """A marked decision's line: 'Round 2, record 37: Bob summons a Troll', numbered and in
+    the round as the game's log says them."""
     assert moment.mark is not None and moment.cost is not None and moment.player is not None
     assert moment.sentence is not None, "a marked moment has its record's sentence"
     word, sign = MARK_WORDS[moment.mark]
     return MarkedLine(
         text=Message(
             "coachui.review.record",
-            round=moment.round,
-            index=moment.index,
+            round=moment.played_in,
+            index=moment.number,
             sentence=moment.sentence,
         ),
         mark=Message(word),
@@ -120,13 +130,14 @@ def _marked(moment: Moment, labels: Mapping[str, str]) -> MarkedLine:
 
 
 def ended(moment: Moment) -> bool:
-    """Whether the game is over at a moment (its chances are the result: no playouts)."""
-    return moment.chances.playouts == 0
+    """Whether the game is over at a moment (its chances are the result)."""
+    return moment.chances.over
 
 
 def moment_choices(moments: Sequence[Moment]) -> list[Line]:
-    """The moments a new game may start from: the start of each round (a table game: its
-    start and after each Energy and Reset), and before each marked record; never the end."""
+    """The moments a new game may start from, in the game's order: the start of each round
+    (a table game: its start and after each Energy and Reset), and before each marked
+    decision; never the end."""
     choices: list[Line] = []
     seen: set[int] = set()
     for place, moment in enumerate(moments):
@@ -135,7 +146,7 @@ def moment_choices(moments: Sequence[Moment]) -> list[Line]:
             seen.add(moment.index)
     for moment in moments:
         if moment.mark is not None and moment.index - 1 not in seen:
-            said = Message("coachui.play_on.before", index=moment.index, round=moment.round)
+            said = Message("coachui.play_on.before", index=moment.number, round=moment.played_in)
             choices.append(Line(said, moment.index - 1))
             seen.add(moment.index - 1)
     return sorted(choices, key=lambda line: line.upto or 0)
@@ -169,6 +180,24 @@ class PlayOnForm:
             self.upto = self.choices[-1].upto
         for player in self.players:
             self.bots.setdefault(player, None)
+
+    @classmethod
+    def of(cls, setup: GameSetup, choices: tuple[Line, ...], upto: int | None) -> PlayOnForm:
+        """The form for a game: each seat played as it was (a person, or the computer at its
+        level; a computer the form does not offer becomes `DEFAULT_BOT`) until changed."""
+        return cls(
+            tuple(player.id for player in setup.players),
+            choices,
+            upto,
+            {
+                player.id: None
+                if player.bot is None
+                else player.bot
+                if player.bot in SEAT_PLAYERS
+                else DEFAULT_BOT
+                for player in setup.players
+            },
+        )
 
     @staticmethod
     def seat_choices() -> dict[str | None, Message]:

@@ -3,7 +3,7 @@
 - The chance line after an Energy and Reset, behind this device's switch: off at first (no
   spoilers), on when turned on (and still on after a reload), off again when turned off.
 - The result's chances round by round, and the review of a finished table game and of a
-  digital game with its costly records marked.
+  digital game with its costly decisions marked.
 - A sandbox game started from a table game's round 3: a new digital game, the original
   untouched.
 
@@ -62,13 +62,14 @@ BUTTONS = """() => [...document.querySelectorAll('flt-semantics[role=button]')]
 
 
 @cache
-def greedy_game(mode: Mode, players: int = 3, seed: int = 7):
-    """A whole game between greedy seats (Ragna, Bjorn, Sigrid): the table's way or digital."""
+def greedy_game(mode: Mode, players: int = 3, seed: int = 7, first: str = "greedy"):
+    """A whole game between greedy seats (Ragna, Bjorn, Sigrid), the first one played by
+    `first`: the table's way or digital."""
     ids = ("red", "blue", "green")[:players]
     board = "gathering-isle" if players == 3 else "duel-isle"
     setup = GameSetup(players=seats(*ids), board=board, mode="digital")
     game = Game(setup, shipped_board(board))
-    bots = [make_bot("greedy", seed=seed * 10 + s) for s in range(players)]
+    bots = [make_bot(first if s == 0 else "greedy", seed=seed * 10 + s) for s in range(players)]
     played = play(game, bots, SeededDice(seed))
     if mode is Mode.DIGITAL:
         return game, list(played.commands)
@@ -197,14 +198,15 @@ def test_the_result_and_the_review_tell_the_games_story(server, browser, artifac
     ui.wait_for(turning[0], timeout=60)
     shots(ui, "review-table-light")
 
-    # A digital game's review marks its costly records with a sign and a word.
-    digital, commands = greedy_game(Mode.DIGITAL, players=2)
+    # A digital game's review marks its costly decisions with a sign and a word: Ragna
+    # plays at random against greedy, who plays what the search finds.
+    digital, commands = greedy_game(Mode.DIGITAL, players=2, first="random")
     digital_id = saved(server, digital, commands)
     marked = review(digital, commands).marked()
-    assert marked, "the scripted digital game has costly records"
-    ui.open(f"{server.url}/game/{digital_id}/review", "Costly records", timeout=90)
+    assert marked, "the scripted digital game has costly decisions"
+    ui.open(f"{server.url}/game/{digital_id}/review", "Costly decisions", timeout=90)
     first = marked[0]
-    ui.wait_for(f"Round {first.round}, record {first.index}: ")
+    ui.wait_for(f"Round {first.played_in}, record {first.number}: ")
     signs = {"inaccuracy": "?! An inaccuracy", "mistake": "? A mistake", "blunder": "?? A blunder"}
     ui.wait_for(signs[first.mark.value])
     shots(ui, "review-digital")

@@ -49,10 +49,12 @@ def build(app: App, game_id: str) -> ft.View:
     )
     view.controls = [working]
     records = [entry.command for entry in saved.log]
+    # Numbered as the game's log shows them: undone records leave gaps.
+    numbers = [entry.seq for entry in saved.log]
 
     async def work_out() -> None:
         try:
-            told = await app.service.coach.review(game_id, saved.game, records)
+            told = await app.service.coach.review(game_id, saved.game, records, numbers)
         except CoachError as error:
             shown: list[ft.Control] = [ft.Text(reason_text(app, error), size=16)]
         else:
@@ -87,6 +89,27 @@ class ReviewScreen:
         marks: list[ft.Control] = [self.marked(line) for line in shown.marks]
         if shown.marks_note is not None:
             marks.append(ft.Text(say(shown.marks_note), size=14))
+        ending: list[ft.Control] = []
+        if shown.result is not None:
+            ending.append(
+                ft.Semantics(
+                    identifier="review-result",
+                    content=section(
+                        say(Message("coachui.review.result")),
+                        ft.Text(say(shown.result), size=15),
+                    ),
+                )
+            )
+        if shown.decisions:
+            ending.append(
+                ft.Semantics(
+                    identifier="review-decisions",
+                    content=section(
+                        say(Message("coachui.review.decisions")),
+                        *[ft.Text(say(said), size=15) for said in shown.decisions],
+                    ),
+                )
+            )
         return [
             ft.Semantics(
                 identifier="review-rounds",
@@ -95,6 +118,7 @@ class ReviewScreen:
                     *[ft.Text(say(line.text), size=15) for line in shown.rounds],
                 ),
             ),
+            *ending,
             ft.Semantics(
                 identifier="review-turning",
                 content=section(say(Message("coachui.review.turning")), *turning),
