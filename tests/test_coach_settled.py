@@ -14,8 +14,8 @@ import pytest
 from companion.boards import shipped_board
 from companion.coach import win_chances
 from companion.coach.calibration import calibrate
-from companion.coach.settled import decided
 from companion.engine import Game, GameState
+from companion.engine.settled import decided
 from models.commands import Dominate, EndActivation, Pass
 from models.rules import ENERGY_BANDS, WINNING_ENERGY
 from models.seeded_dice import SeededDice
@@ -135,7 +135,7 @@ def test_the_bound_reads_the_rules_table(monkeypatch):
     # Were the bands to pay the poor 20, the rival on 5 could catch up: the verdict follows.
     state = position(2, "6/6", "summoning:0:0", [31, 5], [LEADER, SMALL])
     assert decided(state) == 0
-    from companion.coach import settled
+    from companion.engine import settled
 
     rich = tuple(
         band if band.low else band.__class__(band.low, band.high, 20) for band in ENERGY_BANDS

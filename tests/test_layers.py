@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # How the engine applies, settles and checks commands: GameState is the way in.
 ENGINE_WORKINGS = {
+    "companion.engine.ahead",
     "companion.engine.commands",
     "companion.engine.flow",
     "companion.engine.movement",

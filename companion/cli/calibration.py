@@ -33,8 +33,8 @@ from companion.bots.playout import play
 from companion.cli.calibration_report import PLAYER_COUNTS, CalibrationReport, Point, Powers
 from companion.coach.calibration import POWERS, TEMPERATURES, calibrate, power_for
 from companion.coach.chances import DEFAULT_BUDGET, Estimator
-from companion.coach.settled import decided
 from companion.engine import Game, GameState, Phase
+from companion.engine.settled import decided
 from models.game_log import GameLog
 from models.seeded_dice import SeededDice
 from models.setup import GameSetup, Mode
@@ -203,7 +203,7 @@ class Judged:
 
     sample: Sample
     raw: list[float]
-    # The seat the rules alone say wins from there (`coach/settled.py`), if any.
+    # The seat the rules alone say wins from there (`engine/settled.py`), if any.
     decided: int | None = None
 
 

@@ -6,7 +6,7 @@ bot (the bots' one-decision search), and takes the evaluation's win chances ther
 The chances are the mean over playouts, mapped through the calibration measured on games
 between seats of the strongest level (`coach/calibration.py`), and the interval is the
 mean's 95% interval mapped the same way. Where the rules alone say who wins
-(`coach/settled.py`), the chances say so exactly: 1 for them, 0 for the others.
+(`engine/settled.py`), the chances say so exactly: 1 for them, 0 for the others.
 
 Pure: no clock and no randomness of its own. The dice of playout `i` at a position come
 from a hash of the seed, `i` and the position, and the greedy choice at a position is the
@@ -25,12 +25,12 @@ from companion.bots.evaluation import Evaluator
 from companion.bots.greedy import GreedyBot
 from companion.coach.calibration import calibrate, calibrate_one, power_for, temperature_for
 from companion.coach.playable import digital_game, playable
-from companion.coach.settled import decided
 from companion.engine import Game, GameState, Phase
 from companion.engine.constants import BOUNTY, COSTS
 from companion.engine.dice import chances as attack_chances
 from companion.engine.dice import rolls_defence
-from companion.engine.queries import position_key, search_view
+from companion.engine.queries import dice_text, full_key, search_view
+from companion.engine.settled import decided
 from models.commands import Activate, Attack, Command, Dominate, EndActivation, Move, Pass
 
 # The most playouts one estimate may play (the budget), and the fewest before it may stop.
@@ -63,7 +63,7 @@ class Chances:
     playouts: int
     # Whether the game is over (the chances are its result).
     over: bool = False
-    # Whether the rules alone say who wins (`coach/settled.py`): the chances are 0 and 1.
+    # Whether the rules alone say who wins (`engine/settled.py`): the chances are 0 and 1.
     exact: bool = False
 
     def of(self, player: str) -> PlayerChance:
@@ -241,24 +241,13 @@ Key = tuple[object, ...]
 
 def _key(state: GameState) -> Key:
     """The position as a hashable key (cheaper than its text, and as complete)."""
-    return (
-        position_key(state),
-        state.step,
-        state.turn,
-        state.step_removals,
-        tuple(map(tuple, state.reserve)),
-        tuple(map(tuple, state.returning)),
-        tuple(map(tuple, state.ready)),
-        tuple(state.pending),
-        state.summoner,
-    )
+    return full_key(state)
 
 
 def _dice_text(state: GameState) -> bytes:
     """What an attack's dice are drawn from: the board, the energies and where in the round
     (a function of the position, cheap to make: attacks are drawn thousands of times)."""
-    where = (state.round, state.phase.value, state.step, state.turn, state.active)
-    return repr((state.occupant, state.face_down, where, state.actions_left, state.energy)).encode()
+    return dice_text(state)
 
 
 def _half_width(total: float, square: float, count: int) -> float:
@@ -323,7 +312,7 @@ def _quick(state: GameState) -> Command:
         if type(command) is Attack:
             place = index[command.target]
             target = occupant[place]
-            attacker = occupant[state.active] if state.active is not None else None
+            attacker = occupant[view.active] if view.active is not None else None
             assert target is not None and attacker is not None, "an attack has two sides"
             support = state.sprite_support(place) if rolls_defence(target[1]) else 0
             success = attack_chances(attacker[1], target[1], support).probability

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.constants import KIND_INDEX, KINDS, Phase
+from companion.engine.constants import KIND_INDEX, KINDS, ROUND_DONE, SUMMONING_DONE, Phase
 from companion.engine.errors import IllegalCommand
-from companion.engine.flow import ROUND_DONE, blocker, settle, stage
+from companion.engine.flow import blocker, settle, stage
 from companion.engine.names import kinds_term
 from companion.language import Message
 from models.commands import Command, Done
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from companion.engine.state import GameState
 
 # How far "nothing more" takes a player: past Summoning, or past the whole round.
-UNTIL = {"summoning": KINDS, "round": ROUND_DONE}
+UNTIL = {"summoning": SUMMONING_DONE, "round": ROUND_DONE}
 
 
 def stage_of(phase: Phase, kind: str) -> int:

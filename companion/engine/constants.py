@@ -17,6 +17,10 @@ BOUNTY = tuple(CREATURES[kind].bounty for kind in KIND_ORDER)
 WYRM = KIND_INDEX[CreatureKind.WYRM]
 SPRITE = KIND_INDEX[CreatureKind.SPRITE]
 KINDS = len(KIND_ORDER)
+# A table round's stages (engine/ahead.py): Summoning's steps 0-2, then the Actions phase's;
+# past Summoning at SUMMONING_DONE, past the whole round at ROUND_DONE.
+SUMMONING_DONE = KINDS
+ROUND_DONE = 2 * KINDS
 
 # A creature on the board is (seat, kind index); compare tokens by value, never by identity:
 # the compiled engine (docs/engine.md, "Speed") makes a new tuple for each one it stores.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.constants import ACTIONS, COSTS, KINDS, WYRM, Phase
+from companion.engine.constants import ACTIONS, COSTS, KINDS, ROUND_DONE, WYRM, Phase
 from companion.engine.dice import chances, strike
 from companion.engine.errors import IllegalCommand
 from companion.engine.names import kind_term, kinds_term
@@ -64,10 +64,6 @@ def table_full(state: GameState) -> bool:
     location left (the rulebook: onto a vacant location).
     """
     return sum(map(sum, state.on_board)) >= state.game.isle.size
-
-
-# The stages of a round at the table: Summoning's steps, then Actions' (engine/ahead.py).
-ROUND_DONE = 2 * KINDS
 
 
 def stage(state: GameState) -> int:

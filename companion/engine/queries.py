@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
+from companion.engine.ahead import own_stage, stage_of
 from companion.engine.commands._declaration import Tapped
 from companion.engine.constants import COSTS, KINDS, SPRITE, Phase, Token
 from companion.engine.dice import attack_odds
@@ -41,6 +42,7 @@ from models.commands import (
     Attack,
     Command,
     Dominate,
+    Removal,
 )
 from models.rules import CREATURES, KIND_ORDER, CreatureKind
 
@@ -414,6 +416,36 @@ def _passed_between(
     return passed
 
 
+def stage_reached(state: GameState, player: str) -> int:
+    """Where a table player is in the round (engine/ahead.py): 0-2 Summoning's steps, 3-5
+    the Actions phase's, 6 when they record nothing more this round."""
+    return own_stage(state, state.game.seat[player])
+
+
+def removals_for(state: GameState, player: str) -> tuple[Removal, ...]:
+    """Every removal a table player's creatures could record now, on their turn or said
+    ahead of it, each naming the kind of the creatures that made it, in step order."""
+    seat = state.game.seat[player]
+    players = state.game.players
+    found: list[Removal] = []
+    for index, attacker in enumerate(KIND_ORDER):
+        if state.on_board[seat][index] == 0 or stage_of(Phase.ACTIONS, attacker) < own_stage(
+            state, seat
+        ):
+            continue
+        for victim, counts in enumerate(state.on_board):
+            for kind, count in enumerate(counts):
+                if victim == seat or not count:
+                    continue
+                removal = Removal(players[victim], KIND_ORDER[kind], by=player, attacker=attacker)
+                try:
+                    state.clone().apply(removal)
+                except IllegalCommand:
+                    continue
+                found.append(removal)
+    return tuple(found)
+
+
 def turn_key(state: GameState) -> tuple[object, ...]:
     """What stays the same through one seat's turn and changes when another turn begins."""
     return (state.round, state.phase, state.step_kind, state.turn, state.current_seat)
@@ -453,6 +485,29 @@ def position_key(state: GameState) -> tuple[object, ...]:
         tuple((player, tuple(refused)) for player, refused in state.declined.items()),
         state.reset_from,
     )
+
+
+def full_key(state: GameState) -> tuple[object, ...]:
+    """The whole position as a hashable key (all its position text holds), cheaper than the
+    text: for tables of playouts from a position."""
+    return (
+        position_key(state),
+        state.step,
+        state.turn,
+        state.step_removals,
+        tuple(map(tuple, state.reserve)),
+        tuple(map(tuple, state.returning)),
+        tuple(map(tuple, state.ready)),
+        tuple(state.pending),
+        state.summoner,
+    )
+
+
+def dice_text(state: GameState) -> bytes:
+    """The board, the energies and where in the round, as bytes: cheap to make, a function of
+    the position (dice drawn for an attack from it are drawn from these)."""
+    where = (state.round, state.phase.value, state.step, state.turn, state.active)
+    return repr((state.occupant, state.face_down, where, state.actions_left, state.energy)).encode()
 
 
 def reset_key(state: GameState) -> tuple[object, ...]:

@@ -21,7 +21,7 @@ from companion.engine.rulesets import RULE_SETS, RuleSet
 from companion.engine.versions import sign
 from companion.language import Message, quoted
 from models.board import Board
-from models.commands import Activate, Attack, Command, Move, Skip, Summon, Swap
+from models.commands import Activate, Attack, Command, Move, Removal, Skip, Summon, Swap
 from models.rules import KIND_ORDER, STARTING_ENERGY, CreatureKind
 from models.setup import GameSetup, Mode
 
@@ -378,6 +378,14 @@ class GameState:
     def standings(self) -> tuple[str, ...]:
         """The players from first to last, the winner first (the engine's tie-break)."""
         return queries.standings(self)
+
+    def stage_reached(self, player: str) -> int:
+        """Where a table player is in the round (engine/ahead.py)."""
+        return queries.stage_reached(self, player)
+
+    def removals_for(self, player: str) -> tuple[Removal, ...]:
+        """Every removal a table player's creatures could record now, by their kind."""
+        return queries.removals_for(self, player)
 
     def holdings(self, player: str) -> queries.Holdings:
         """A player's energy, creatures per kind (reserve, board, coming back) and costs."""
