@@ -17,6 +17,7 @@ from companion.engine.table_reset import ResetDraft, draft_from
 from companion.language import Message
 from companion.language.render import Language
 from companion.play.sharing import policy
+from companion.play.table_seat import records_for
 from companion.store.errors import DraftMovedOn, GameMovedOn, GameNotFound, StoreError
 from companion.store.store import LogEntry, SavedGame, Store, joined, tap_size
 from models.commands import PLAYER_COMMANDS, Attack, Command, EnergyAndReset, Skip
@@ -132,8 +133,8 @@ class GameSession:
         so, unless the tap means what it meant: the tapped screen's `moment` is still the
         game's (a second Sprite tapped while the phone was still drawing the first), or the
         tap was on a square that says one thing at any moment (`again`: that player's summon
-        of that kind, reached from where the game is now). It is then recorded on the game
-        as it is now.
+        of that kind, as a tap records it from where the game is now: play/table_seat.py). It
+        is then recorded on the game as it is now.
         """
         base = self.saved.revision if revision is None else revision
         for _ in range(DRAFT_TRIES):
@@ -149,9 +150,8 @@ class GameSession:
                     continue
                 if again is None:
                     return self._moved_on()
-                try:
-                    commands = self.state.reach(again)
-                except IllegalCommand:
+                commands = list(records_for(self, again).commands)
+                if not commands:
                     # What it would say now is not possible: say what the game moved on to.
                     return self._moved_on()
                 continue
@@ -183,6 +183,11 @@ class GameSession:
     def unseated(self) -> set[str]:
         """The people with no device of their own: any phone at the table records for them."""
         return set(self.saved.game.players) - self.bots() - self.seated()
+
+    def own_player(self) -> str | None:
+        """The player whose own phone this is (a shared table), as read for this screen."""
+        seat = self._seats()[0]
+        return seat if seat in self.saved.game.labels else None
 
     def _seats(self) -> tuple[str | None, frozenset[str]]:
         """This device's seat (read once for the screen) and the players seated with a

@@ -142,8 +142,12 @@ class TableScreen:
         if not self.turns.changed_elsewhere(revision):
             return
         self.guard.changed_elsewhere()
-        if self.session.state.is_terminal:
+        state = self.session.state
+        if state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
+        elif self.turn.phase is Phase.ACTIONS and state.phase is Phase.ENERGY_AND_RESET:
+            # Another phone recorded the round's last action: every phone goes to the tally.
+            self.app.go(f"/game/{self.session.id}/reset")
         else:
             self.app.page.update(*self.render())
 
