@@ -149,3 +149,22 @@ def test_a_players_removals_are_grouped_by_the_kind_that_made_them(phones):
     assert EN.render(trolls[0].heading) == "Cy's Trolls removed:"
     assert EN.render(trolls[0].tap.label).startswith("Cy's Trolls removed ")
     assert all(chip.tap.by == "c" for chip in cy.removals)
+
+
+def test_undo_and_redo_are_offered_where_they_act_and_say_why_elsewhere(phones):
+    """Bob's record is Bob's phone's to take back (and Ann's once he is unseated); Ann's
+    phone shows Undo disabled, saying whose it is, instead of refusing after a tap."""
+    from companion.app.game_panels import GameBar
+
+    table = Table(phones)
+    table.send("b", table.square("b", T))
+    phones["a"].refresh()
+    refused = phones["a"].undo_refusal()
+    assert refused is not None and "Bob" in EN.render(refused)
+    assert phones["b"].undo_refusal() is None
+    bar = GameBar(lambda _: None, phones["a"].id, print, print, EN)
+    bar.show(phones["a"].state, "Bob's Troll", None, refused=(EN.render(refused), None))
+    assert bar.undo_button.disabled and bar.undo_button.tooltip == EN.render(refused)
+    assert phones["b"].undo().ok
+    phones["a"].refresh()
+    assert phones["a"].redo_refusal() is not None and phones["b"].redo_refusal() is None

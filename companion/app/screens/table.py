@@ -184,9 +184,14 @@ class TableScreen:
         state = self.session.state
         words = self.words
         undo = self.turns.undo_text(words)
-        self.bar.show(state, undo, self.session.redo_text(words))
+        undo_refused, redo_refused = self.session.undo_refusal(), self.session.redo_refusal()
+        refused = (
+            None if undo_refused is None else words.render(undo_refused),
+            None if redo_refused is None else words.render(redo_refused),
+        )
+        self.bar.show(state, undo, self.session.redo_text(words), refused=refused)
         self.strip.show(state)
-        self.turn.show(undo)
+        self.turn.show(undo, refused[0])
         self.players.show(state)
         moved = self.track.show(self.counters())
         return [

@@ -92,6 +92,7 @@ class TurnCard:
         # phone's choice, never recorded), and what undo said at the last drawing.
         self.attacker: CreatureKind | None = None
         self.undo_said: str | None = None
+        self.undo_refused: str | None = None
         self.control = ft.Semantics(
             identifier="turn-card",
             content=ft.Card(
@@ -102,11 +103,12 @@ class TurnCard:
             ),
         )
 
-    def show(self, undo: str | None) -> None:
+    def show(self, undo: str | None, undo_refused: str | None = None) -> None:
         """Draw the card for the session's game as it is now; `undo` says what undo would
-        take back."""
+        take back, `undo_refused` why this device may not."""
         card = turn_view(self.session)
         self.undo_said = undo
+        self.undo_refused = undo_refused
         self.revision = card.revision
         self.moment = self.session.moment()
         self.where.value = self.words.render(card.title)
@@ -158,7 +160,7 @@ class TurnCard:
 
         def picked(_: object) -> None:
             self.attacker = kind
-            self.show(self.undo_said)
+            self.show(self.undo_said, self.undo_refused)
             self.control.update()
 
         text = say(self.words, "game.table.pick_attacker", kinds=kinds_term(kind))
@@ -186,9 +188,10 @@ class TurnCard:
             ft.TextButton(
                 say(self.words, "game.table.undo"),
                 icon=ft.Icons.UNDO,
-                tooltip=None if undo is None else say(self.words, "game.bar.undo", what=undo),
+                tooltip=self.undo_refused
+                or (None if undo is None else say(self.words, "game.bar.undo", what=undo)),
                 on_click=tapped,
-                disabled=undo is None,
+                disabled=undo is None or self.undo_refused is not None,
                 height=TAP,
                 style=ft.ButtonStyle(padding=12),
             )
