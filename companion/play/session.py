@@ -148,10 +148,12 @@ class GameSession(LogWords):
                     continue
                 if again is None:
                     return self._moved_on()
-                commands = list(records_for(self, again).commands)
+                records = records_for(self, again)
+                commands = list(records.commands)
                 if not commands:
-                    # What it would say now is not possible: say what the game moved on to.
-                    return self._moved_on()
+                    # What it would say is not possible now: say why (the isle is full), or
+                    # what the game moved on to.
+                    return Outcome(False, records.refused) if records.refused else self._moved_on()
                 continue
             if failed:
                 return failed

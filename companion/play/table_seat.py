@@ -32,14 +32,16 @@ class Records:
 def records_for(session: GameSession, command: Command) -> Records:
     """What one tap for a player's `command` records from where the game is now: reached by
     passing over the players before them, or said ahead on the player's own phone; no
-    commands when the engine takes neither."""
+    commands when the engine takes neither (and its reason, as a sentence)."""
     state = session.state
     by = getattr(command, "by", None)
+    refused: Message | None = None
     try:
         reached = state.reach(command)
-    except IllegalCommand:
-        reached = []
-    refused = session.tap_refusal(reached, by) if reached else None
+    except IllegalCommand as error:
+        reached, refused = [], Message("game.refused", reason=error.message)
+    if reached:
+        refused = session.tap_refusal(reached, by)
     if reached and refused is None:
         return Records(tuple(reached), None)
     if by is not None and by == session.own_player() and said_ahead(session, command):
