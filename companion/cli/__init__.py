@@ -69,6 +69,7 @@ MAX_BENCH_SECONDS = 600
 MAX_WAIT_GAMES = 100
 MAX_LOAD_TABLES = 500
 MAX_CALIBRATION_GAMES = 1000
+MAX_CALIBRATION_BUDGET = 10_000
 MAX_SESSION_TIMEOUT_S = 86_400
 
 
@@ -291,6 +292,15 @@ def bench(
         str | None,
         typer.Option(metavar="FILE", help="Check the calibration on these saved games."),
     ] = None,
+    budget: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=MAX_CALIBRATION_BUDGET,
+            help="With --calibration or --games-in, the playouts each position is judged "
+            "with (the coach's own budget unless told).",
+        ),
+    ] = None,
     check_out: Annotated[
         str | None,
         typer.Option(metavar="FILE", help="Save the games --check plays (JSON lines)."),
@@ -376,7 +386,14 @@ def bench(
             result = run_coach(coach, seed)
         elif calibration or games_in:
             result = run_calibration(
-                calibration, seed, workers, games_in, games_out, as_json, check, check_in, check_out
+                calibration,
+                seed,
+                workers,
+                games_in,
+                games_out,
+                as_json,
+                (check, check_in, check_out),
+                budget,
             )
         else:
             result = run_bench(seconds, clock.value)
