@@ -313,9 +313,13 @@ def test_play_waits_after_an_energy_and_reset_until_a_person_goes_on(store):
     assert not turns.should_play()
     asyncio.run(turns.play_bots(stage))
     assert len(turns.session.saved.log) == recorded and stage.waited == []
+    # The position on screen stays until then, so the coach may judge it, though the
+    # computer plays first next round.
+    assert turns.bot_to_move() is not None and turns.computers_resting()
     turns.go_on()
     assert turns.reset_waiting() is None
     assert turns.should_play() == (turns.bot_to_move() is not None)
+    assert turns.computers_resting() == (turns.bot_to_move() is None)
 
 
 def test_with_no_person_at_the_table_an_energy_and_reset_shows_a_while_then_play_goes_on(store):

@@ -12,11 +12,12 @@ from functools import partial
 
 from companion.engine import GameState, IllegalCommand, Tally
 from companion.engine.queries import tally_after
-from companion.engine.replay import Narration, narrate, replay
+from companion.engine.replay import Narration, replay
 from companion.engine.table_reset import ResetDraft, draft_from
 from companion.language import Message
 from companion.language.render import Language
 from companion.play.sharing import policy
+from companion.play.told import Told
 from companion.store.errors import DraftMovedOn, GameMovedOn, GameNotFound, StoreError
 from companion.store.store import LogEntry, SavedGame, Store, joined, tap_size
 from models.commands import PLAYER_COMMANDS, Attack, Command, EnergyAndReset, Skip
@@ -65,6 +66,7 @@ class GameSession:
         self._seated = seated or (lambda: ())
         # The log told again, for one revision: whose decision each record was.
         self._told: tuple[int, tuple[Narration, ...]] | None = None
+        self._telling = Told()
         # This device's seat as read for this screen (a change of it, or of the table's codes,
         # builds the screen anew), and the seated players as read for one revision: a screen
         # asks for every control it draws, and on a shared table each answer is a database
@@ -279,9 +281,8 @@ class GameSession:
         """The active log told again from the start, once per revision."""
         revision = self.saved.revision
         if self._told is None or self._told[0] != revision:
-            state = self.saved.game.new_initial_state()
-            told = narrate(state, [entry.command for entry in self.saved.log])
-            self._told = (revision, tuple(told))
+            commands = [entry.command for entry in self.saved.log]
+            self._told = (revision, self._telling.tell(self.saved.game, commands))
         return self._told[1]
 
     def entry_text(self, words: Language, index: int) -> str:

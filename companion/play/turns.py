@@ -156,6 +156,14 @@ class Turns:
         """Whether a person decides now."""
         return self.session.state.current_player is not None and self.bot_to_move() is None
 
+    def computers_resting(self) -> bool:
+        """Whether no computer plays now: a person decides, the game is over, or an Energy
+        and Reset waits for a person to go on (whoever plays first next round): the
+        position on screen stays as it is, so the coach may judge it."""
+        return self.bot_to_move() is None or (
+            self.reset_waiting() is not None and not self.unattended
+        )
+
     @property
     def unattended(self) -> bool:
         """Whether computers play every seat: nobody at the table is asked to tap."""
@@ -339,7 +347,7 @@ class Turns:
         from the position it leads to (unless dice decide that position), so a computer's
         pause to show and its next search overlap, and drawing comes out of the pause; a
         command with no pause (a pass, or once its turn's showing time is spent) is not
-        drawn on its own: the next drawing shows it done.
+        drawn on its own, dice or not: the next drawing shows it done.
         Play stops at an Energy and Reset until a person goes on (in a game no person
         plays, it goes on by itself after a while). A choice made for a position someone
         has since undone is dropped, and the bot decides again; a record another device
@@ -413,9 +421,12 @@ class Turns:
                 if outcome.ok and self.session.state.is_terminal and not self.reset_waiting():
                     stage.finished()
                     return
-                if ahead is None:
-                    # Otherwise the next drawing, as soon as the next decision is made, shows
-                    # this command done along with the next one.
+                if ahead is None and (pause or not outcome.ok or not self._bots_go_on()):
+                    # Otherwise the next drawing, as soon as the next decision is made or
+                    # the next command is shown, shows this command done: drawing the whole
+                    # screen costs more than a computer's search, so a command played
+                    # without a pause (an attack once its turn's showing time is spent) is
+                    # not drawn on its own either.
                     stage.show(outcome)
                 if not outcome.ok:
                     return  # never loop on a refusal
@@ -423,6 +434,10 @@ class Turns:
             await _settled(ahead)
             self.busy = False
             self.showing = None
+
+    def _bots_go_on(self) -> bool:
+        """Whether a computer decides next, with no Energy and Reset to show first."""
+        return self.reset_waiting() is None and self.bot_to_move() is not None
 
     def _search_for(
         self,
