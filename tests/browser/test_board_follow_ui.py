@@ -1,7 +1,7 @@
 """Computers a person can follow (issue 24), on a phone on its side (844x390).
 
 - When Ragna's turn comes back, the turn card tells everything since her last decision,
-  grouped by player, each line the store's own record (checked against the game's log): the
+  in the order it happened, each line the store's own record (checked against the game's log): the
   first lines in the card, the rest behind "and N more". Replay plays those records on the
   isle in order.
 - A tap on the isle while a computer plays says whose turn it is.
