@@ -22,7 +22,7 @@ from companion.play.turns import (
     seat_bots,
 )
 from companion.store.store import open_store
-from models.commands import Command, Dominate, Move, Pass, Summon
+from models.commands import Activate, Command, Dominate, Move, Pass, Summon
 from models.rules import CreatureKind as K
 from models.setup import GameSetup
 
@@ -134,6 +134,7 @@ def test_computer_seats_come_from_the_setup_seeded_per_game_and_seat(store):
     assert set(seat_bots(turns.session)) == {"blue"}
     # Issue 11: a computer's turn is shown for a moment per command, a little in all.
     assert pause_for(Pass()) == 0 and pause_for(Move("rh1")) == SHOW_EACH
+    assert pause_for(Activate("rh1")) == 0  # seen in the move or attack that follows
     assert pause_for(Move("rh1"), SHOW_PER_TURN - 0.1) == pytest.approx(0.1)
     assert pause_for(Move("rh1"), SHOW_PER_TURN) == 0
 

@@ -31,13 +31,14 @@ from companion.play.board_device import TIMINGS, Pace, Timing
 from companion.play.leases import BEAT_S, Leases
 from companion.play.session import GameSession, Moment, Outcome
 from companion.store.store import LogEntry, tap_size
-from models.commands import Command, EndActivation, Pass
+from models.commands import Activate, Command, EndActivation, Pass
 from models.setup import GameSetup
 
 # How long a computer's command stays pointed out before it is played, in seconds, and how
 # much of that one computer turn may take in all: past it the turn's commands are played
 # without a pause (the board and the log show them). A pass or the end of an activation
-# changes nothing to watch. With a level's thinking budget per turn this keeps a person's
+# changes nothing to watch, and an activation is seen in the move or attack that follows
+# it (the active creature is ringed). With a level's thinking budget per turn this keeps a person's
 # waits short (issue 11; measured by `python -m companion bench --waits`). These are the
 # normal pace's; a device may pick another (`board_device.Pace`, issue 24).
 NORMAL = TIMINGS[Pace.NORMAL]
@@ -103,7 +104,7 @@ def seat_bots(session: GameSession) -> dict[str, Bot]:
 def pause_for(command: Command, shown: float = 0.0, timing: Timing = NORMAL) -> float:
     """How long a computer's command is pointed out, after `shown` seconds of its turn's,
     at a pace's `timing`."""
-    if isinstance(command, Pass | EndActivation):
+    if isinstance(command, Pass | EndActivation | Activate):
         return 0.0
     return max(0.0, min(timing.each, timing.per_turn - shown))
 
