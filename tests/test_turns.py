@@ -22,7 +22,7 @@ from companion.play.turns import (
     seat_bots,
 )
 from companion.store.store import open_store
-from models.commands import Activate, Command, Dominate, Move, Pass, Summon
+from models.commands import Activate, Attack, Command, Dominate, EndActivation, Move, Pass, Summon
 from models.rules import CreatureKind as K
 from models.setup import GameSetup
 
@@ -521,3 +521,36 @@ def test_at_the_table_undo_takes_back_one_record_as_the_screen_showed_it(store):
     # An undo tapped on a drawing of an older revision is refused: the game moved on.
     assert not turns.undo(shown).ok
     assert turns.undo().ok and len(session.saved.log) == 1
+
+
+class Attacker:
+    """A bot that summons its Wyrm next to Ragna's, attacks when it can, else activates a
+    creature, else ends or passes."""
+
+    def choose(self, state) -> Command:
+        legal = state.legal_commands()
+        if Summon(K.WYRM, "rh2") in legal:
+            return Summon(K.WYRM, "rh2")
+        for kind in (Attack, Activate):
+            found = [c for c in legal if isinstance(c, kind)]
+            if found:
+                return found[0]
+        return next((c for c in legal if isinstance(c, EndActivation)), legal[-1])
+
+
+def test_a_computers_attack_is_shown_once_played_its_dice_told(store):
+    # One drawing per beat: an attack is not pointed out before its dice are rolled (that
+    # drawing and the one of its outcome made two), it is drawn played, for its pause.
+    turns, stage = against_a_bot(store, Attacker())
+    session = turns.session
+    assert turns.record([Summon(K.WYRM, "rh1")], "red").ok
+    asyncio.run(turns.play_bots(stage))
+    for command in (Activate("rh1"), EndActivation()):
+        assert turns.record([command], "red").ok
+    stage.shown.clear()
+    asyncio.run(turns.play_bots(stage))
+    attacks = [entry for entry in session.saved.log if isinstance(entry.command, Attack)]
+    assert attacks and attacks[0].command.by == "blue"
+    assert not any(isinstance(command, Attack) for _, command, _ in stage.presented)
+    assert Outcome(True, attacks[0].sentence) in stage.shown
+    assert SHOW_EACH in stage.waited

@@ -346,7 +346,8 @@ class Turns:
 
         While a command is pointed out, the next computer decision is already worked out
         from the position it leads to (unless dice decide that position), so a computer's
-        pause to show and its next search overlap, and drawing comes out of the pause; a
+        pause to show and its next search overlap, and drawing comes out of the pause; an
+        attack with a pause is shown once played instead, its dice told (one drawing); a
         command with no pause (a pass, or once its turn's showing time is spent) is not
         drawn on its own, dice or not: the next drawing shows it done.
         Play stops at an Energy and Reset until a person goes on (in a game no person
@@ -397,7 +398,9 @@ class Turns:
                 turn = turn_key(state)
                 shown = shown + pause if turn == shown_turn else 0.0
                 shown_turn, pause = turn, pause_for(command, shown, self.timing)
-                if pause:
+                # An attack's beat is its outcome, its dice told: drawn once it is played.
+                rolled = bool(pause) and not _certain(state, command)
+                if pause and not rolled:
                     self.showing = (player, command)
                     drawing = self.clock()
                     stage.show(None)
@@ -428,7 +431,10 @@ class Turns:
                     # screen costs more than a computer's search, so a command played
                     # without a pause (an attack once its turn's showing time is spent) is
                     # not drawn on its own either.
+                    drawing = self.clock()
                     stage.show(outcome)
+                    if rolled and outcome.ok:
+                        await stage.wait(max(0.0, pause - (self.clock() - drawing)))
                 if not outcome.ok:
                     return  # never loop on a refusal
         finally:
@@ -465,7 +471,7 @@ class Turns:
         """Start the next computer decision from the position `command` leads to, if that
         position is known before it is recorded (no dice to roll) and a computer decides
         there within the same round; None otherwise."""
-        if state.chance_outcomes(command) != [(1.0, command)]:
+        if not _certain(state, command):
             return None
         after = state.clone()
         after.apply(command)
@@ -474,6 +480,11 @@ class Turns:
         if bot is None or after.is_terminal or after.round != state.round:
             return None
         return revision + 1, asyncio.ensure_future(self.think(bot.choose, after))
+
+
+def _certain(state: GameState, command: Command) -> bool:
+    """Whether `command` leads to one known position (no dice decide it)."""
+    return state.chance_outcomes(command) == [(1.0, command)]
 
 
 async def _settled(ahead: tuple[int, asyncio.Future[Command]] | None) -> None:
