@@ -109,7 +109,10 @@ def test_the_turn_card_tells_everything_since_a_persons_last_turn_and_replays_it
     # behind "and N more", every line of it.
     tap_space(ui, "rh1")
     ui.tap("End activation", "Energy and Reset of round 1", exact=True)
-    ui.tap("Continue to round 2", "Since Ragna's last turn:")
+    # The Energy and Reset's card may tell what Bjorn played before it: the turn card's
+    # story is awaited once her turn has come.
+    ui.tap("Continue to round 2", "Ragna's turn")
+    ui.wait_for("Since Ragna's last turn:")
     lines, told, since = story_lines(server, game_id)
     assert told == tuple(since)
     if len(lines) > CARD_LINES:
