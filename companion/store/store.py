@@ -37,6 +37,7 @@ from companion.engine.replay import ReplayError, replay
 from companion.engine.versions import upgrade
 from companion.language import Message, by_semicolons
 from companion.language.stored import NotAMessage, message_from_json, message_to_json
+from companion.store.cache_weight import Weights, game_bytes
 from companion.store.database import Database, first_line, open_database
 from companion.store.dice import COPIES_KEY, DICE, FIRST_DICE, copy_secret, dice_for, new_secret
 from companion.store.errors import (
@@ -75,8 +76,10 @@ from models.reset_draft import DraftEntries, DraftPlacement, entries_from_json, 
 from models.setup import STORED, GameSetup, PlayerSetup
 
 # Games whose latest state is kept in memory, so an append or another device's notice
-# needs no replay: a hosted server shows a game per table, 100 tables and more.
+# needs no replay: a hosted server shows a game per table, 100 tables and more; and the most
+# they may weigh together (companion/store/cache_weight.py), as one game may hold 5,327 records.
 CACHED_GAMES = 512
+CACHED_BYTES = 96 * 1024 * 1024
 # The most games one hosted table keeps (issue 22): a table deletes one to start another.
 TABLE_GAMES = 200
 ID_BYTES = 6
@@ -279,6 +282,8 @@ class Store:
         # The hosted table each cached game belongs to (None: none), as stored; a game
         # never changes table, so a table's view may trust the cache with it.
         self._tables_of: dict[str, str | None] = {}
+        # What each game kept weighs, and all of them together.
+        self._weights = Weights()
         self._lock = threading.Lock()
         # The database's own keys, read once (shared with the store's table views).
         self._keys: dict[str, str] = {}
@@ -390,8 +395,7 @@ class Store:
 
         self._save(write)
         with self._lock:
-            self._cache.pop(game_id, None)
-            self._tables_of.pop(game_id, None)
+            self._forget(game_id)
 
     # --- writing ----------------------------------------------------------------------
 
@@ -705,8 +709,7 @@ class Store:
             record.dice or FIRST_DICE,
         )
         with self._lock:
-            self._cache[game_id] = saved
-            self._cache.move_to_end(game_id)
+            self._keep(saved)
             self._tables_of[game_id] = record.table_id
             self._trim()
         return saved
@@ -817,16 +820,30 @@ class Store:
         with self._lock:
             current = self._cache.get(saved.id)
             if current is None or current.revision <= saved.revision:
-                self._cache[saved.id] = saved
-                self._cache.move_to_end(saved.id)
+                self._keep(saved)
                 self._tables_of.setdefault(saved.id, self.table_id)
                 self._trim()
         return self._handout(saved)
 
+    def _keep(self, saved: SavedGame) -> None:
+        """Keep `saved` as the latest of its game, weighed (the lock held)."""
+        self._weights.set(saved.id, game_bytes(saved.setup.board, (*saved.log, *saved.undone)))
+        self._cache[saved.id] = saved
+        self._cache.move_to_end(saved.id)
+
+    def _forget(self, game_id: str) -> None:
+        """Drop a game from memory (the lock held)."""
+        self._cache.pop(game_id, None)
+        self._tables_of.pop(game_id, None)
+        self._weights.drop(game_id)
+
     def _trim(self) -> None:
-        while len(self._cache) > CACHED_GAMES:
-            game_id, _ = self._cache.popitem(last=False)
-            self._tables_of.pop(game_id, None)
+        """Forget the games used longest ago past CACHED_GAMES or CACHED_BYTES; the latest
+        stays, whatever it weighs (the lock held)."""
+        while len(self._cache) > 1 and (
+            len(self._cache) > CACHED_GAMES or self._weights.total > CACHED_BYTES
+        ):
+            self._forget(next(iter(self._cache)))
 
     @staticmethod
     def _handout(saved: SavedGame) -> SavedGame:
