@@ -13,7 +13,11 @@ handler running forever. So `WireGate` stands in front of Flet's websocket:
 - frames are rate-limited per connection: a device without the table's code gets the few
   frames a person typing a code sends, and is closed beyond them; a device let in waits
   (its frames stay unread, in its own socket) when it sends faster than a person taps;
-- a closed tab or a dropped connection ends quietly: what Flet still sends goes nowhere.
+- a closed tab or a dropped connection ends quietly: what Flet still sends goes nowhere;
+- what Flet sends waits in the connection's own outbox, never in Flet's queue, while the
+  client reads it: a client that stops reading is dropped (its page ends as a closed tab's)
+  once more than `unsent_bytes` wait, so a page cannot hold a process's memory by asking
+  for screens it never reads.
 
 Each connection is a `Link`, made from what the client cannot choose: the address its
 connection comes from (`client_key`). The app reads the link of the connection an event came
@@ -27,7 +31,7 @@ import contextlib
 import ipaddress
 import logging
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -84,6 +88,9 @@ class WireLimits:
     routes: Rate = Rate(20, 4.0)
     # A device let in that is further behind its rate than this is closed.
     max_wait_s: float = 10.0
+    # What the server may have sent a connection that it has not read yet: past it, the
+    # connection is dropped (a table screen is about 100 KB, a page of the log less).
+    unsent_bytes: int = 4 * 1024 * 1024
     # Websockets open at once, and opened per minute, from one client address.
     connections: int = 32
     arrivals_per_minute: int = 120
@@ -220,9 +227,23 @@ class _Connection:
         self.code = 1000
         self._queued: list[Message] = []
         self._closing: set[asyncio.Task[None]] = set()
+        # What Flet sent that the client has not taken yet, and its bytes.
+        self._outbox: deque[Message] = deque()
+        self._unsent = 0
+        self._writer: asyncio.Task[None] | None = None
+        # Set when the client stopped reading and was dropped; the next frame read from it
+        # waits until then at most.
+        self._dropped = asyncio.Event()
+        self._reading: asyncio.Future[Message] | None = None
 
     async def run(self) -> None:
         """Accept, wait for a registration, then let Flet handle the rest."""
+        try:
+            await self._serve()
+        finally:
+            await self._flushed()
+
+    async def _serve(self) -> None:
         if (await self.receive())["type"] != "websocket.connect":
             return
         await self.send({"type": "websocket.accept"})
@@ -238,6 +259,8 @@ class _Connection:
         finally:
             _CURRENT.reset(token)
             await self._close(1000)
+            if self._reading is not None:
+                self._reading.cancel()
 
     def _hang_up(self) -> None:
         """Close the connection as soon as the loop gets to it."""
@@ -272,13 +295,10 @@ class _Connection:
         if self._queued:
             return self._queued.pop(0)
         while not self.closed:
-            try:
-                if self.link.admitted:
-                    message = await self.receive()
-                else:
-                    message = await asyncio.wait_for(self.receive(), self.link.limits.idle_s)
-            except TimeoutError:
-                await self._close(GOING_AWAY, "idle without the code")
+            message = await self._next(None if self.link.admitted else self.link.limits.idle_s)
+            if message is None:
+                if not self.closed:
+                    await self._close(GOING_AWAY, "idle without the code")
                 break
             if message["type"] != "websocket.receive":
                 self.closed = True
@@ -289,6 +309,23 @@ class _Connection:
             except BadFrame as error:
                 await self._close(error.code, str(error))
         return {"type": "websocket.disconnect", "code": self.code}
+
+    async def _next(self, timeout: float | None) -> Message | None:
+        """The client's next message; None if none came within `timeout` or the client was
+        dropped meanwhile (a message on its way is kept for the next call)."""
+        if self._reading is None:
+            self._reading = asyncio.ensure_future(self.receive())
+        dropped = asyncio.ensure_future(self._dropped.wait())
+        try:
+            await asyncio.wait(
+                (self._reading, dropped), timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            dropped.cancel()
+        if not self._reading.done() or self._dropped.is_set():
+            return None
+        message, self._reading = self._reading.result(), None
+        return message
 
     async def _admit_frame(self, data: bytes | None) -> bool:
         """Whether Flet gets this frame (False: dropped); BadFrame closes the connection."""
@@ -347,22 +384,63 @@ class _Connection:
         return True
 
     async def _app_send(self, message: Message) -> None:
-        """Send what Flet sends, unless the connection is gone (a closed tab, a reload)."""
+        """Send what Flet sends, unless the connection is gone (a closed tab, a reload): into
+        the outbox, which the client empties as it reads."""
         if message["type"] == "websocket.accept":
             return  # accepted already, before the registration
         if self.closed:
             return
         if message["type"] == "websocket.close":
             self.closed = True
-        try:
-            await self.send(message)
-        except OSError:
-            # The client went away while Flet was still sending to it (uvicorn's
-            # ClientDisconnected): nothing is left to tell it.
-            self.closed = True
+        self._post(message)
+
+    def _post(self, message: Message) -> None:
+        """Put a message in the outbox, or drop the client if too much waits unread."""
+        size = _size(message)
+        if self._unsent + size > self.link.limits.unsent_bytes:
+            self._drop(size)
+            return
+        self._outbox.append(message)
+        self._unsent += size
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    async def _write(self) -> None:
+        """Send the outbox's messages in order, each as the client takes it."""
+        while self._outbox:
+            message = self._outbox[0]
+            try:
+                await self.send(message)
+            except (OSError, RuntimeError):
+                # The client went away while Flet was still sending to it (uvicorn's
+                # ClientDisconnected): nothing is left to tell it.
+                self.closed = True
+                self._outbox.clear()
+                self._unsent = 0
+                return
+            self._outbox.popleft()
+            self._unsent -= _size(message)
+
+    def _drop(self, size: int) -> None:
+        """The client stopped reading: forget what it was sent, and end its page."""
+        log.warning(
+            "dropped a websocket from %s: %d bytes it had not read, %d more to send",
+            self.link.client,
+            self._unsent,
+            size,
+        )
+        self.closed = True
+        self.code = GOING_AWAY
+        self._outbox.clear()
+        self._unsent = 0
+        if self._writer is not None:
+            # It waits for a client that does not read: no close frame can pass either.
+            self._writer.cancel()
+        self._dropped.set()
 
     async def _close(self, code: int, why: str = "") -> None:
-        """Close the websocket once; a reason goes to the server's log, briefly."""
+        """Close the websocket once, after what waits in the outbox; a reason goes to the
+        server's log, briefly."""
         if self.closed:
             return
         self.closed = True
@@ -371,5 +449,17 @@ class _Connection:
             # A stranger's closed connection is routine; a device let in being closed is not.
             level = logging.WARNING if self.link.admitted else logging.INFO
             log.log(level, "closed a websocket from %s: %s", self.link.client, why)
-        with contextlib.suppress(OSError, RuntimeError):  # already gone
-            await self.send({"type": "websocket.close", "code": code})
+        self._post({"type": "websocket.close", "code": code})
+
+    async def _flushed(self) -> None:
+        """Wait a while for the client to take what waits in the outbox (the server closes
+        the connection when the app is done with it)."""
+        writer = self._writer
+        if writer is not None and not self._dropped.is_set():
+            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+                await asyncio.wait_for(asyncio.shield(writer), self.link.limits.register_s)
+
+
+def _size(message: Message) -> int:
+    """The bytes a message to the client carries."""
+    return len(message.get("bytes") or message.get("text") or b"")
