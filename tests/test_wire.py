@@ -17,15 +17,9 @@ import msgpack
 import pytest
 
 from companion.app.web_page import FALLBACK_FONTS, STUB_PATH, OfflinePage, font_manifest
-from companion.app.wire import (
-    Bucket,
-    Rate,
-    WireGate,
-    WireLimits,
-    client_key,
-    current_link,
-)
+from companion.app.wire import WireGate
 from companion.app.wire_frames import BadFrame, check_event, check_update, read_frame
+from companion.app.wire_link import Bucket, Rate, WireLimits, client_key, current_link
 from companion.play.tap_guard import GUARD_S
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"

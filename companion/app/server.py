@@ -37,7 +37,8 @@ from companion.app.web_packing import PackedFiles
 from companion.app.web_packs import PackStore, pack_in_background
 from companion.app.web_page import OfflinePage
 from companion.app.web_sessions import drop_unkept_sessions
-from companion.app.wire import WireGate, WireLimits
+from companion.app.wire import WireGate
+from companion.app.wire_link import WireLimits
 from companion.play.bus import Bus, LocalBus
 from companion.play.service import Service
 from companion.play.sharing.hosting import Hosting
