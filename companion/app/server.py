@@ -54,8 +54,8 @@ DEFAULT_PORT = 8550
 SESSION_TIMEOUT_S = 300
 # On SIGTERM, how long the server waits for its pages to close before it stops anyway.
 SHUTDOWN_S = 3
-# How often a hosted server looks for idle tables to remove.
-SWEEP_S = 3600.0
+# How often a hosted server looks for idle tables, and tables nobody used, to remove.
+SWEEP_S = 600.0
 
 log = logging.getLogger("companion.app")
 

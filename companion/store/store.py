@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -52,6 +54,15 @@ from companion.store.errors import (
 from companion.store.history import History, energy_by_round, summarise
 from companion.store.one_look import looked, written
 from companion.store.table_boards import TableBoards
+from companion.store.table_storage import (
+    IMPORT_TRIES,
+    IMPORTS_PER_HOUR,
+    ROW_BYTES,
+    give_back,
+    record_bytes,
+    spend,
+)
+from companion.store.table_storage import size as stored_size
 from companion.store.tables import TableRecords
 from models.commands import (
     Command,
@@ -347,6 +358,7 @@ class Store:
 
         def write(connection: Connection) -> None:
             self._check_room(connection)
+            self._spend(connection, ROW_BYTES + stored_size(row["setup"]))
             connection.execute(_INSERT_GAME, row)
 
         self._save(write)
@@ -387,6 +399,7 @@ class Store:
         def write(connection: Connection) -> None:
             if self.table_id is not None:
                 self._check_mine(connection, game_id)
+                give_back(connection, self.table_id, _stored_bytes(connection, game_id))
             connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
             connection.execute(delete(_leases).where(_leases.c.game_id == game_id))
             connection.execute(delete(_commands).where(_commands.c.game_id == game_id))
@@ -435,6 +448,8 @@ class Store:
         rows = [_command_row(game_id, entry) for entry in entries]
 
         def change(connection: Connection) -> None:
+            spent = sum(record_bytes(row["command"], row["description"]) for row in rows)
+            self._spend(connection, spent, playing=True)
             if saved.undone:
                 # A new command ends the redo branch: the undone rows stay, never redoable.
                 connection.execute(_ABANDON_UNDONE, {"of_game": game_id})
@@ -562,6 +577,7 @@ class Store:
         def write(connection: Connection) -> None:
             if self.table_id is not None:
                 self._check_mine(connection, game_id)
+                give_back(connection, self.table_id, _stored_bytes(connection, game_id))
             connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
 
         self._save(write)
@@ -587,6 +603,8 @@ class Store:
 
     def import_log(self, log: GameLog) -> SavedGame:
         """Save a game log as a new game, checking every command; missing dice are rolled."""
+        if self.table_id is not None:
+            self._count_import(self.table_id)
         game = _game(log.setup)
         try:
             commands = log.parsed_commands()
@@ -618,6 +636,9 @@ class Store:
 
         def write(connection: Connection) -> None:
             self._check_room(connection)
+            spent = ROW_BYTES + stored_size(game_row["setup"])
+            spent += sum(record_bytes(row["command"], row["description"]) for row in rows)
+            self._spend(connection, spent)
             connection.execute(_INSERT_GAME, game_row)
             if rows:
                 connection.execute(_INSERT_COMMAND, rows)
@@ -783,6 +804,20 @@ class Store:
         if held >= TABLE_GAMES:
             raise StoreError(Message("app.hosted.table_full", most=TABLE_GAMES))
 
+    def _spend(self, connection: Connection, amount: int, playing: bool = False) -> None:
+        """Count what a write of this view's hosted table stores (table_storage.py)."""
+        if self.table_id is not None:
+            spend(connection, self.table_id, amount, playing=playing)
+
+    def _count_import(self, table_id: str) -> None:
+        """Count an import at a hosted table; StoreError past IMPORTS_PER_HOUR an hour."""
+        wait = self.tables.attempt(
+            IMPORT_TRIES, table_id, time.time(), 3600.0, IMPORTS_PER_HOUR, counts=True
+        )
+        if wait > 0:
+            minutes = max(1, math.ceil(wait / 60))
+            raise StoreError(Message("limit.table.imports", most=IMPORTS_PER_HOUR, minutes=minutes))
+
     def _check_mine(self, connection: Connection, game_id: str) -> None:
         """GameNotFound unless the game is this view's table's."""
         found = connection.execute(select(_games.c.table_id).where(_games.c.id == game_id)).first()
@@ -879,6 +914,16 @@ def _stored(description: str) -> Message | None:
         return message_from_json(json.loads(description))
     except (ValueError, NotAMessage):
         return None
+
+
+def _stored_bytes(connection: Connection, game_id: str) -> int:
+    """What a game's rows are counted as at its table (table_storage.py)."""
+    setup = connection.execute(select(_games.c.setup).where(_games.c.id == game_id)).scalar()
+    rows = connection.execute(
+        select(_commands.c.command, _commands.c.description).where(_commands.c.game_id == game_id)
+    )
+    held = ROW_BYTES + stored_size(setup)
+    return held + sum(record_bytes(command, str(said)) for command, said in rows)
 
 
 def _starts(sizes: Sequence[int]) -> list[int]:
