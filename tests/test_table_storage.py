@@ -1,12 +1,14 @@
 """A hosted table's database grows with use, not with attack: what it stores is counted in
-bytes and bounded (companion/store/table_storage.py), it imports at most IMPORTS_PER_HOUR
-games an hour, a table nobody joined or played in goes within hours, and the server's most
-tables counts tables in use only. Two stores on one database stand for two processes."""
+bytes and bounded (companion/store/table_storage.py), so is what it writes within an hour,
+it imports at most IMPORTS_PER_HOUR games an hour, a table nobody joined or played in goes
+within hours, and the server's most tables counts tables in use only. Two stores on one
+database stand for two processes."""
 
 from __future__ import annotations
 
 import pytest
 import test_hosting
+from sqlalchemy import text
 from store_support import DUEL
 from test_game_cache import corrections_log
 from test_hosting import started
@@ -148,3 +150,44 @@ def test_tables_started_and_left_do_not_close_the_door(servers):
     assert Visit(second).start_table("198.51.100.35", ENGLISH) == (
         "This server has as many tables as it can keep: try again later."
     )
+
+
+def test_what_a_table_writes_within_the_hour_is_bounded_deletes_included(servers, monkeypatch):
+    (first, second), _ = servers
+    ann = started(first)
+    table = ann.links.access.id
+    store = ann.store
+    store.import_log(corrections_log(2, "x"))
+    before = _written(first.store, table)
+    game = store.import_log(corrections_log(30, "a reason"))
+    once = _written(first.store, table) - before
+    # Deleting gives back what it stored, never what it wrote.
+    store.delete_game(game.id)
+    monkeypatch.setattr(storage, "HOURLY_BYTES", before + once + once // 2)
+    with pytest.raises(StoreError) as refused:
+        second.store.scoped(table).import_log(corrections_log(30, "a reason"))
+    said = refused.value.message
+    assert ENGLISH.render(said).startswith("this table wrote 0 MiB within the hour, the most it ")
+    assert ENGLISH.render(said).endswith("try again in 60 min")
+    assert language("fr").render(said).startswith("cette table a écrit 0")
+    # Undoing and redoing rewrite rows: they are written too.
+    saved = store.new_game(DUEL)
+    saved = store.append(saved.id, saved.state.legal_commands()[0], saved.revision)
+    written = _written(first.store, table)
+    saved = store.undo(saved.id, saved.revision)
+    store.redo(saved.id, saved.revision)
+    assert _written(first.store, table) == written + 2 * ROW_BYTES
+    # An hour after its first write of the hour, the table writes again.
+    with first.store._database.engine.begin() as connection:
+        connection.execute(
+            text("UPDATE shared_tables SET written_since = written_since - 3601 WHERE id = :t"),
+            {"t": table},
+        )
+    assert second.store.scoped(table).import_log(corrections_log(30, "a reason"))
+    assert _written(first.store, table) == once
+
+
+def _written(store, table_id: str) -> int:
+    with store._database.engine.connect() as connection:
+        query = text("SELECT written FROM shared_tables WHERE id = :t")
+        return int(connection.execute(query, {"t": table_id}).scalar_one())

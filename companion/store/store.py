@@ -449,7 +449,8 @@ class Store:
 
         def change(connection: Connection) -> None:
             spent = sum(record_bytes(row["command"], row["description"]) for row in rows)
-            self._spend(connection, spent, playing=True)
+            # Undone rows it ends are written anew, as abandoned.
+            self._spend(connection, spent, spent + ROW_BYTES * len(saved.undone), playing=True)
             if saved.undone:
                 # A new command ends the redo branch: the undone rows stay, never redoable.
                 connection.execute(_ABANDON_UNDONE, {"of_game": game_id})
@@ -480,6 +481,7 @@ class Store:
         applied = [e.command for e in taken if isinstance(e.command, EnergyAndReset)]
 
         def change(connection: Connection) -> None:
+            self._spend(connection, 0, ROW_BYTES * len(taken))
             mark(connection)
             if applied:
                 # Undoing an applied Energy and Reset brings back what the table had entered.
@@ -503,6 +505,7 @@ class Store:
         mark = _mark(game_id, [e.seq for e in brought], None)
 
         def change(connection: Connection) -> None:
+            self._spend(connection, 0, ROW_BYTES * len(brought))
             mark(connection)
             _drop_applied_draft(connection, game_id, brought)
 
@@ -804,10 +807,13 @@ class Store:
         if held >= TABLE_GAMES:
             raise StoreError(Message("app.hosted.table_full", most=TABLE_GAMES))
 
-    def _spend(self, connection: Connection, amount: int, playing: bool = False) -> None:
-        """Count what a write of this view's hosted table stores (table_storage.py)."""
+    def _spend(
+        self, connection: Connection, stored: int, written: int | None = None, playing: bool = False
+    ) -> None:
+        """Count what a write of this view's hosted table stores and writes
+        (table_storage.py)."""
         if self.table_id is not None:
-            spend(connection, self.table_id, amount, playing=playing)
+            spend(connection, self.table_id, stored, written, playing=playing)
 
     def _count_import(self, table_id: str) -> None:
         """Count an import at a hosted table; StoreError past IMPORTS_PER_HOUR an hour."""

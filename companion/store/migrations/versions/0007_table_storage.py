@@ -1,10 +1,11 @@
-"""What a hosted table stores, and whether anyone used it.
+"""What a hosted table stores and writes, and whether anyone used it.
 
 Revision ID: 0007
 Revises: 0006
 
-A hosted table's games, records and boards are bounded in bytes (`shared_tables.stored`,
-companion/store/table_storage.py), and a table nobody joined or played in
+A hosted table's games, records and boards are bounded in bytes, what it keeps
+(`shared_tables.stored`) and what it writes within an hour (`written`, since
+`written_since`: companion/store/table_storage.py), and a table nobody joined or played in
 (`shared_tables.in_use` false) is removed within hours and not counted against the
 server's most tables. Tables kept before count as in use; what they store is counted now.
 """
@@ -32,12 +33,14 @@ def _size(value: object) -> int:
 
 
 def upgrade() -> None:
-    """Add shared_tables.stored and shared_tables.in_use, and count what tables hold."""
+    """Add shared_tables.stored, written, written_since and in_use; count what tables hold."""
     with op.batch_alter_table("shared_tables") as batch:
         batch.add_column(sa.Column("stored", sa.BigInteger(), nullable=False, server_default="0"))
         batch.add_column(
             sa.Column("in_use", sa.Boolean(), nullable=False, server_default=sa.true())
         )
+        batch.add_column(sa.Column("written", sa.BigInteger(), nullable=False, server_default="0"))
+        batch.add_column(sa.Column("written_since", sa.Float(), nullable=False, server_default="0"))
     connection = op.get_bind()
     tables = sa.table("shared_tables", sa.column("id"), sa.column("stored"))
     games = sa.table("games", sa.column("id"), sa.column("setup", sa.JSON), sa.column("table_id"))
@@ -69,5 +72,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     """Drop them again."""
     with op.batch_alter_table("shared_tables") as batch:
+        batch.drop_column("written_since")
+        batch.drop_column("written")
         batch.drop_column("in_use")
         batch.drop_column("stored")
