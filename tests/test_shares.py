@@ -10,7 +10,7 @@ import time
 import pytest
 from test_wire import CLICK, REGISTRATION, Client, FakeFlet
 
-from companion.app.shares import PAYER, Account, Accounts, Share, metered_tasks
+from companion.app.shares import PAYER, Account, Accounts, Capacity, Share, metered_tasks
 from companion.app.wire import WireGate
 from companion.app.wire_link import WireLimits, current_link
 
@@ -40,6 +40,38 @@ def test_an_account_is_paid_from_and_refills_at_its_share():
     assert account.wait() == 0 and not account.full
     clock.now += 100
     assert account.full and account.balance == 2.0  # never more than its burst
+
+
+def test_an_account_refills_at_its_share_of_what_the_process_gets_of_a_core():
+    clock = Clock()
+    account = Account(Share(share=0.25, burst=2.0), clock, capacity=lambda: 0.5)
+    account.charge(3.0)
+    assert account.wait() == pytest.approx(8.0)  # 1 s owed, at an eighth of a second a second
+
+
+def test_what_the_process_gets_of_a_core_is_read_from_its_threads_scheduler_times(tmp_path):
+    clock, stat = Clock(), tmp_path / "schedstat"
+    capacity = Capacity(every=0.5, clock=clock)
+    capacity.PATH = str(stat)
+
+    def times(ran_s: float, waited_s: float) -> None:
+        stat.write_text(f"{int(ran_s * 1e9)} {int(waited_s * 1e9)} 7\n")
+
+    times(10.0, 5.0)
+    assert capacity() == 1.0  # nothing to compare with yet
+    times(10.3, 5.9)  # ran 0.3 s, waited 0.9 s for a core
+    assert capacity() == 1.0  # looked at most every half second
+    clock.now += 1.0
+    assert capacity() == pytest.approx(0.25)
+    times(10.301, 5.9)  # an idle loop says nothing of the machine
+    clock.now += 1.0
+    assert capacity() == 1.0
+    times(10.311, 8.9)  # never less than a tenth
+    clock.now += 1.0
+    assert capacity() == Capacity.LEAST
+    stat.unlink()  # no statistics (not Linux): as it was
+    clock.now += 1.0
+    assert capacity() == Capacity.LEAST
 
 
 def test_an_address_is_one_account_and_full_ones_are_forgotten_past_the_most_kept():

@@ -5,8 +5,10 @@ server do (a screen built, a game imported, a tap recorded) is time no other tab
 Counting frames bounds how often, not what each costs: four sockets of one device asking
 for a 5,000-record log screen four times a second once made another table's taps take up to
 10 s. So the work done for a connection's events is metered, as CPU time of the loop's
-thread, and paid from its address's account (`Account`): it refills at `share` of a core
-and holds at most `burst` seconds. While an address's account is overdrawn, its connections'
+thread, and paid from its address's account (`Account`): it refills at `share` of what the
+process gets of a core (`Capacity`: all of it on an idle machine, less when other programs
+keep the machine's cores busy, so a stranger's share shrinks with what is left for the
+tables) and holds at most `burst` seconds. While an address's account is overdrawn, its connections'
 frames wait unread (companion/app/wire.py), however many it opens; what others send is read
 as ever. A file's bytes (an import) are priced as they arrive, by their size, before the
 work they start is metered.
@@ -37,18 +39,77 @@ class Share:
     file_s_per_byte: float = 1.0 / (1024 * 1024)
 
 
-class Account:
-    """One address's CPU seconds: spent by its pages' work, refilled at its share."""
+class Capacity:
+    """The part of a core the event loop's thread gets while it has work: the time it ran
+    over the time it ran or waited for a core, read from Linux's scheduler statistics of the
+    thread that asks (the loop's) at most every `every` seconds; 1.0 where there are none,
+    and over a stretch in which the thread hardly asked for a core (an idle loop)."""
 
-    def __init__(self, share: Share, clock: Callable[[], float] = time.monotonic) -> None:
+    PATH = "/proc/thread-self/schedstat"
+    # Less than this of running and waiting in a stretch says nothing of the machine.
+    BUSY_S = 0.01
+    # Never less than this part of a core: an account always refills.
+    LEAST = 0.1
+
+    def __init__(self, every: float = 0.5, clock: Callable[[], float] = time.monotonic) -> None:
+        self.every = every
+        self.clock = clock
+        self.value = 1.0
+        self._stamp = clock()
+        # Read first by the loop's thread, whose statistics these are.
+        self._seen: tuple[int, int] | None = None
+        self._looked = False
+
+    def _read(self) -> tuple[int, int] | None:
+        try:
+            with open(self.PATH, encoding="ascii") as stat:
+                ran, waited = stat.read().split()[:2]
+            return int(ran), int(waited)
+        except (OSError, ValueError):
+            return None
+
+    def __call__(self) -> float:
+        """The part of a core the loop's thread got over the latest stretch."""
+        now = self.clock()
+        if self._looked and now - self._stamp < self.every:
+            return self.value
+        seen = self._read()
+        if seen is not None and self._seen is not None:
+            ran, waited = seen[0] - self._seen[0], seen[1] - self._seen[1]
+            busy = ran + waited
+            got = ran / busy if busy >= self.BUSY_S * 1e9 else 1.0
+            self.value = min(1.0, max(self.LEAST, got))
+        self._stamp, self._seen, self._looked = now, seen, True
+        return self.value
+
+
+def whole() -> float:
+    """All of a core (an account that does not look at the machine)."""
+    return 1.0
+
+
+class Account:
+    """One address's CPU seconds: spent by its pages' work, refilled at its share of what
+    the process gets (`capacity`)."""
+
+    def __init__(
+        self,
+        share: Share,
+        clock: Callable[[], float] = time.monotonic,
+        capacity: Callable[[], float] = whole,
+    ) -> None:
         self.share = share
         self.clock = clock
+        self.capacity = capacity
         self.balance = share.burst
         self.stamp = clock()
 
+    def _rate(self) -> float:
+        return self.share.share * self.capacity()
+
     def _refill(self) -> None:
         now = self.clock()
-        self.balance = min(self.share.burst, self.balance + (now - self.stamp) * self.share.share)
+        self.balance = min(self.share.burst, self.balance + (now - self.stamp) * self._rate())
         self.stamp = now
 
     def charge(self, seconds: float) -> None:
@@ -59,7 +120,7 @@ class Account:
     def wait(self) -> float:
         """Seconds until the account is no longer overdrawn (0: now)."""
         self._refill()
-        return max(0.0, -self.balance / self.share.share)
+        return max(0.0, -self.balance / self._rate())
 
     @property
     def full(self) -> bool:
@@ -74,8 +135,12 @@ class Accounts:
     # Past this many, the full ones are forgotten (a new account starts full anyway).
     KEPT = 4096
 
-    def __init__(self, share: Share | None = None) -> None:
+    def __init__(
+        self, share: Share | None = None, capacity: Callable[[], float] | None = None
+    ) -> None:
         self.share = share or Share()
+        # One look at the machine for every account of the process.
+        self.capacity = capacity or Capacity()
         self._of: dict[str, Account] = {}
 
     def of(self, client: str) -> Account:
@@ -84,7 +149,7 @@ class Accounts:
         if account is None:
             if len(self._of) >= self.KEPT:
                 self._of = {key: kept for key, kept in self._of.items() if not kept.full}
-            account = self._of[client] = Account(self.share)
+            account = self._of[client] = Account(self.share, capacity=self.capacity)
         return account
 
 
