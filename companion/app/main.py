@@ -24,7 +24,7 @@ from companion.app.theme import FONTS, theme
 from companion.app.warm_up import screen_module, warm_up
 from companion.app.web_sessions import keep_after_disconnect
 from companion.app.widgets import SEAT_PICKER, SHARE_PANEL, notify
-from companion.app.wire import Link, current_link
+from companion.app.wire_link import Link, current_link
 from companion.language.message import Message, Value
 from companion.language.render import Language
 from companion.play.bus import PRESENCE

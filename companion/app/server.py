@@ -37,7 +37,8 @@ from companion.app.web_packing import PackedFiles
 from companion.app.web_packs import PackStore, pack_in_background
 from companion.app.web_page import OfflinePage
 from companion.app.web_sessions import drop_unkept_sessions
-from companion.app.wire import WireGate, WireLimits
+from companion.app.wire import WireGate
+from companion.app.wire_link import WireLimits
 from companion.play.bus import Bus, LocalBus
 from companion.play.service import Service
 from companion.play.sharing.hosting import Hosting
@@ -53,8 +54,8 @@ DEFAULT_PORT = 8550
 SESSION_TIMEOUT_S = 300
 # On SIGTERM, how long the server waits for its pages to close before it stops anyway.
 SHUTDOWN_S = 3
-# How often a hosted server looks for idle tables to remove.
-SWEEP_S = 3600.0
+# How often a hosted server looks for idle tables, and tables nobody used, to remove.
+SWEEP_S = 600.0
 
 log = logging.getLogger("companion.app")
 

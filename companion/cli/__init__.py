@@ -330,6 +330,22 @@ def bench(
             "here), set as docs/hosting.md shows, and come back through it after --kill-one.",
         ),
     ] = False,
+    hostile: Annotated[
+        bool,
+        typer.Option(
+            "--hostile",
+            help="With --tables: one process serves the tables while one more address runs "
+            "every heavy thing its limits allow against it (docs/hosting.md).",
+        ),
+    ] = False,
+    db_hour: Annotated[
+        bool,
+        typer.Option(
+            "--db-hour",
+            help="Instead, write what one address may write in an hour at a hosted server's "
+            "limits into --db (PostgreSQL), and report how much the database grew.",
+        ),
+    ] = False,
     db: Annotated[
         str | None, typer.Option(help="With --tables: the PostgreSQL database to serve from.")
     ] = None,
@@ -363,13 +379,29 @@ def bench(
     if not math.isfinite(seconds) or not 0 < seconds <= MAX_BENCH_SECONDS:
         fail(f"--seconds must be a positive number, at most {MAX_BENCH_SECONDS}, not {seconds}")
     try:
-        if tables:
+        if tables and hostile:
+            from companion.cli.hostile_load import run_hostile_load
+            from companion.cli.table_load import LoadError
+
+            try:
+                result = run_hostile_load(db or "", tables, seconds, seed)
+            except LoadError as error:
+                raise UserError(str(error)) from None
+        elif tables:
             from companion.cli.table_load import LoadError, run_table_load
 
             try:
                 result = run_table_load(
                     db or "", tables, processes, seconds, kill_one, seed, proxy=behind_nginx
                 )
+            except LoadError as error:
+                raise UserError(str(error)) from None
+        elif db_hour:
+            from companion.cli.db_growth import run_db_hour
+            from companion.cli.table_load import LoadError
+
+            try:
+                result = run_db_hour(db or "")
             except LoadError as error:
                 raise UserError(str(error)) from None
         elif waits_app:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgpack
 import pytest
 from browser_ui import PHONE, TABLET, Screen, scroll_to, seats
 from conftest import free_port
@@ -359,6 +360,63 @@ def test_a_reload_a_dropped_connection_and_a_new_page_keep_the_seat(shared, brow
     # A phone that slept past its session opens a fresh page: same game, same seat, no code.
     later = device.context.new_page()
     Screen(later, artifacts).open(game, "This device records Bjorn's turns")
+
+
+class Dying(Droppable):
+    """A line whose server dies, once armed, on the next tap it is sent, before answering it:
+    the tap never reaches the server, and the page's connection closes."""
+
+    def __init__(self, page) -> None:
+        super().__init__(page)
+        self.armed = False
+        self.swallowed: list[bytes] = []
+
+    def route(self, socket) -> None:
+        """Pass a new websocket through, each frame the page sends looked at first."""
+        server = socket.connect_to_server()
+        self.sockets.append(socket)
+
+        def sent(message) -> None:
+            if self.armed and isinstance(message, bytes) and _is_tap(message):
+                self.armed = False
+                self.swallowed.append(message)
+                socket.close()
+                return
+            server.send(message)
+
+        socket.on_message(sent)
+
+
+def _is_tap(frame: bytes) -> bool:
+    """Whether a frame is a control's click (Flet's event frame: 0, MessagePack [3, {...}])."""
+    if not frame or frame[0] != 0:
+        return False
+    action, body = msgpack.unpackb(frame[1:])
+    return action == 3 and body.get("name") == "click"
+
+
+def test_a_tap_the_server_never_answered_is_said_on_the_phone_once_it_is_back(
+    shared, browser, artifacts
+):
+    server, game_id = shared
+    game = f"{server.base}/game/{game_id}"
+    device = Device(browser, artifacts)
+    line = Dying(device.page)
+    device.open(server.links["Join"], "Resume")
+    device.take_seat(game, "Ragna", "This device records Ragna's turns")
+    line.armed = True
+    device.ui.button("Ragna: done with Wyrms").first.click()
+    device.ui.wait_for("Your last tap got no answer before the connection was lost", timeout=60)
+    assert line.swallowed
+    device.ui.shot("share-tap-unanswered", tall=740)
+    # It was not recorded: the screen says Ragna is still on Wyrms, and the tap made again is.
+    with open_store(server.db) as store:
+        assert store.load(game_id).log == ()
+    time.sleep(1)
+    device.ui.tap("Ragna: done with Wyrms", "Ragna is done summoning Wyrms")
+    device.page.wait_for_function(
+        "() => !document.body.innerText.includes('Your last tap got no answer')", timeout=20000
+    )
 
 
 def test_a_new_code_sends_every_device_back_to_the_code_screen(shared, browser, artifacts):
