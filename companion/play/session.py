@@ -241,12 +241,12 @@ class GameSession(LogWords):
         """Why this device may not take back the newest tap's records, if so (a screen
         shows Undo disabled, saying why)."""
         log = self.saved.log
-        return self._undo_refusal(log[len(log) - tap_size(log[::-1]) :]) if log else None
+        return self._undo_refusal(log[len(log) - tap_size(log[::-1]) :])
 
     def redo_refusal(self) -> Message | None:
         """Why this device may not bring back the newest undone tap's records, if so."""
         undone = self.saved.undone
-        return self._undo_refusal(undone[: tap_size(undone)]) if undone else None
+        return self._undo_refusal(undone[: tap_size(undone)])
 
     def undo(self, revision: int | None = None) -> Outcome:
         """Take back the newest command, as of `revision` (default: the latest seen here)."""
