@@ -144,13 +144,14 @@ def test_an_address_past_its_share_waits_while_another_is_served():
         started = time.monotonic()
         first = asyncio.create_task(gate(heavy.scope, heavy.receive, heavy.send))
         await asyncio.sleep(0.2)
-        light_at = time.monotonic()
         await gate(light.scope, light.receive, light.send)
-        light_done = time.monotonic() - light_at
+        light_done = time.monotonic() - started
         await first
         return time.monotonic() - started, light_done
 
     took, light_done = asyncio.run(asyncio.wait_for(run(), 20))
     # 6 events of 50 ms: 0.1 s at once, then 0.2 s more at a quarter of a core.
     assert took > 0.7
-    assert light_done < 0.3
+    # The other address was served while the heavy one still waited for its share (on a
+    # busy machine both take longer: the share is of what the process gets).
+    assert light_done < took - 0.2
