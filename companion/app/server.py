@@ -31,6 +31,7 @@ from companion.app.health import Health
 from companion.app.http_edge import PER_ADDRESS, HttpLimits, guarded_http
 from companion.app.main import App
 from companion.app.reconnect import ReconnectNotice
+from companion.app.shares import Share
 from companion.app.theme import FONT, FONTS
 from companion.app.warm_up import warm_up_once_listening
 from companion.app.web_packing import PackedFiles
@@ -143,6 +144,10 @@ def web_app(
         session_timeout_seconds=session_timeout_s,
     )
     shared = table is not None or hosting is not None
+    if limits is None:
+        # A hosted server's strangers each get a fair share of a process; a table's own
+        # server (or one device's) serves the people at it as fast as it can.
+        limits = WireLimits(share=Share() if hosting is not None else None)
     app = OfflinePage(WireGate(app, limits, open_door=not shared), FONT, ASSETS / FONTS[FONT])
     names = None
     if table is not None:

@@ -68,7 +68,8 @@ class WireGate:
         self._open: Counter[str] = Counter()
         # New websockets per client over a sliding minute, counted as the limiter counts tries.
         self._arrivals = TryLimiter(self.limits.arrivals_per_minute, 60.0)
-        self._accounts = Accounts(self.limits.share)
+        share = self.limits.share
+        self._accounts = Accounts(share) if share is not None else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve one request, or hold one websocket to the rules above."""
@@ -81,10 +82,11 @@ class WireGate:
             # Before the handshake is accepted, a close is answered as HTTP 403.
             await send({"type": "websocket.close", "code": POLICY_VIOLATION})
             return
-        metered_tasks(asyncio.get_running_loop())
+        if self._accounts is not None:
+            metered_tasks(asyncio.get_running_loop())
         self._open[client] += 1
         try:
-            account = self._accounts.of(client)
+            account = self._accounts.of(client) if self._accounts is not None else None
             link = Link(client, admitted=self.open_door, limits=self.limits, account=account)
             await _Connection(self.app, link, scope, receive, send).run()
         finally:
@@ -263,14 +265,17 @@ class _Connection:
             raise BadFrame("too many frames")
         if wait > 0:
             await asyncio.sleep(wait)
+        account, share = link.account, limits.share
+        if account is None or share is None:
+            return True
         # Every connection of the address waits on one account: one woken first pays its
         # deposit, and the next waits again.
-        while (owed := link.account.wait()) > 0:
+        while (owed := account.wait()) > 0:
             await asyncio.sleep(owed)
         deposit = limits.route_deposit_s if route else limits.frame_deposit_s
         if size > limits.stranger_bytes:
-            deposit += size * limits.share.file_s_per_byte
-        link.account.charge(deposit)
+            deposit += size * share.file_s_per_byte
+        account.charge(deposit)
         return True
 
     async def _app_send(self, message: Message) -> None:

@@ -14,7 +14,7 @@ import ipaddress
 import time
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from companion.app.shares import Account, Share
@@ -56,8 +56,9 @@ class WireLimits:
     arrivals_per_minute: int = 120
     # What one client address's pages may take of the process (companion/app/shares.py),
     # and what each frame of a device let in pays before it is read: a screen's building,
-    # an event's work, a file's bytes by their size.
-    share: Share = field(default_factory=Share)
+    # an event's work, a file's bytes by their size. None: not metered (a server for one
+    # device or one table, whose devices are the people at it; a hosted server meters).
+    share: Share | None = None
     frame_deposit_s: float = 0.005
     route_deposit_s: float = 0.02
 
@@ -112,8 +113,10 @@ class Link:
         self.client = client
         self.admitted = admitted
         self.limits = limits or WireLimits()
-        # What its address's pages' work is paid from (shared by its connections).
-        self.account = account or Account(self.limits.share)
+        # What its address's pages' work is paid from (shared by its connections); None on a
+        # server that does not meter.
+        share = self.limits.share
+        self.account = account or (Account(share) if share is not None else None)
         # Closes this connection soon (the app calls it, on the event loop).
         self.hang_up: Callable[[], None] | None = None
         self.stranger = Bucket(self.limits.stranger)
