@@ -232,11 +232,12 @@ def test_players_record_their_own_turns_and_are_refused_anothers(shared, browser
     assert bjorn.ui.button("Ragna: taken by Device 1").is_disabled()
     bjorn.ui.tap("Bjorn", "This device records Bjorn's turns")
 
-    ragna.ui.tap("Ragna: done with Wyrms", "Bjorn: done with Wyrms")
-    # Bjorn decides now; Ragna's phone shows his controls (and the squares that would pass
-    # him over) as not its own, and says why (issue 20).
-    ragna.ui.wait_for("Bjorn is not done summoning Wyrms yet: Bjorn's device records that")
-    theirs = ragna.ui.button("Bjorn: done with Wyrms").first
+    ragna.ui.tap("Ragna: done with Wyrms", "Now: Bjorn, Wyrms.")
+    # Bjorn decides now; Ragna's phone shows his squares as not its own, and says why, and
+    # offers none of his buttons.
+    ragna.ui.wait_for("This device records Ragna's turns only")
+    assert ragna.ui.button("Bjorn: done with Wyrms").count() == 0
+    theirs = ragna.ui.button("Bjorn: a Wyrm (1 left), locked here", exact=False).first
     assert theirs.get_attribute("aria-disabled") == "true"
     # Even a tap forced on it (or a forged event) records nothing.
     theirs.click(force=True)
@@ -244,7 +245,7 @@ def test_players_record_their_own_turns_and_are_refused_anothers(shared, browser
     with open_store(server.db) as store:
         assert len(store.load(game_id).log) == 1
     ragna.ui.shot("share-refused-anothers-turn", tall=740)
-    bjorn.ui.tap("Bjorn: done with Wyrms", "Ragna: done with Trolls")
+    bjorn.ui.tap("Bjorn: done with Wyrms", "Now: Ragna, Trolls.")
     with open_store(server.db) as store:
         saved = store.load(game_id)
     assert [entry.command.by for entry in saved.log] == ["red", "blue"]
