@@ -353,10 +353,10 @@ def test_a_reload_a_dropped_connection_and_a_new_page_keep_the_seat(shared, brow
     # Back on line, the phone follows the game live and records in its seat.
     other = joined(browser, artifacts, server)
     other.take_seat(game, "Ragna", "This device records Ragna's turns")
-    other.ui.tap("Ragna: done with Wyrms", "Bjorn: done with Wyrms")
-    # Bjorn's phone shows Ragna's record before Bjorn taps (a tap sooner is refused, issue 20).
+    other.ui.tap("Ragna: done with Wyrms", "Ragna is done summoning Wyrms")
+    # Bjorn's phone shows Ragna's record before Bjorn taps.
     device.ui.wait_for("Ragna is done summoning Wyrms")
-    device.ui.tap("Bjorn: done with Wyrms", "Ragna: done with Trolls")
+    device.ui.tap("Bjorn: done with Wyrms", "Bjorn is done summoning Wyrms")
 
     # A phone that slept past its session opens a fresh page: same game, same seat, no code.
     later = device.context.new_page()
@@ -476,9 +476,8 @@ def test_a_new_code_sends_every_device_back_to_the_code_screen(shared, browser, 
 def test_a_seated_phone_passes_over_no_other_seated_player_and_a_player_undoes_a_skip_of_them(
     shared, browser, artifacts
 ):
-    """Issue 20: Ann's phone tapping her own square while Bob decided recorded "Bob is done";
-    now a player's device never passes over another player who has a device, and a player
-    may take back a tap that passed them over."""
+    """A player's device never passes over another player who has a device of their own, and
+    a player may take back a tap that passed them over."""
     server, game_id = shared
     game = f"{server.base}/game/{game_id}"
     ragna = joined(browser, artifacts, server)
@@ -494,18 +493,24 @@ def test_a_seated_phone_passes_over_no_other_seated_player_and_a_player_undoes_a
     with open_store(server.db) as store:
         assert store.load(game_id).log == ()
 
-    # Both seated now: neither phone can pass the other over; each says why.
+    # Both seated now: neither phone decides the other's turn. Ragna's Troll, tapped while
+    # Bjorn has his Wyrms to decide, is said ahead: hers alone, his Wyrms still his to say.
     ragna.ui.wait_for("Nothing recorded yet")
-    ragna.ui.wait_for("Bjorn is not done summoning Wyrms yet")
-    bjorn.ui.wait_for("This device records Bjorn's turns only")
+    ragna.ui.tap("Ragna: summon a Troll (3 left)", "Ragna summons a Troll")
+    bjorn.ui.wait_for("Ragna summons a Troll")
+    with open_store(server.db) as store:
+        assert [entry.command.by for entry in store.load(game_id).log] == ["red"]
+    # Each phone shows the other player's squares locked, says why, and a forced tap on one
+    # records nothing.
     for phone, square in (
-        (ragna, "Ragna: a Troll (3 left), locked here: Bjorn is not done summoning Wyrms yet"),
-        (bjorn, "Bjorn: a Wyrm (1 left), locked here: Ragna is not done summoning Wyrms yet"),
+        (ragna, "Bjorn: a Wyrm (1 left), locked here"),
+        (bjorn, "Ragna: a Sprite (9 left), locked here"),
     ):
+        phone.ui.wait_for("This device records")
         locked = phone.ui.button(square, exact=False).first
         assert locked.get_attribute("aria-disabled") == "true"
         locked.click(force=True)
     time.sleep(1)
     with open_store(server.db) as store:
-        assert store.load(game_id).log == ()
+        assert [entry.command.by for entry in store.load(game_id).log] == ["red"]
     bjorn.ui.shot("share-not-this-phones", tall=740)
