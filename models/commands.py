@@ -240,6 +240,16 @@ class LateRemoval(NamedTuple):
     kind: CreatureKind
 
 
+@command("late_swap", player=False)
+class LateSwap(NamedTuple):
+    """At the table's Energy and Reset: a Wyrm swap of this round nobody entered then.
+
+    `player`'s Wyrm traded places with another of their creatures; the 1 energy is paid now.
+    """
+
+    player: PlayerId
+
+
 @command("skip", player=False)
 class Skip(NamedTuple):
     """At the table: everyone is done up to a point of the round, in one record.

@@ -8,7 +8,14 @@ from companion.engine import Phase
 from companion.engine.names import kinds_term
 from companion.language import Message
 from companion.play.sharing.seats import SCOREKEEPER, WATCHER
-from models.commands import PLAYER_COMMANDS, Command, Correction, LateRemoval, LateSummon
+from models.commands import (
+    PLAYER_COMMANDS,
+    Command,
+    Correction,
+    LateRemoval,
+    LateSummon,
+    LateSwap,
+)
 from models.rules import CreatureKind
 
 # Refusals are messages: each device says them in its own language.
@@ -62,7 +69,7 @@ def others_refusal(
     for command in commands:
         if isinstance(command, PLAYER_COMMANDS):
             by = command.by
-        elif isinstance(command, LateSummon | LateRemoval | Correction):
+        elif isinstance(command, LateSummon | LateRemoval | LateSwap | Correction):
             by = command.player
         else:
             by = None
