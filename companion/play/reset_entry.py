@@ -18,6 +18,8 @@ from companion.engine import Phase, Tally
 from companion.engine.table_reset import Creature, ResetDraft
 from companion.language import Message
 from companion.play.session import GameSession
+from companion.play.sharing.policy import bonus_refusal
+from companion.play.sharing.seats import seat_naming
 from companion.play.tap_guard import TapGuard, Verdict
 from companion.play.turns import Turns
 
@@ -40,6 +42,19 @@ class Step:
 
 
 NOTHING = Step()
+
+
+@dataclass(frozen=True, slots=True)
+class Bonus:
+    """A territory one player holds whole, as its card shows it."""
+
+    player: str
+    bonus: int
+    taken: bool
+    # Who declined it on a shared table ('declined by Chloé'); None when taken or unknown.
+    declined_by: Message | None
+    # Why this device may not take or decline it; None if it may.
+    locked: Message | None
 
 
 class ResetEntry:
@@ -161,10 +176,15 @@ class ResetEntry:
         return self.edit(change, creature)
 
     def decline(self, player: str, territory_id: str, take: bool) -> Step:
-        """Take or decline a domination bonus (ruling 10: each is optional)."""
+        """Take or decline a domination bonus (ruling 10: each is optional): on the holder's
+        own device, the scorekeeper's, or any phone for a holder with no device."""
+        seat = self.session.seat
+        refused = bonus_refusal(seat, player, self.session.seated(), self.session.saved.game.labels)
+        if refused is not None:
+            return Step(refused, error=True)
 
         def change(draft: ResetDraft) -> Message | None:
-            draft.decline(player, territory_id, not take)
+            draft.decline(player, territory_id, not take, seat or "")
             return None
 
         return self.edit(change, self.selected)
@@ -235,6 +255,24 @@ class ResetEntry:
         """The engine's tally for the draft; while creatures are still to place, a preview
         with them counted as gone; why not if the engine refuses it."""
         return self.session.reset_preview(self.draft.trial())
+
+    def bonuses(self, tally: Tally | Message) -> dict[str, Bonus]:
+        """Territory -> its bonus as the card shows it, for each territory one player holds
+        whole: taken or declined and by whom, and whether this device may switch it."""
+        seat, seated = self.session.seat, self.session.seated()
+        labels = self.session.saved.game.labels
+        shown = {}
+        for territory, (player, bonus, taken) in self.held(tally).items():
+            by = self.draft.declined_by.get((player, territory), "")
+            who = Message("game.reset.declined_by", who=seat_naming(by, labels))
+            shown[territory] = Bonus(
+                player,
+                bonus,
+                taken,
+                None if taken or not by else who,
+                bonus_refusal(seat, player, seated, labels),
+            )
+        return shown
 
     @staticmethod
     def held(tally: Tally | Message) -> dict[str, tuple[str, int, bool]]:

@@ -103,6 +103,21 @@ def skip_refusal(
     return None
 
 
+def bonus_refusal(
+    seat: str | None, player: str, seated: Collection[str], labels: Mapping[str, str]
+) -> Message | None:
+    """Why a seat may not take or decline `player`'s domination bonus, if so: a bonus is its
+    holder's to decline (ruling 10: each is optional), on their own device, or on the
+    scorekeeper's, or on any phone when the holder has no device of their own."""
+    if seat is None or seat == SCOREKEEPER:
+        return None
+    if _closed(seat):
+        return _closed(seat)
+    if seat == player or player not in seated:
+        return None
+    return Message("app.policy.bonus_theirs", player=labels.get(player, player))
+
+
 def refusal(seat: str | None, commands: Sequence[Command]) -> Message | None:
     """Why a seat may not record these commands; None if it may."""
     if seat is None or seat == SCOREKEEPER:
