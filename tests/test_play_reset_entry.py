@@ -155,13 +155,45 @@ def test_another_phone_placing_the_creature_asked_about_asks_anew(store, clock):
     refused = here.place("ashgrove")
     assert refused.error and not refused.announce
     assert EN.render(refused.said) == (
-        "Ann's Wyrm was just placed on another device: nothing was placed. "
+        "Ann's Wyrm was just placed on another device (Rune Hollow): nothing was placed. "
         "Where is the next one now?"
     )
     assert placed(here) == {"rune-hollow": [("a", "wyrm")]}
     clock.later()
     assert here.place("ashgrove").announce
     assert placed(here) == {"rune-hollow": [("a", "wyrm")], "ashgrove": [("b", "troll")]}
+
+
+def test_a_placement_that_lost_a_race_says_what_stands_instead(store, clock):
+    """Two phones place Bob's only Troll within moments, the second before it heard of the
+    first: the first stored wins, and the second is told in one sentence where the Troll
+    stands, never left to find out."""
+    game_id = to_reset(store)
+    bob, chloe = phone(store, game_id, clock), phone(store, game_id, clock)
+    bob.select(BOB_T)
+    chloe.select(BOB_T)
+    assert bob.place("skalds-stair").announce
+    lost = chloe.place("ashgrove")
+    assert lost.error and lost.redraw and not lost.announce
+    assert EN.render(lost.said) == (
+        "Bob's Troll was just placed on another device (Skald's Stair): "
+        "nothing was put in Ashgrove."
+    )
+    assert FR.render(lost.said).startswith("Le Troll de Bob vient d'être placé sur un autre")
+    assert placed(chloe) == {"skalds-stair": [("b", "troll")]}
+    # The question moves on: Chloé's next tap places the next creature.
+    assert chloe.selected == CY_S
+
+
+def test_a_placement_after_the_creature_was_marked_gone_elsewhere_says_so(store, clock):
+    game_id = to_reset(store)
+    here, there = phone(store, game_id, clock), phone(store, game_id, clock)
+    assert there.mark_gone().announce
+    lost = here.place("rune-hollow")
+    assert EN.render(lost.said) == (
+        "Ann's Wyrm was just marked as not on the board on another device: "
+        "nothing was put in Rune Hollow."
+    )
 
 
 def test_a_change_elsewhere_that_keeps_the_question_still_guards_other_taps(store, clock):

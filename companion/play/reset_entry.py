@@ -15,8 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.engine import Phase, Tally
+from companion.engine.names import territory_term
 from companion.engine.table_reset import Creature, ResetDraft
-from companion.language import Message
+from companion.language import Message, by_commas
 from companion.play.session import GameSession
 from companion.play.sharing.policy import bonus_refusal
 from companion.play.sharing.seats import seat_naming
@@ -130,10 +131,38 @@ class ResetEntry:
             # Another device placed the creature this one was asked about a moment ago: the
             # tap was meant for that one, and is not put on the next.
             meant = self.asked_before or creature
-            return Step(
-                Message("game.reset.asked_anew", creature=self.draft.naming(meant)), error=True
+            said = self.instead(meant) or Message(
+                "draft.changed_elsewhere", creature=self.draft.naming(meant)
             )
-        return self.edit(lambda draft: draft.put(creature, territory_id), None, moves=False)
+            return Step(Message("game.reset.asked_anew", happened=said), error=True)
+        step = self.edit(lambda draft: draft.put(creature, territory_id), None, moves=False)
+        instead = self.instead(creature) if step.error else None
+        if instead is None:
+            return step
+        # Another device placed it first (its change was stored first): this one is told
+        # what stands now, and asked about the next creature.
+        self.selected = self.draft.next_to_place(creature)
+        territory = territory_term(self.draft.isle.board, self.draft.territory(territory_id))
+        lost = Message("game.reset.lost_place", happened=instead, territory=territory)
+        return Step(lost, error=True, redraw=True)
+
+    def instead(self, creature: Creature) -> Message | None:
+        """What another device entered for a group this device was asked about, once none
+        of it is left to place: where they stand, or that they are off the board."""
+        draft = self.draft
+        if draft.to_place.get(creature):
+            return None
+        naming = draft.naming(creature)
+        places = [
+            territory_term(draft.isle.board, territory)
+            for territory in draft.territories
+            if creature in draft.placed[territory.id]
+        ]
+        if places:
+            return Message("draft.placed_elsewhere", creature=naming, places=by_commas(places))
+        if draft.gone.get(creature):
+            return Message("draft.gone_elsewhere", creature=naming)
+        return None
 
     def take_back(self, creature: Creature, territory_id: str) -> Step:
         """Take a creature off a territory: it is the one asked about now (a move's first tap)."""
