@@ -196,6 +196,19 @@ def test_a_placement_after_the_creature_was_marked_gone_elsewhere_says_so(store,
     )
 
 
+def test_marking_gone_a_creature_placed_elsewhere_meanwhile_says_where_it_stands(store, clock):
+    game_id = to_reset(store)
+    here, there = phone(store, game_id, clock), phone(store, game_id, clock)
+    assert there.place("rune-hollow").announce
+    lost = here.mark_gone()
+    assert lost.error and not lost.announce and here.selected == BOB_T
+    assert EN.render(lost.said) == (
+        "Ann's Wyrm was just placed on another device (Rune Hollow): "
+        "it was not marked as off the board."
+    )
+    assert not here.draft.gone.get(ANN_W)
+
+
 def test_a_change_elsewhere_that_keeps_the_question_still_guards_other_taps(store, clock):
     game_id = to_reset(store)
     here, there = phone(store, game_id, clock), phone(store, game_id, clock)

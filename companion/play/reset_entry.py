@@ -191,7 +191,12 @@ class ResetEntry:
             draft.mark_gone(creature)
             return None
 
-        return self.edit(change, None)
+        step = self.edit(change, None)
+        instead = self.instead(creature) if step.error else None
+        if instead is None:
+            return step
+        self.selected = self.draft.next_to_place(creature)
+        return Step(Message("game.reset.lost_gone", happened=instead), error=True, redraw=True)
 
     def restore(self, creature: Creature) -> Step:
         """A creature marked gone is on the board after all: ask where."""
