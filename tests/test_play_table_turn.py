@@ -71,21 +71,21 @@ def test_a_square_records_what_the_engine_reaches_and_the_session_takes_it(store
 
 
 def test_a_seated_phone_sees_the_others_squares_locked_and_says_why_once(store):
-    """Issue 20: Ann's phone records Ann's turns; Bob has a phone of his own, and Cy none."""
+    """Ann's phone records Ann's turns; Bob has a phone of his own, and Cy none. Ann's later
+    steps are hers to say ahead (docs/rulings.md, "Said ahead at the table")."""
     session = session_of(store, seat="a", seated=("a", "b"))
     card = turn_view(session)
     ann, bob, cy = card.grid
-    assert any(square.open for square in ann.squares)
+    assert all(square.open for square in ann.squares)
     assert card.done is not None and card.done.refused is None  # Ann's own "done"
     locked = [square for square in bob.squares if square.tap is not None]
     assert locked and not any(square.open for square in locked)
     # Cy's squares would pass over Bob, whose device records his turns.
     assert not any(square.open for square in cy.squares)
-    # The card says the first reason met in the grid, once: Ann's Trolls would pass over
-    # Bob's Wyrms, which his device records.
+    # The card says the first reason met in the grid, once: Bob's squares are his device's.
     first = next(s.tap for row in card.grid for s in row.squares if s.tap and not s.open)
     assert card.not_mine == first.refused
-    assert EN.render(card.not_mine).startswith("Bob is not done")
+    assert EN.render(card.not_mine).startswith("This device records Ann's turns only")
     assert EN.render(locked[0].label).startswith("Bob: a Wyrm (1 left), locked here: ")
 
 

@@ -580,10 +580,37 @@ def test_a_page_opening_elsewhere_leaves_a_game_screen_alone_and_a_freed_seat_do
     assert heard[-1] == (SEATS, PRESENCE)
     app._seats_changed(PRESENCE)
     assert looked == [] and shown == []
-    # The host frees this device's seat: its game's screen checks, and it picks again.
+    # The host frees this device's seat: its game's screen is drawn again (it picks again).
     access.seats.leave(game_id, device)
     app._seats_changed(game_id)
-    assert looked == [game_id] and shown == [f"/game/{game_id}"]
+    assert shown == [f"/game/{game_id}"]
+    # Another device takes a seat in another game: this game's screen stays as it is.
+    app._seats_changed("another-game")
+    assert shown == [f"/game/{game_id}"]
+
+
+def test_a_game_screen_follows_the_seats_its_locks_say(saved_game):
+    """Another phone takes a seat: the table screen of that game on this phone is drawn again,
+    its locks read afresh (the session's seats are those of the new drawing)."""
+    from companion.play.table_turn import turn_view
+
+    store, game_id = saved_game
+    app, access, _ = _shared_app(store)
+    access.seats.take(game_id, app.ticket.device, "red", PLAYERS)
+    session = app.visit.session(game_id)
+    before = turn_view(session)
+    other = access.admit("10.0.0.9", access.join_code)
+    assert isinstance(other, Ticket)
+    access.seats.take(game_id, other.device, "blue", PLAYERS)
+    app.page.route, app.page.views = f"/game/{game_id}", []
+    shown: list[str] = []
+    app.show = lambda: shown.append(app.page.route)
+    app._seats_changed(game_id)
+    assert shown == [f"/game/{game_id}"]
+    after = turn_view(app.visit.session(game_id))
+    blue = [row for row in after.grid if row.player == "blue"]
+    assert blue and not any(square.open for square in blue[0].squares)
+    assert before.grid != after.grid
 
 
 def test_a_screen_drawn_again_on_its_game_does_not_tell_the_table_again(saved_game):

@@ -76,16 +76,16 @@ def test_a_square_that_says_one_thing_at_any_moment_is_reached_from_where_the_ga
     assert [type(entry.command) for entry in phone.saved.log[-3:]] == [Skip, Summon, Summon]
 
 
-def test_a_square_whose_step_is_over_is_refused_saying_what_the_game_moved_on_to(store):
+def test_a_square_whose_step_is_over_is_refused_saying_why_now(store):
+    """Ann's Sprite square, tapped after another phone said she is done with Sprites: the
+    tap is refused with what the rules say of it now (docs/rulings.md, "Said ahead at the
+    table": a step a player is past is over for them)."""
     phone, other = sprites_step(store)
     tap, revision, moment = square(phone, "a"), phone.saved.revision, phone.moment()
     assert other.do(Pass(), "a").ok
     refused = phone.do_all(tap.commands, tap.by, revision, moment, tap.again)
     assert not refused.ok
-    assert EN.render(refused.said) == (
-        "The game moved on before that tap (last recorded: Ann is done summoning Sprites); "
-        "nothing was recorded."
-    )
+    assert EN.render(refused.said) == "Ann summons no more Sprites this round: that turn is over."
     assert sprites(phone, "a") == 0
 
 
@@ -102,3 +102,25 @@ def test_a_tap_that_means_another_thing_now_is_refused_never_re_aimed(store):
     assert EN.render(refused.said).startswith("The game moved on before that tap")
     phone.refresh()
     assert phone.state.current_player == "b"
+
+
+def test_a_tap_the_full_isle_refuses_says_the_isle_is_full(store):
+    """Rulebook: a summoned creature goes on a vacant location. Once the record fills the
+    isle the Summoning phase closes; a Sprite tapped then, on a fresh or a stale drawing,
+    is refused for that reason, not as someone else's turn."""
+    from models.commands import Correction
+
+    saved = store.new_game(TABLE)
+    session = GameSession(store, saved.id)
+    for player in ("a", "b", "c"):
+        assert session.do(Correction(player, 30, "rich for the test")).ok
+    while session.state.phase.value == "summoning":
+        player = session.state.current_player
+        if not session.do(Summon(session.state.step_kind), by=player).ok:
+            assert session.do(Pass(), by=player).ok
+    full = "Cy cannot summon: by the record, all 38 places of the isle hold a creature."
+    assert session.state.holdings("c").reserve[S] > 0
+    refused = session.do(Summon(S), by="c")
+    assert not refused.ok and EN.render(refused.said) == full
+    stale = session.do_all([Summon(S, by="c")], "c", 0, None, Summon(S, by="c"))
+    assert not stale.ok and EN.render(stale.said) == full

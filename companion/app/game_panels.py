@@ -42,19 +42,22 @@ def show_round(
     undo: str | None,
     redo: str | None,
     round_: int | None = None,
+    refused: tuple[str | None, str | None] = (None, None),
 ) -> None:
-    """The round of `state` (or `round_`) on a bar, and what its undo and redo would do."""
+    """The round of `state` (or `round_`) on a bar, and what its undo and redo would do;
+    `refused` says why this device may not undo or redo (each shown disabled, saying why)."""
     bar.title.value = say(
         words, "game.bar.round", round=round_ or state.round, final=state.game.final_round
     )
-    bar.undo_button.tooltip = (
+    undo_refused, redo_refused = refused
+    bar.undo_button.tooltip = undo_refused or (
         say(words, "game.bar.undo", what=undo) if undo else say(words, "game.bar.no_undo")
     )
-    bar.undo_button.disabled = undo is None
-    bar.redo_button.tooltip = (
+    bar.undo_button.disabled = undo is None or undo_refused is not None
+    bar.redo_button.tooltip = redo_refused or (
         say(words, "game.bar.redo", what=redo) if redo else say(words, "game.bar.no_redo")
     )
-    bar.redo_button.disabled = redo is None
+    bar.redo_button.disabled = redo is None or redo_refused is not None
 
 
 class GameBar:
@@ -91,11 +94,17 @@ class GameBar:
         )
 
     def show(
-        self, state: GameState, undo: str | None, redo: str | None, round_: int | None = None
+        self,
+        state: GameState,
+        undo: str | None,
+        redo: str | None,
+        round_: int | None = None,
+        refused: tuple[str | None, str | None] = (None, None),
     ) -> None:
         """The round of `state` (or `round_`, one whose Energy and Reset is still shown);
-        `undo` and `redo` describe what the buttons would do, or None."""
-        show_round(self, self.words, state, undo, redo, round_)
+        `undo` and `redo` describe what the buttons would do, or None; `refused` why this
+        device may not."""
+        show_round(self, self.words, state, undo, redo, round_, refused)
 
 
 class _PlayerRow:

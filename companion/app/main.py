@@ -345,9 +345,10 @@ class App:
             # A page opened or closed: no seat changed, so a game's screen stays as it is
             # (at a hundred returning pages, a look at the seats for each was many reads).
             return
-        shown = self.game_shown()
-        if shown is not None and shown == game_id and not self.visit.seated(shown):
-            self.show()  # the host freed this device's seat: it picks again
+        if self.game_shown() == game_id:
+            # Who records what follows the seats: the game's screen is drawn again with them
+            # (and a device whose seat the host freed picks again).
+            self.show()
 
     def _connected(self, _: ft.Event[ft.Page]) -> None:
         # The page came back on a new websocket (a reload, a phone waking): its link now.

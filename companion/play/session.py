@@ -12,17 +12,17 @@ from functools import partial
 
 from companion.engine import GameState, IllegalCommand, Tally
 from companion.engine.queries import tally_after
-from companion.engine.replay import Narration, narrate, replay
+from companion.engine.replay import replay
 from companion.engine.table_reset import ResetDraft, draft_from
 from companion.language import Message
 from companion.language.render import Language
+from companion.play.session_words import LogWords
 from companion.play.sharing import policy
+from companion.play.table_seat import records_for
 from companion.store.errors import DraftMovedOn, GameMovedOn, GameNotFound, StoreError
 from companion.store.store import LogEntry, SavedGame, Store, joined, tap_size
-from models.commands import PLAYER_COMMANDS, Attack, Command, EnergyAndReset, Skip
+from models.commands import PLAYER_COMMANDS, Command, EnergyAndReset, Skip
 
-# How many of the others' attacks a player is told of when their turn comes round again.
-SINCE_LAST_MOST = 6
 # How many times a change to the draft (or a tap whose moment has not passed) is made again
 # after other devices' changes.
 DRAFT_TRIES = 8
@@ -43,7 +43,7 @@ class Outcome:
         return "" if self.said is None else words.render(self.said)
 
 
-class GameSession:
+class GameSession(LogWords):
     """The app's handle on one saved game.
 
     `seat` says, at each write, who this device is in a shared game (a player's id, the
@@ -63,8 +63,7 @@ class GameSession:
         self._seat = seat or (lambda: None)
         # The players who have a device of their own in this game (a shared table).
         self._seated = seated or (lambda: ())
-        # The log told again, for one revision: whose decision each record was.
-        self._told: tuple[int, tuple[Narration, ...]] | None = None
+        self._told = None
         # This device's seat as read for this screen (a change of it, or of the table's codes,
         # builds the screen anew), and the seated players as read for one revision: a screen
         # asks for every control it draws, and on a shared table each answer is a database
@@ -132,8 +131,8 @@ class GameSession:
         so, unless the tap means what it meant: the tapped screen's `moment` is still the
         game's (a second Sprite tapped while the phone was still drawing the first), or the
         tap was on a square that says one thing at any moment (`again`: that player's summon
-        of that kind, reached from where the game is now). It is then recorded on the game
-        as it is now.
+        of that kind, as a tap records it from where the game is now: play/table_seat.py). It
+        is then recorded on the game as it is now.
         """
         base = self.saved.revision if revision is None else revision
         for _ in range(DRAFT_TRIES):
@@ -149,11 +148,12 @@ class GameSession:
                     continue
                 if again is None:
                     return self._moved_on()
-                try:
-                    commands = self.state.reach(again)
-                except IllegalCommand:
-                    # What it would say now is not possible: say what the game moved on to.
-                    return self._moved_on()
+                records = records_for(self, again)
+                commands = list(records.commands)
+                if not commands:
+                    # What it would say is not possible now: say why (the isle is full), or
+                    # what the game moved on to.
+                    return Outcome(False, records.refused) if records.refused else self._moved_on()
                 continue
             if failed:
                 return failed
@@ -183,6 +183,11 @@ class GameSession:
     def unseated(self) -> set[str]:
         """The people with no device of their own: any phone at the table records for them."""
         return set(self.saved.game.players) - self.bots() - self.seated()
+
+    def own_player(self) -> str | None:
+        """The player whose own phone this is (a shared table), as read for this screen."""
+        seat = self._seats()[0]
+        return seat if seat in self.saved.game.labels else None
 
     def _seats(self) -> tuple[str | None, frozenset[str]]:
         """This device's seat (read once for the screen) and the players seated with a
@@ -230,11 +235,21 @@ class GameSession:
                 return None
         return None
 
+    def undo_refusal(self) -> Message | None:
+        """Why this device may not take back the newest tap's records, if so (a screen
+        shows Undo disabled, saying why)."""
+        log = self.saved.log
+        return self._undo_refusal(log[len(log) - tap_size(log[::-1]) :]) if log else None
+
+    def redo_refusal(self) -> Message | None:
+        """Why this device may not bring back the newest undone tap's records, if so."""
+        undone = self.saved.undone
+        return self._undo_refusal(undone[: tap_size(undone)]) if undone else None
+
     def undo(self, revision: int | None = None) -> Outcome:
         """Take back the newest command, as of `revision` (default: the latest seen here)."""
         self._forget_seats()
-        log = self.saved.log
-        refused = self._undo_refusal(log[len(log) - tap_size(log[::-1]) :])
+        refused = self.undo_refusal()
         if refused:
             return Outcome(False, refused)
         label = self.saved.undo_label
@@ -245,58 +260,12 @@ class GameSession:
     def redo(self) -> Outcome:
         """Bring back the newest undone command."""
         self._forget_seats()
-        refused = self._undo_refusal(self.saved.undone[: tap_size(self.saved.undone)])
+        refused = self.redo_refusal()
         if refused:
             return Outcome(False, refused)
         label = self.saved.redo_label
         failed = self._write(lambda: self.store.redo(self.id, self.saved.revision))
         return failed or Outcome(True, Message("game.redone", what=label or ""))
-
-    # --- the log's sentences in any language ----------------------------------------------
-
-    def sentences(self) -> tuple[Message, ...]:
-        """Each active log entry's sentence, oldest first (the store keeps them as messages)."""
-        return tuple(entry.sentence for entry in self.saved.log)
-
-    def since_last(self, player: str, most: int = SINCE_LAST_MOST) -> tuple[Message, ...]:
-        """The attacks others made since `player` last decided, oldest first (the newest
-        `most`): what a player who looked away needs to see before deciding again."""
-        found: list[Message] = []
-        entries = zip(reversed(self._narrations()), reversed(self.saved.log), strict=True)
-        for told, entry in entries:
-            if told.player == player:
-                break
-            if isinstance(entry.command, Attack):
-                found.append(entry.sentence)
-        return tuple(reversed(found[:most]))
-
-    def narrations(self) -> tuple[Narration, ...]:
-        """The active log told again from the start (each entry's sentence, the Energy and
-        Reset it finished, whose decision it was), oldest first; once per revision."""
-        return self._narrations()
-
-    def _narrations(self) -> tuple[Narration, ...]:
-        """The active log told again from the start, once per revision."""
-        revision = self.saved.revision
-        if self._told is None or self._told[0] != revision:
-            state = self.saved.game.new_initial_state()
-            told = narrate(state, [entry.command for entry in self.saved.log])
-            self._told = (revision, tuple(told))
-        return self._told[1]
-
-    def entry_text(self, words: Language, index: int) -> str:
-        """One log entry's sentence (by its index in the active log) in `words`' language."""
-        return words.render(self.saved.log[index].sentence)
-
-    def undo_text(self, words: Language) -> str | None:
-        """Undo's label in `words`' language: what one tap recorded last."""
-        said = self.saved.undo_label
-        return None if said is None else words.render(said)
-
-    def redo_text(self, words: Language) -> str | None:
-        """Redo's label in `words`' language."""
-        said = self.saved.redo_label
-        return None if said is None else words.render(said)
 
     def _undo_refusal(self, entries: Sequence[LogEntry]) -> Message | None:
         """Why this device's seat may not take back or bring back these records, if so."""

@@ -2,22 +2,25 @@
 device's to tap (issue 21: screens draw, the play layer decides).
 
 Summoning is a grid (players by creature kinds): a square records a player's summon after
-a skip over everyone before them who did not summon (the engine's `reach`). The Actions
-phase lists what the acting player's creatures can remove, a Wyrm swap, the player's
-"done", and a jump to each later player. Every control names the player it acts for; on a
-shared table, one that this device may not record carries the reason, and the card says
-the first such reason once.
+a skip over everyone before them who did not summon (the engine's `reach`), or, on a
+player's own phone, said ahead of their turn (play/table_seat.py). The Actions phase lists
+what the acting player's creatures can remove, a Wyrm swap, the player's "done", and a jump
+to each later player. A player's own phone lists their own removals and swap instead,
+whoever's turn it is, and their "nothing more", and leaves out what it may not record for
+others. Every control names the player it acts for; on a shared table, one that this device
+may not record carries the reason, and the card says the first such reason once.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.engine import GameState, IllegalCommand, Phase
+from companion.engine import GameState, Phase
 from companion.engine.names import kind_term, kinds_term
 from companion.language import Message
 from companion.play.session import GameSession
-from models.commands import Command, Pass, Removal, Skip, Summon, Swap
+from companion.play.table_seat import Records, own_removals, own_swap, records_for, said_ahead
+from models.commands import Command, Done, Pass, Removal, Skip, Summon, Swap
 from models.rules import CREATURES, KIND_ORDER, WYRM_SWAP_COST, CreatureKind
 
 
@@ -89,10 +92,9 @@ class GridHead:
 
     @property
     def label(self) -> Message:
-        """'Wyrms now', or 'Troll 3' (its cost) for another column."""
-        if self.now:
-            return Message("game.table.head_now", kinds=kinds_term(self.kind))
-        return Message("game.table.head", kind=kind_term(self.kind), cost=CREATURES[self.kind].cost)
+        """'Troll 3': the kind and its cost, marked as the step's for its column."""
+        said = "game.table.head_now" if self.now else "game.table.head"
+        return Message(said, kind=kind_term(self.kind), cost=CREATURES[self.kind].cost)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,10 @@ class RemovalChip:
     victim_name: str
     victim_colour: str
     kind: CreatureKind
+    # The kind of the acting player's creatures that removed it, and the words heading the
+    # chips of that kind on a player's own phone ("Ann's Trolls removed:").
+    attacker: CreatureKind
+    heading: Message
 
     @property
     def text(self) -> Message:
@@ -139,6 +145,8 @@ class TurnView:
     next_step: str | None = None
     # The first reason one of this card's controls is not this device's (a shared table).
     not_mine: Message | None = None
+    # On a player's own phone: their "no more summons" and "nothing more this round".
+    own_done: tuple[Tap, ...] = ()
 
 
 def turn_view(session: GameSession) -> TurnView:
@@ -153,15 +161,49 @@ class _Build:
         self.session = session
         self.state: GameState = session.state
         self.not_mine: Message | None = None
+        # The player whose own phone this is: their card leaves out what it may not record.
+        self.me = session.own_player()
 
-    def tap(
-        self, label: Message, commands: list[Command], by: str | None, again: Command | None = None
-    ) -> Tap:
+    def tap(self, label: Message, commands: list[Command], by: str | None) -> Tap:
         """A tap, with why this device may not send it (the first reason is kept)."""
         refused = self.session.tap_refusal(commands, by)
-        if refused is not None and self.not_mine is None:
-            self.not_mine = refused
-        return Tap(label, tuple(commands), by, refused, again)
+        return self.kept(label, Records(tuple(commands), refused), by)
+
+    def kept(
+        self, label: Message, records: Records, by: str | None, again: Command | None = None
+    ) -> Tap:
+        """A tap for `records`, keeping the first reason this device may not send one."""
+        if records.refused is not None and self.not_mine is None:
+            self.not_mine = records.refused
+        return Tap(label, records.commands, by, records.refused, again)
+
+    def offered(self, tap: Tap) -> Tap | None:
+        """A tap for the table, or someone else's: left out of a player's own phone when it
+        may not send it (the player records only their own)."""
+        return None if self.me is not None and tap.refused is not None else tap
+
+    def own_done(self, summoning: bool) -> tuple[Tap, ...]:
+        """The own phone's player's "nothing more" taps that the engine takes now."""
+        me = self.me
+        if me is None:
+            return ()
+        name = self.session.label(me)
+        said = {"summoning": "game.table.no_more_summons", "round": "game.table.nothing_more"}
+        done = [Done("summoning", by=me)] if summoning else []
+        done.append(Done("round", by=me))
+        return tuple(
+            Tap(Message(said[command.until], player=name), (command,), me)
+            for command in done
+            if said_ahead(self.session, command)
+        )
+
+    def waiting(self, player: str, kind: CreatureKind, own: Message) -> Message:
+        """What the card asks: the own phone's player, or whom the table waits for."""
+        if self.me is None or self.me == player:
+            return own
+        return Message(
+            "game.table.waiting_for", player=self.session.label(player), kinds=kinds_term(kind)
+        )
 
     def view(self) -> TurnView:
         state = self.state
@@ -189,17 +231,22 @@ class _Build:
             Message("game.table.done_with", player=name, kinds=kinds_term(kind)), [Pass()], player
         )
         whole = self.tap(Message("game.table.nobody_summons"), [Skip("summoning")], None)
+        removals, swap = self.own_actions()
+        guide = Message("game.table.summon_guide", player=name)
         return TurnView(
             revision,
             state.phase,
             Message("game.table.summoning_step", kinds=kinds_term(kind)),
-            guide=Message("game.table.summon_guide", player=name),
+            guide=self.waiting(player, kind, guide),
             heads=tuple(GridHead(k, k is kind) for k in KIND_ORDER),
             grid=grid,
-            done=done,
+            removals=removals,
+            swap=swap,
+            done=self.offered(done),
             blockers=self.blockers(),
-            whole_table=whole,
+            whole_table=self.offered(whole),
             not_mine=self.not_mine,
+            own_done=self.own_done(summoning=True),
         )
 
     def row(self, player: str) -> GridRow:
@@ -216,13 +263,10 @@ class _Build:
         state = self.state
         left = state.reserve_of(player, kind)
         summon = Summon(kind, by=player)
-        try:
-            commands = state.reach(summon)
-        except IllegalCommand:
-            commands = []
+        records = records_for(self.session, summon)
         name = self.session.label(player)
         label = Message("game.table.summon_cell", player=name, kind=kind_term(kind), count=left)
-        tap = self.tap(label, commands, player, summon) if commands else None
+        tap = self.kept(label, records, player, summon) if records.commands else None
         return SummonSquare(name, kind, left, tap, current)
 
     def actions(self, revision: int, kind: CreatureKind) -> TurnView:
@@ -230,38 +274,73 @@ class _Build:
         player = state.current_player
         assert player is not None, "an Actions step is someone's"
         name = self.session.label(player)
-        legal = state.legal_commands()
-        removals = tuple(self.removal(name, player, c) for c in legal if isinstance(c, Removal))
-        swap = None
-        if Swap() in legal:
-            cost = Message("count.energy", count=WYRM_SWAP_COST)
-            swap = self.tap(Message("game.table.swap", player=name, cost=cost), [Swap()], player)
+        if self.me is None:
+            legal = state.legal_commands()
+            removals = tuple(self.removal(player, kind, c) for c in legal if isinstance(c, Removal))
+            swap = None
+            if Swap() in legal:
+                swap = self.swap(player, [Swap()])
+        else:
+            removals, swap = self.own_actions()
         done = self.tap(
             Message("game.table.done_with", player=name, kinds=kinds_term(kind)), [Pass()], player
         )
-        jumps = self.jumps(kind)
+        jumps = tuple(tap for tap in self.jumps(kind) if self.offered(tap))
         whole = self.tap(Message("game.table.actions_over"), [Skip("actions")], None)
         acting = "game.table.act_remove" if removals else "game.table.act_none"
         return TurnView(
             revision,
             state.phase,
             Message("game.table.actions_step", kinds=kinds_term(kind)),
-            guide=Message(acting, player=name, kinds=kinds_term(kind)),
+            guide=self.waiting(player, kind, Message(acting, player=name, kinds=kinds_term(kind))),
             removals=removals,
             swap=swap,
-            done=done,
+            done=self.offered(done),
             jumps=jumps,
             blockers=self.blockers(),
-            whole_table=whole,
+            whole_table=self.offered(whole),
             not_mine=self.not_mine,
+            own_done=self.own_done(summoning=False),
         )
 
-    def removal(self, name: str, player: str, removal: Removal) -> RemovalChip:
+    def own_actions(self) -> tuple[tuple[RemovalChip, ...], Tap | None]:
+        """The own phone's player's removals (by each kind of their creatures) and swap,
+        on their turn or said ahead of it."""
+        me = self.me
+        if me is None:
+            return (), None
+        removals = tuple(
+            self.removal(me, attacker, removal)
+            for attacker, found in own_removals(self.session, me).items()
+            for removal in found
+        )
+        swap = own_swap(self.session, me)
+        return removals, None if swap is None else self.swap(me, [swap])
+
+    def swap(self, player: str, commands: list[Command]) -> Tap:
+        """A player's Wyrm swap, with its cost."""
+        cost = Message("count.energy", count=WYRM_SWAP_COST)
+        name = self.session.label(player)
+        return self.tap(Message("game.table.swap", player=name, cost=cost), commands, player)
+
+    def removal(self, player: str, attacker: CreatureKind, removal: Removal) -> RemovalChip:
+        name = self.session.label(player)
         victim = self.session.label(removal.victim)
         kind = CreatureKind(removal.kind)
-        label = Message("game.table.removed", player=name, victim=victim, kind=kind_term(kind))
+        if self.me is None:
+            label = Message("game.table.removed", player=name, victim=victim, kind=kind_term(kind))
+        else:
+            label = Message(
+                "game.table.removed_with",
+                player=name,
+                kinds=kinds_term(attacker),
+                victim=victim,
+                kind=kind_term(kind),
+            )
         tap = self.tap(label, [removal], player)
-        return RemovalChip(tap, removal.victim, victim, self.session.colour(removal.victim), kind)
+        colour = self.session.colour(removal.victim)
+        heading = Message("game.table.removed_by", player=name, kinds=kinds_term(attacker))
+        return RemovalChip(tap, removal.victim, victim, colour, kind, attacker, heading)
 
     def jumps(self, kind: CreatureKind) -> tuple[Tap, ...]:
         """A tap per later player in this step: everyone before them is done."""

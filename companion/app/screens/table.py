@@ -141,8 +141,12 @@ class TableScreen:
         if not self.turns.changed_elsewhere(revision):
             return
         self.guard.changed_elsewhere()
-        if self.session.state.is_terminal:
+        state = self.session.state
+        if state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
+        elif self.turn.phase is Phase.ACTIONS and state.phase is Phase.ENERGY_AND_RESET:
+            # Another phone recorded the round's last action: every phone goes to the tally.
+            self.app.go(f"/game/{self.session.id}/reset")
         else:
             self.app.page.update(*self.render())
 
@@ -179,9 +183,14 @@ class TableScreen:
         state = self.session.state
         words = self.words
         undo = self.turns.undo_text(words)
-        self.bar.show(state, undo, self.session.redo_text(words))
+        undo_refused, redo_refused = self.session.undo_refusal(), self.session.redo_refusal()
+        refused = (
+            None if undo_refused is None else words.render(undo_refused),
+            None if redo_refused is None else words.render(redo_refused),
+        )
+        self.bar.show(state, undo, self.session.redo_text(words), refused=refused)
         self.strip.show(state)
-        self.turn.show(undo)
+        self.turn.show(undo, refused[0])
         self.players.show(state)
         moved = self.track.show(self.counters())
         return [
