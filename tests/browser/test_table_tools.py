@@ -2,7 +2,7 @@
 draw the play layer's view-models, tests/test_play_table_tools.py and
 tests/test_play_late_records.py): the odds the engine gives, a correction refused field by
 field then recorded, and a late summon said before it is recorded, its fields named for a
-screen reader (issue 20)."""
+screen reader."""
 
 from __future__ import annotations
 
