@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Dialect, Index, TypeDecorator
+from sqlalchemy import JSON, BigInteger, DateTime, Dialect, Index, TypeDecorator
 from sqlmodel import Field, SQLModel
 
 
@@ -154,6 +154,14 @@ class SharedTableRecord(SQLModel, table=True):
     created: datetime = Field(sa_type=UTCDateTime)
     # The last time a device did anything at it: idle tables are removed after a while.
     used: datetime = Field(sa_type=UTCDateTime, index=True)
+    # The bytes its games, records and boards hold, and those it wrote since
+    # `written_since` (a time.time()), within the hour (companion/store/table_storage.py).
+    stored: int = Field(default=0, sa_type=BigInteger)
+    written: int = Field(default=0, sa_type=BigInteger)
+    written_since: float = 0.0
+    # Whether a device joined it by its code or a record was taken in play there (schema
+    # 0007): a table nobody used is removed within hours and not counted as one in use.
+    in_use: bool = False
 
 
 class TableDeviceRecord(SQLModel, table=True):

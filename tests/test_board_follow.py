@@ -404,7 +404,7 @@ def test_the_pace_is_the_devices_and_normal_keeps_the_waits_of_issue_11():
     assert pace_of(None) is pace_of("fast") is pace_of("") is Pace.NORMAL
     assert pace_of("slow") is Pace.SLOW
     normal = TIMINGS[Pace.NORMAL]
-    assert (normal.each, normal.per_turn) == (SHOW_EACH, SHOW_PER_TURN) == (0.3, 0.6)
+    assert (normal.each, normal.per_turn) == (SHOW_EACH, SHOW_PER_TURN) == (0.4, 0.4)
     slow, quick = TIMINGS[Pace.SLOW], TIMINGS[Pace.QUICK]
     assert (
         pause_for(Move("rh1"), 0.0, slow)

@@ -137,7 +137,8 @@ def test_values_are_win_chances():
         assert all(0 <= value <= 1 for value in values)
     over = random_state(2, 1, 10_000)
     assert over.is_terminal
-    assert evaluator.values(over, over.round)[over.winner] == 1
+    # A Summoner's win is worth 1, a win on most energy a hair less (test_bots_like_players).
+    assert evaluator.values(over, over.round)[over.winner] > 1 - 1e-6
 
 
 def test_greedy_is_deterministic_given_its_seed():

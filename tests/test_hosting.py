@@ -167,6 +167,9 @@ def test_a_table_idle_for_the_configured_time_is_removed_with_its_games(servers)
     ann = started(first)
     game = ann.store.new_game(DUEL).id
     assert second.hosting is not None
+    joined = ann.links
+    assert joined is not None  # someone joined: the table is in use, kept while used
+    assert Visit(second).admit("198.51.100.4", joined.access.join_code, "", ENGLISH) is None
     clock.now += 29 * 86400
     assert second.hosting.remove_idle() == []
     links = ann.links

@@ -439,3 +439,42 @@ def test_500_strangers_coming_and_going_leave_the_servers_memory_as_it_was(tmp_p
         server.stop()
     print(f"\nserver memory {before:.1f} MB before 500 strangers, {after:.1f} MB after")
     assert after - before <= 10
+
+
+# --- phones that follow each other ----------------------------------------------------------
+
+
+def test_phones_follow_the_seats_and_the_round_into_energy_and_reset(table):
+    """Two phones, each a player's: when Bjorn's phone takes his seat, Ragnhild's screen
+    locks his squares; when his "nothing more this round" ends the round, Ragnhild's phone
+    goes to Energy and Reset without a tap."""
+    with open_store(str(table.db)) as store:
+        setup = GameSetup(
+            players=[{"id": "red", "name": "Ragnhild"}, {"id": "blue", "name": "Bjorn"}],
+            board="duel-isle",
+            turn_order=["red", "blue"],
+        )
+        game = store.new_game(setup).id
+    route = f"/game/{game}?code={table.code}"
+    with (
+        FletClient(table.port, source="127.0.0.21", follow_routes=True) as ragnhild,
+        FletClient(table.port, source="127.0.0.22", follow_routes=True) as bjorn,
+    ):
+        for phone, name in ((ragnhild, "Ragnhild"), (bjorn, "Bjorn")):
+            phone.register(route, timeout=30)
+            assert phone.wait_for("Who is this device?", timeout=30)
+            # The server sends the page to the address without the code: the seat screen
+            # is drawn again there.
+            phone.pump(timeout=2)
+            since = len(phone.received)
+            phone.click(phone.tappable(name))
+            assert phone.wait_for(f"{name}: nothing more this round", since=since, timeout=30)
+        # Ragnhild's screen was drawn again when Bjorn sat down: his square is his phone's.
+        assert ragnhild.wait_for("Bjorn: a Wyrm (1 left), locked here", timeout=10)
+        since = len(ragnhild.received)
+        ragnhild.click(ragnhild.tappable("Ragnhild: nothing more this round"))
+        assert ragnhild.wait_for("Now: Bjorn, Wyrms.", since=since, timeout=10)
+        since = len(ragnhild.received)
+        bjorn.pump(timeout=1)
+        bjorn.click(bjorn.tappable("Bjorn: nothing more this round"))
+        assert ragnhild.wait_for("Apply", since=since, timeout=10)

@@ -580,7 +580,9 @@ def test_a_page_opening_elsewhere_leaves_a_game_screen_alone_and_a_freed_seat_do
     assert heard[-1] == (SEATS, PRESENCE)
     app._seats_changed(PRESENCE)
     assert looked == [] and shown == []
-    # The host frees this device's seat: its game's screen is drawn again (it picks again).
+    # The host frees this device's seat: its game's screen, drawn with the seats as they
+    # were, is drawn again (it picks again).
+    app._seats_drawn = app.visit.seats_of(game_id)
     access.seats.leave(game_id, device)
     app._seats_changed(game_id)
     assert shown == [f"/game/{game_id}"]
@@ -605,6 +607,11 @@ def test_a_game_screen_follows_the_seats_its_locks_say(saved_game):
     app.page.route, app.page.views = f"/game/{game_id}", []
     shown: list[str] = []
     app.show = lambda: shown.append(app.page.route)
+    # This phone's screen was drawn before Bjorn sat down; his phone drew its own after.
+    app._seats_drawn = frozenset({("red", app.ticket.device)})
+    app._seats_changed(game_id)
+    assert shown == [f"/game/{game_id}"]
+    app._seats_drawn = app.visit.seats_of(game_id)
     app._seats_changed(game_id)
     assert shown == [f"/game/{game_id}"]
     after = turn_view(app.visit.session(game_id))

@@ -11,8 +11,10 @@ import sys
 import pytest
 from store_support import PG_SKIP, PG_URL, postgresql_url
 
+from companion.cli.db_growth import run_db_hour
+from companion.cli.hostile_load import run_hostile_load
 from companion.cli.load_proxy import nginx_path
-from companion.cli.table_load import run_table_load
+from companion.cli.table_load import LoadError, run_table_load
 
 NGINX = nginx_path()
 
@@ -57,3 +59,11 @@ def test_the_load_needs_postgresql_and_says_so_in_one_line(tmp_path):
         2,
         ["error: --tables needs --db with a PostgreSQL URL (postgresql+psycopg://...)"],
     )
+
+
+def test_the_hostile_load_and_the_hour_of_writes_need_postgresql_too(tmp_path):
+    # The command line says a LoadError as the line above says it.
+    with pytest.raises(LoadError, match=r"^--hostile needs --db with a PostgreSQL URL"):
+        run_hostile_load(str(tmp_path), tables=1, seconds=1)
+    with pytest.raises(LoadError, match=r"^--db-hour needs --db with a PostgreSQL URL"):
+        run_db_hour(str(tmp_path))

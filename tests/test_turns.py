@@ -22,7 +22,7 @@ from companion.play.turns import (
     seat_bots,
 )
 from companion.store.store import open_store
-from models.commands import Command, Dominate, Move, Pass, Summon
+from models.commands import Activate, Attack, Command, Dominate, EndActivation, Move, Pass, Summon
 from models.rules import CreatureKind as K
 from models.setup import GameSetup
 
@@ -134,6 +134,7 @@ def test_computer_seats_come_from_the_setup_seeded_per_game_and_seat(store):
     assert set(seat_bots(turns.session)) == {"blue"}
     # Issue 11: a computer's turn is shown for a moment per command, a little in all.
     assert pause_for(Pass()) == 0 and pause_for(Move("rh1")) == SHOW_EACH
+    assert pause_for(Activate("rh1")) == 0  # seen in the move or attack that follows
     assert pause_for(Move("rh1"), SHOW_PER_TURN - 0.1) == pytest.approx(0.1)
     assert pause_for(Move("rh1"), SHOW_PER_TURN) == 0
 
@@ -313,9 +314,13 @@ def test_play_waits_after_an_energy_and_reset_until_a_person_goes_on(store):
     assert not turns.should_play()
     asyncio.run(turns.play_bots(stage))
     assert len(turns.session.saved.log) == recorded and stage.waited == []
+    # The position on screen stays until then, so the coach may judge it, though the
+    # computer plays first next round.
+    assert turns.bot_to_move() is not None and turns.computers_resting()
     turns.go_on()
     assert turns.reset_waiting() is None
     assert turns.should_play() == (turns.bot_to_move() is not None)
+    assert turns.computers_resting() == (turns.bot_to_move() is None)
 
 
 def test_with_no_person_at_the_table_an_energy_and_reset_shows_a_while_then_play_goes_on(store):
@@ -516,3 +521,36 @@ def test_at_the_table_undo_takes_back_one_record_as_the_screen_showed_it(store):
     # An undo tapped on a drawing of an older revision is refused: the game moved on.
     assert not turns.undo(shown).ok
     assert turns.undo().ok and len(session.saved.log) == 1
+
+
+class Attacker:
+    """A bot that summons its Wyrm next to Ragna's, attacks when it can, else activates a
+    creature, else ends or passes."""
+
+    def choose(self, state) -> Command:
+        legal = state.legal_commands()
+        if Summon(K.WYRM, "rh2") in legal:
+            return Summon(K.WYRM, "rh2")
+        for kind in (Attack, Activate):
+            found = [c for c in legal if isinstance(c, kind)]
+            if found:
+                return found[0]
+        return next((c for c in legal if isinstance(c, EndActivation)), legal[-1])
+
+
+def test_a_computers_attack_is_shown_once_played_its_dice_told(store):
+    # One drawing per beat: an attack is not pointed out before its dice are rolled (that
+    # drawing and the one of its outcome made two), it is drawn played, for its pause.
+    turns, stage = against_a_bot(store, Attacker())
+    session = turns.session
+    assert turns.record([Summon(K.WYRM, "rh1")], "red").ok
+    asyncio.run(turns.play_bots(stage))
+    for command in (Activate("rh1"), EndActivation()):
+        assert turns.record([command], "red").ok
+    stage.shown.clear()
+    asyncio.run(turns.play_bots(stage))
+    attacks = [entry for entry in session.saved.log if isinstance(entry.command, Attack)]
+    assert attacks and attacks[0].command.by == "blue"
+    assert not any(isinstance(command, Attack) for _, command, _ in stage.presented)
+    assert Outcome(True, attacks[0].sentence) in stage.shown
+    assert SHOW_EACH in stage.waited

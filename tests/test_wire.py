@@ -17,15 +17,9 @@ import msgpack
 import pytest
 
 from companion.app.web_page import FALLBACK_FONTS, STUB_PATH, OfflinePage, font_manifest
-from companion.app.wire import (
-    Bucket,
-    Rate,
-    WireGate,
-    WireLimits,
-    client_key,
-    current_link,
-)
+from companion.app.wire import WireGate
 from companion.app.wire_frames import BadFrame, check_event, check_update, read_frame
+from companion.app.wire_link import Bucket, Rate, WireLimits, client_key, current_link
 from companion.play.tap_guard import GUARD_S
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -258,6 +252,58 @@ def test_one_address_holds_a_bounded_number_of_websockets():
     assert first.sent[0]["type"] == "websocket.accept"
     # Refused before the handshake is accepted: the server answers HTTP 403.
     assert second.sent == [{"type": "websocket.close", "code": 1008}]
+
+
+class Screens(FakeFlet):
+    """Flet's handler sending a screen of `size` bytes `count` times once the page started."""
+
+    def __init__(self, count: int, size: int, closes: bool = False) -> None:
+        super().__init__()
+        self.count, self.size, self.closes = count, size, closes
+
+    async def __call__(self, scope, receive, send) -> None:
+        self.called = True
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        self.frames.append((await receive())["bytes"])
+        for _ in range(self.count):
+            await send({"type": "websocket.send", "bytes": b"\x00" * self.size})
+        if self.closes:
+            await send({"type": "websocket.close", "code": 1000})
+            return
+        message = await receive()
+        self.ended_with = message.get("code")
+
+
+class Reader(Client):
+    """A client that reads what it is sent slowly, or `stops` after its first message."""
+
+    def __init__(self, *frames: bytes, stops: bool, leaves: bool = True) -> None:
+        super().__init__(*frames, leaves=leaves)
+        self.stops = stops
+
+    async def send(self, message: dict) -> None:
+        if self.stops and self.sent:
+            await asyncio.Event().wait()  # it never reads again
+        await asyncio.sleep(0.01)
+        await super().send(message)
+
+
+def test_a_client_that_stops_reading_is_dropped_once_its_unsent_frames_pass_the_bound(caplog):
+    client, flet = Reader(REGISTRATION, stops=True, leaves=False), Screens(20, 1024 * 1024)
+    started = time.monotonic()
+    serve(client, flet, unsent_bytes=4 * 1024 * 1024)
+    # Flet's handler ended as for a closed tab, at once, holding nothing unsent.
+    assert flet.ended_with == 1001 and time.monotonic() - started < 2
+    assert [m["type"] for m in client.sent] == ["websocket.accept"]
+    assert "dropped a websocket from 10.0.0.5" in caplog.text
+
+
+def test_a_client_that_reads_slowly_gets_every_frame_in_order():
+    client = Reader(REGISTRATION, stops=False, leaves=False)
+    serve(client, Screens(3, 1024 * 1024, closes=True), unsent_bytes=4 * 1024 * 1024)
+    sent = ["websocket.accept", *["websocket.send"] * 3, "websocket.close"]
+    assert [m["type"] for m in client.sent] == sent
 
 
 # --- the page asks nothing of another host -------------------------------------------------

@@ -19,7 +19,7 @@ from typing import Any
 
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-from companion.app.wire import client_key
+from companion.app.wire_link import client_key
 
 # A phone sends a request's headers in one packet or two: ten seconds is ample on any network.
 HEADER_S = 10.0

@@ -24,7 +24,7 @@ from companion.app.theme import FONTS, theme
 from companion.app.warm_up import screen_module, warm_up
 from companion.app.web_sessions import keep_after_disconnect
 from companion.app.widgets import SEAT_PICKER, SHARE_PANEL, notify
-from companion.app.wire import Link, current_link
+from companion.app.wire_link import Link, current_link
 from companion.language.message import Message, Value
 from companion.language.render import Language
 from companion.play.bus import PRESENCE
@@ -56,6 +56,8 @@ class App:
         # already is not sent to it again.
         self.kept: dict[str, str] = {}
         self._entering = False  # a code is being tried: screens wait for the outcome
+        # The seats held in the game shown when its screen was drawn (a change redraws it).
+        self._seats_drawn: frozenset[tuple[str, str]] = frozenset()
         self.layout = PageLayout(page)
         # A message for the next screen: (text, is an error).
         self._message: tuple[str, bool] | None = None
@@ -345,9 +347,11 @@ class App:
             # A page opened or closed: no seat changed, so a game's screen stays as it is
             # (at a hundred returning pages, a look at the seats for each was many reads).
             return
-        if self.game_shown() == game_id:
+        if self.game_shown() == game_id and self.visit.seats_of(game_id) != self._seats_drawn:
             # Who records what follows the seats: the game's screen is drawn again with them
-            # (and a device whose seat the host freed picks again).
+            # (and a device whose seat the host freed picks again). The device that took or
+            # left the seat has drawn its screen with them already: a second drawing would
+            # lose a tap made on the first.
             self.show()
 
     def _connected(self, _: ft.Event[ft.Page]) -> None:
@@ -408,6 +412,8 @@ class App:
                     self.bus.on_page(lambda game_id: self._seats_changed(str(game_id))),
                     self.bus.on_page(lambda game_id: self._game_deleted(str(game_id))),
                 )
+            shown = self.game_shown()
+            self._seats_drawn = self.visit.seats_of(shown) if shown else frozenset()
             view = self._build(self.visit.route(path))
         except GameNotFound:
             notify(page, self.words.render(self.visit.not_found(self.game_shown())), error=True)

@@ -31,13 +31,15 @@ from companion.app.health import Health
 from companion.app.http_edge import PER_ADDRESS, HttpLimits, guarded_http
 from companion.app.main import App
 from companion.app.reconnect import ReconnectNotice
+from companion.app.shares import Share
 from companion.app.theme import FONT, FONTS
 from companion.app.warm_up import warm_up_once_listening
 from companion.app.web_packing import PackedFiles
 from companion.app.web_packs import PackStore, pack_in_background
 from companion.app.web_page import OfflinePage
 from companion.app.web_sessions import drop_unkept_sessions
-from companion.app.wire import WireGate, WireLimits
+from companion.app.wire import WireGate
+from companion.app.wire_link import WireLimits
 from companion.play.bus import Bus, LocalBus
 from companion.play.service import Service
 from companion.play.sharing.hosting import Hosting
@@ -53,8 +55,8 @@ DEFAULT_PORT = 8550
 SESSION_TIMEOUT_S = 300
 # On SIGTERM, how long the server waits for its pages to close before it stops anyway.
 SHUTDOWN_S = 3
-# How often a hosted server looks for idle tables to remove.
-SWEEP_S = 3600.0
+# How often a hosted server looks for idle tables, and tables nobody used, to remove.
+SWEEP_S = 600.0
 
 log = logging.getLogger("companion.app")
 
@@ -142,6 +144,10 @@ def web_app(
         session_timeout_seconds=session_timeout_s,
     )
     shared = table is not None or hosting is not None
+    if limits is None:
+        # A hosted server's strangers each get a fair share of a process; a table's own
+        # server (or one device's) serves the people at it as fast as it can.
+        limits = WireLimits(share=Share() if hosting is not None else None)
     app = OfflinePage(WireGate(app, limits, open_door=not shared), FONT, ASSETS / FONTS[FONT])
     names = None
     if table is not None:

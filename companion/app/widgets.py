@@ -248,9 +248,13 @@ def section(title: str, *controls: ft.Control) -> ft.Control:
     )
 
 
-def notify(page: ft.Page, message: str, *, error: bool = False, beside: float = 0) -> None:
+def notify(
+    page: ft.Page, message: str, *, error: bool = False, beside: float = 0, bar: bool = False
+) -> None:
     """Show a short message at the bottom of the screen; `beside` keeps it clear of that
-    many pixels on the left (the isle of a phone on its side, which it must not cover)."""
+    many pixels on the left (the isle of a phone on its side, which it must not cover), and
+    `bar` above the screen's bottom bar (pinned totals: a floating message stays above it)."""
+    floating = bool(beside) or bar
     page.show_dialog(
         ft.SnackBar(
             # The engine's and the store's sentences start in lower case, mid-sentence style.
@@ -258,8 +262,8 @@ def notify(page: ft.Page, message: str, *, error: bool = False, beside: float = 
             bgcolor="#8B1E1E" if error else "#2A2A2A",
             duration=ft.Duration(seconds=4 if error else 2),
             show_close_icon=True,
-            behavior=ft.SnackBarBehavior.FLOATING if beside else None,
-            margin=ft.Margin.only(left=beside + 8, right=8, bottom=8) if beside else None,
+            behavior=ft.SnackBarBehavior.FLOATING if floating else None,
+            margin=ft.Margin.only(left=beside + 8, right=8, bottom=8) if floating else None,
         )
     )
 

@@ -13,29 +13,27 @@ handler running forever. So `WireGate` stands in front of Flet's websocket:
 - frames are rate-limited per connection: a device without the table's code gets the few
   frames a person typing a code sends, and is closed beyond them; a device let in waits
   (its frames stay unread, in its own socket) when it sends faster than a person taps;
-- a closed tab or a dropped connection ends quietly: what Flet still sends goes nowhere.
+- a closed tab or a dropped connection ends quietly: what Flet still sends goes nowhere;
+- what Flet sends waits in the connection's own outbox (companion/app/outbox.py), never in
+  Flet's queue: a client that stops reading is dropped once more than `unsent_bytes` wait,
+  so a page cannot hold a process's memory by asking for screens it never reads;
+- the work a page's events start is paid from its address's account
+  (companion/app/shares.py): while it is overdrawn, that address's frames wait.
 
-Each connection is a `Link`, made from what the client cannot choose: the address its
-connection comes from (`client_key`). The app reads the link of the connection an event came
-on with `current_link()` and says when its device is let in (`Link.admitted`).
+Each connection is a `Link` (companion/app/wire_link.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import ipaddress
 import logging
-import time
 from collections import Counter
-from collections.abc import Callable, Mapping
-from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import Any
 
 from flet.controls.page import Page
 
 from companion.app.guard import ASGIApp, Message, Receive, Scope, Send
+from companion.app.outbox import Outbox
+from companion.app.shares import PAYER, Accounts, metered_tasks
 from companion.app.wire_frames import (
     CODE_SCREEN_EVENTS,
     DATA_CHANNEL,
@@ -51,123 +49,10 @@ from companion.app.wire_frames import (
     check_update,
     read_frame,
 )
+from companion.app.wire_link import _CURRENT, Link, WireLimits, client_key
 from companion.play.sharing.limiter import TryLimiter
 
 log = logging.getLogger("companion.wire")
-
-
-@dataclass(frozen=True)
-class Rate:
-    """A token bucket's size (frames at once) and refill (frames a second)."""
-
-    burst: int
-    per_s: float
-
-
-@dataclass(frozen=True)
-class WireLimits:
-    """What one websocket may send, and how many one client address may hold."""
-
-    # Flet's client registers at once: a connection silent this long is closed.
-    register_s: float = 10.0
-    # A page without the code that sends nothing this long is closed (it reconnects by itself).
-    idle_s: float = 600.0
-    # The biggest frame of a page without the code (its registration is ~2 kB) ...
-    stranger_bytes: int = 64 * 1024
-    # ... and of one let in: a game log file imported (4 MiB at most) comes as one event.
-    admitted_bytes: int = 6 * 1024 * 1024
-    # A person typing a code sends two frames a key; past this, the connection is closed.
-    stranger: Rate = Rate(120, 10.0)
-    # A device let in: every frame (a drag on the board editor sends 25 a second) ...
-    events: Rate = Rate(240, 60.0)
-    # ... and route changes (each builds a screen); past either, its frames wait.
-    routes: Rate = Rate(20, 4.0)
-    # A device let in that is further behind its rate than this is closed.
-    max_wait_s: float = 10.0
-    # Websockets open at once, and opened per minute, from one client address.
-    connections: int = 32
-    arrivals_per_minute: int = 120
-
-
-class Bucket:
-    """A token bucket: `take` says how long a frame must wait for its token (0: none)."""
-
-    def __init__(self, rate: Rate, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate = rate
-        self.clock = clock
-        self.tokens = float(rate.burst)
-        self.stamp = clock()
-
-    def take(self) -> float:
-        """Take one token, waiting for it if need be: the seconds to wait."""
-        now = self.clock()
-        self.tokens = min(self.rate.burst, self.tokens + (now - self.stamp) * self.rate.per_s)
-        self.stamp = now
-        self.tokens -= 1
-        return max(0.0, -self.tokens / self.rate.per_s)
-
-
-def client_key(address: str | None) -> str:
-    """What a client is counted by: its address; an IPv6 one by its /64 network.
-
-    A device picks its IPv6 address within its network's /64 freely (privacy addresses), so a
-    client is that network; an IPv4 address mapped into IPv6 is the IPv4 address.
-    """
-    if not address:
-        return "unknown"
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
-
-
-class Link:
-    """One websocket connection: who it counts as, and whether its device is let in."""
-
-    def __init__(
-        self, client: str, admitted: bool = False, limits: WireLimits | None = None
-    ) -> None:
-        self.client = client
-        self.admitted = admitted
-        self.limits = limits or WireLimits()
-        # Closes this connection soon (the app calls it, on the event loop).
-        self.hang_up: Callable[[], None] | None = None
-        self.stranger = Bucket(self.limits.stranger)
-        self.events = Bucket(self.limits.events)
-        self.routes = Bucket(self.limits.routes)
-        self._controls: Mapping[int, Any] | None = None
-        self._started = asyncio.Event()
-
-    @property
-    def controls(self) -> Mapping[int, Any] | None:
-        """The page's controls by id (Flet's `Session.index`), once the app has said."""
-        return self._controls
-
-    @controls.setter
-    def controls(self, controls: Mapping[int, Any]) -> None:
-        self._controls = controls
-        self._started.set()
-
-    async def started(self, timeout: float) -> bool:
-        """Wait until the app has shown its page on this connection; False if it has not."""
-        try:
-            await asyncio.wait_for(self._started.wait(), timeout)
-        except TimeoutError:
-            return False
-        return True
-
-
-_CURRENT: ContextVar[Link | None] = ContextVar("companion_link", default=None)
-
-
-def current_link() -> Link | None:
-    """The connection the running event came on (None outside a websocket's handling)."""
-    return _CURRENT.get()
 
 
 class WireGate:
@@ -183,6 +68,8 @@ class WireGate:
         self._open: Counter[str] = Counter()
         # New websockets per client over a sliding minute, counted as the limiter counts tries.
         self._arrivals = TryLimiter(self.limits.arrivals_per_minute, 60.0)
+        share = self.limits.share
+        self._accounts = Accounts(share) if share is not None else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve one request, or hold one websocket to the rules above."""
@@ -195,9 +82,12 @@ class WireGate:
             # Before the handshake is accepted, a close is answered as HTTP 403.
             await send({"type": "websocket.close", "code": POLICY_VIOLATION})
             return
+        if self._accounts is not None:
+            metered_tasks(asyncio.get_running_loop())
         self._open[client] += 1
         try:
-            link = Link(client, admitted=self.open_door, limits=self.limits)
+            account = self._accounts.of(client) if self._accounts is not None else None
+            link = Link(client, admitted=self.open_door, limits=self.limits, account=account)
             await _Connection(self.app, link, scope, receive, send).run()
         finally:
             self._open[client] -= 1
@@ -220,9 +110,19 @@ class _Connection:
         self.code = 1000
         self._queued: list[Message] = []
         self._closing: set[asyncio.Task[None]] = set()
+        # What Flet sent that the client has not taken yet.
+        self._outbox = Outbox(send, link.limits.unsent_bytes)
+        # The client's next frame, being read (kept when the client is dropped meanwhile).
+        self._reading: asyncio.Future[Message] | None = None
 
     async def run(self) -> None:
         """Accept, wait for a registration, then let Flet handle the rest."""
+        try:
+            await self._serve()
+        finally:
+            await self._outbox.flushed(self.link.limits.register_s)
+
+    async def _serve(self) -> None:
         if (await self.receive())["type"] != "websocket.connect":
             return
         await self.send({"type": "websocket.accept"})
@@ -233,11 +133,16 @@ class _Connection:
         self._queued = [{"type": "websocket.connect"}, registration]
         self.link.hang_up = self._hang_up
         token = _CURRENT.set(self.link)
+        # The work this page's events start is paid from its address's account.
+        paying = PAYER.set(self.link.account)
         try:
             await self.app(self.scope, self._app_receive, self._app_send)
         finally:
+            PAYER.reset(paying)
             _CURRENT.reset(token)
             await self._close(1000)
+            if self._reading is not None:
+                self._reading.cancel()
 
     def _hang_up(self) -> None:
         """Close the connection as soon as the loop gets to it."""
@@ -272,13 +177,10 @@ class _Connection:
         if self._queued:
             return self._queued.pop(0)
         while not self.closed:
-            try:
-                if self.link.admitted:
-                    message = await self.receive()
-                else:
-                    message = await asyncio.wait_for(self.receive(), self.link.limits.idle_s)
-            except TimeoutError:
-                await self._close(GOING_AWAY, "idle without the code")
+            message = await self._next(None if self.link.admitted else self.link.limits.idle_s)
+            if message is None:
+                if not self.closed:
+                    await self._close(GOING_AWAY, "idle without the code")
                 break
             if message["type"] != "websocket.receive":
                 self.closed = True
@@ -290,6 +192,23 @@ class _Connection:
                 await self._close(error.code, str(error))
         return {"type": "websocket.disconnect", "code": self.code}
 
+    async def _next(self, timeout: float | None) -> Message | None:
+        """The client's next message; None if none came within `timeout` or the client was
+        dropped meanwhile (a message on its way is kept for the next call)."""
+        if self._reading is None:
+            self._reading = asyncio.ensure_future(self.receive())
+        dropped = asyncio.ensure_future(self._outbox.dropped.wait())
+        try:
+            await asyncio.wait(
+                (self._reading, dropped), timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            dropped.cancel()
+        if not self._reading.done() or self._outbox.dropped.is_set():
+            return None
+        message, self._reading = self._reading.result(), None
+        return message
+
     async def _admit_frame(self, data: bytes | None) -> bool:
         """Whether Flet gets this frame (False: dropped); BadFrame closes the connection."""
         link, limits = self.link, self.link.limits
@@ -300,7 +219,7 @@ class _Connection:
         if not data:
             return False
         if data[0] == DATA_CHANNEL and link.admitted:
-            return await self._paced(route=False)
+            return await self._paced(route=False, size=len(data))
         if data[0] != 0:
             raise BadFrame(f"a frame of type {data[0]}")
         action, body = read_frame(data)
@@ -328,11 +247,13 @@ class _Connection:
             if control is not None and not check_event(control, name, body["data"]):
                 return False
             route = name == "route_change"
-        return await self._paced(route)
+        return await self._paced(route, len(data))
 
-    async def _paced(self, route: bool) -> bool:
-        """Take the frame's turn: a stranger past its rate is closed, a device let in waits."""
-        link = self.link
+    async def _paced(self, route: bool, size: int) -> bool:
+        """Take the frame's turn: a stranger past its rate is closed; a device let in waits
+        for its rate, then while its address's account is overdrawn, and pays the frame's
+        deposit (a file's bytes by their size)."""
+        link, limits = self.link, self.link.limits
         if not link.admitted:
             if link.stranger.take() > 0:
                 raise BadFrame("too many frames without the code")
@@ -340,29 +261,47 @@ class _Connection:
         wait = link.events.take()
         if route:
             wait = max(wait, link.routes.take())
-        if wait > link.limits.max_wait_s:
+        if wait > limits.max_wait_s:
             raise BadFrame("too many frames")
         if wait > 0:
             await asyncio.sleep(wait)
+        account, share = link.account, limits.share
+        if account is None or share is None:
+            return True
+        # Every connection of the address waits on one account: one woken first pays its
+        # deposit, and the next waits again.
+        while (owed := account.wait()) > 0:
+            await asyncio.sleep(owed)
+        deposit = limits.route_deposit_s if route else limits.frame_deposit_s
+        if size > limits.stranger_bytes:
+            deposit += size * share.file_s_per_byte
+        account.charge(deposit)
         return True
 
     async def _app_send(self, message: Message) -> None:
-        """Send what Flet sends, unless the connection is gone (a closed tab, a reload)."""
+        """Send what Flet sends, unless the connection is gone (a closed tab, a reload): into
+        the outbox, which the client empties as it reads."""
         if message["type"] == "websocket.accept":
             return  # accepted already, before the registration
         if self.closed:
             return
         if message["type"] == "websocket.close":
             self.closed = True
-        try:
-            await self.send(message)
-        except OSError:
-            # The client went away while Flet was still sending to it (uvicorn's
-            # ClientDisconnected): nothing is left to tell it.
+        self._post(message)
+
+    def _post(self, message: Message) -> None:
+        """Put a message in the outbox, or drop the client if too much waits unread."""
+        unsent = self._outbox.unsent
+        if not self._outbox.post(message):
+            log.warning(
+                "dropped a websocket from %s: %d bytes it had not read", self.link.client, unsent
+            )
             self.closed = True
+            self.code = GOING_AWAY
 
     async def _close(self, code: int, why: str = "") -> None:
-        """Close the websocket once; a reason goes to the server's log, briefly."""
+        """Close the websocket once, after what waits in the outbox; a reason goes to the
+        server's log, briefly."""
         if self.closed:
             return
         self.closed = True
@@ -371,5 +310,4 @@ class _Connection:
             # A stranger's closed connection is routine; a device let in being closed is not.
             level = logging.WARNING if self.link.admitted else logging.INFO
             log.log(level, "closed a websocket from %s: %s", self.link.client, why)
-        with contextlib.suppress(OSError, RuntimeError):  # already gone
-            await self.send({"type": "websocket.close", "code": code})
+        self._post({"type": "websocket.close", "code": code})

@@ -265,10 +265,14 @@ class FletClient:
         open_timeout: float = 10,
         source: str = "127.0.0.1",
         headers: dict[str, str] | None = None,
+        follow_routes: bool = False,
     ) -> None:
         """A page on the server at 127.0.0.1:`port`, connecting from `source` (any address
-        of 127.0.0.0/8 is this machine: each stands for another device on the network)."""
+        of 127.0.0.0/8 is this machine: each stands for another device on the network).
+        With `follow_routes` it goes where the server sends it, as a browser does (the screen
+        is drawn again there: a tap meant for the screen before is then lost)."""
         self.port = port
+        self.follow_routes = follow_routes
         self.kept: dict[str, Any] = dict(kept or {})
         self.socket: ClientConnection = connect(
             f"ws://127.0.0.1:{port}/ws",
@@ -339,6 +343,9 @@ class FletClient:
             self.screen.patch(body)
         elif action == INVOKE:
             self.socket.send(answer(body, self.kept))
+            if self.follow_routes and body["name"] == "push_route":
+                # The browser goes to the address the server pushed, and says so.
+                self.route((body.get("args") or {})["route"])
 
     def hung_up(self, timeout: float = 5) -> bool:
         """Read until the server closes the connection; whether it did within `timeout`."""

@@ -29,6 +29,11 @@ from models.rules import KIND_ORDER
 
 # Added to the winner's energy once the game is over: no position outscores a won game.
 _DECIDED = 1000.0
+# Win chances order wins by strength: a Summoner's (1) above a win on most energy, and any
+# won game above an unfinished position, however sure the evaluation is of it. Without
+# them a search given two ways to win took either (ties of 1.0).
+_PLAIN_WIN = 1.0 - 1e-7
+_UNFINISHED = 1.0 - 1e-6
 _KINDS = range(len(KIND_ORDER))
 
 
@@ -118,7 +123,8 @@ class Evaluator:
         seats = len(state.game.players)
         if state.is_terminal:
             winner = search_view(state).winner
-            return [1.0 if seat == winner else 0.0 for seat in range(seats)]
+            won = 1.0 if state.summoner else _PLAIN_WIN
+            return [won if seat == winner else 0.0 for seat in range(seats)]
         scores = self.scores(state, horizon)
         rounds_after = max(0, state.game.final_round - horizon)
         temperature = (
@@ -127,7 +133,7 @@ class Evaluator:
         top = max(scores)
         weights = [math.exp((score - top) / temperature) for score in scores]
         total = sum(weights)
-        return [weight / total for weight in weights]
+        return [min(weight / total, _UNFINISHED) for weight in weights]
 
     def forget(self) -> None:
         """Drop what earlier decisions cached (kept small, so collecting garbage stays quick)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from companion.bots.evaluation import Evaluator, Weights
+from companion.bots.trail import Trail, purposeful
 from companion.engine import GameState
 from models.commands import Command
 
@@ -21,15 +22,20 @@ class GreedyBot:
     def __init__(self, seed: int | None = None, weights: Weights | None = None) -> None:
         self._random = random.Random(seed)
         self.evaluator = Evaluator(weights)
+        # Where the creature being activated has stood: the bot does not move it back there.
+        self._trail = Trail()
 
     def choose(self, state: GameState) -> Command:
         """The best command by one-ply evaluation; an attack's dice are left to the caller."""
-        commands = state.legal_commands()
+        commands = purposeful(state.legal_commands(), self._trail.stood(state))
         if len(commands) == 1:
-            return commands[0]
-        self.evaluator.forget()
-        best = self.best(state, commands)
-        return best[0] if len(best) == 1 else self._random.choice(best)
+            chosen = commands[0]
+        else:
+            self.evaluator.forget()
+            best = self.best(state, commands)
+            chosen = best[0] if len(best) == 1 else self._random.choice(best)
+        self._trail.played(chosen)
+        return chosen
 
     def best(self, state: GameState, commands: list[Command]) -> list[Command]:
         """The commands of best margin, in the engine's order (several on a tie)."""

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import final
 
 from companion.bots.evaluation import Evaluator, Weights
+from companion.bots.trail import Trail, after, purposeful
 from companion.engine import GameState
 from companion.engine.queries import turn_key
 from companion.engine.state import FIELDS
@@ -122,6 +123,9 @@ class MctsBot:
         # The turn being decided (see `_turn_of`) and the seconds already spent on it.
         self._turn: tuple[object, ...] | None = None
         self._turn_seconds = 0.0
+        # Where the creature being activated has stood: no line of search goes back there.
+        self._trail = Trail()
+        self._root_stood: frozenset[str] = frozenset()
 
     def choose(self, state: GameState) -> Command:
         """The best valued command after searching from `state`; dice are left to the caller."""
@@ -137,12 +141,15 @@ class MctsBot:
         try:
             # Freeing the last tree takes time: here it comes out of this decision's budget.
             self._spent = None
-            commands = state.legal_commands()
+            self._root_stood = self._trail.stood(state)
+            commands = purposeful(state.legal_commands(), self._root_stood)
             if len(commands) == 1:
+                self._trail.played(commands[0])
                 return commands[0]
             self.evaluator.forget()
             root = self._search(state, commands, deadline)
             command, self._kept = self._best(root)
+            self._trail.played(command)
             self._kept_horizon = state.round
             self._spent = root
         finally:
@@ -201,6 +208,7 @@ class MctsBot:
         """Select down the tree, expand one node, back its value up; False if out of time."""
         path: list[Node | Chance] = [root]
         node = parent = root
+        stood: frozenset[str] | None = self._root_stood
         while node.children is not None and node.mover is not None:
             parent = node
             child = self._select(node)
@@ -208,6 +216,8 @@ class MctsBot:
             if type(child) is Chance:
                 child = self._outcome(child)
                 path.append(child)
+            assert parent.state is not None and child.command is not None, "an expanded node"
+            stood = after(stood, parent.state, child.command)
             node = child
         if node.mover is None:
             # A finished game: its value is exact and already backed up.
@@ -219,6 +229,8 @@ class MctsBot:
                 node.state = parent.state.clone()
                 node.state.apply(node.command)
             commands = node.state.legal_commands()
+            if stood:
+                commands = purposeful(commands, stood)
             # No expansion starts unless, at the slowest pace seen, it ends before the deadline.
             if self.clock() + len(commands) * self._child_seconds > deadline:
                 return False
@@ -302,11 +314,13 @@ class MctsBot:
 
     def _best(self, root: Node) -> tuple[Command, Node | Chance]:
         """The root's command of best max^n value for its seat, the more visited on a tie, and
-        its subtree (the values are the search's best judgement; visits follow the bonus)."""
+        its subtree (the values are the search's best judgement; visits follow the bonus); a
+        tree kept from the last decision may hold moves back to where the creature stood."""
         mover = root.mover
         assert root.children is not None and mover is not None, "the root is expanded"
+        allowed = set(purposeful([command for command, _ in root.children], self._root_stood))
         return max(
-            root.children,
+            (entry for entry in root.children if entry[0] in allowed),
             key=lambda entry: (entry[1].value[mover], entry[1].visits),
         )
 

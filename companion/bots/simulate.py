@@ -28,6 +28,7 @@ from companion.boards import shipped_board
 from companion.bots import make_bot
 from companion.bots.base import Bot
 from companion.bots.playout import play
+from companion.bots.trail import wasted_activations
 from companion.engine import Game, GameState
 from companion.engine.state import seats_refusal
 from models.commands import Command
@@ -93,6 +94,8 @@ class SimulationReport:
     wins_by_bot_and_start_position: dict[str, dict[str, int]] = field(default_factory=dict)
     summoner_wins: int = 0
     final_round_wins: int = 0
+    # Activations that ended where they began having moved, with nothing done between.
+    wasted_activations: int = 0
     rounds_played: dict[str, int] = field(default_factory=dict)
     decisions: int = 0
     seconds: float = 0.0
@@ -154,6 +157,7 @@ class SimulationReport:
             f"wins by start position:  {row(self.wins_by_start_position)}",
             f"Summoner ({WINNING_ENERGY}) wins:      {self.summoner_wins}",
             f"final-round wins:        {self.final_round_wins}",
+            f"activations for nothing: {self.wasted_activations}",
             f"rounds played:           {row(self.rounds_played)}",
             f"decisions:               {self.decisions} in {self.seconds:.1f} s ({rate:,.0f}/s)",
             f"decisions by bot:        {row(self.decisions_by_bot)}",
@@ -188,6 +192,7 @@ class _Outcome:
     number: int
     winner_seat: int = -1
     summoner: bool = False
+    wasted_activations: int = 0
     rounds: int = 0
     decisions: int = 0
     # Per seat: the bot's budget if it has one, and its timed decisions.
@@ -260,6 +265,7 @@ def _play_table(table: _Table) -> _Outcome:
     assert winner is not None, "a game played to the end has a winner"
     outcome.winner_seat = state.game.seat[winner]
     outcome.summoner = state.summoner
+    outcome.wasted_activations = wasted_activations(state.game.new_initial_state(), played.commands)
     outcome.rounds = state.round
     outcome.decisions = len(played.commands)
     outcome.budgets = [bot.budget_ms for bot in bots]
@@ -444,6 +450,7 @@ class _Summary:
         self.by_bot_position[bot][position] += 1
         self.rounds[str(outcome.rounds)] += 1
         report.decisions += outcome.decisions
+        report.wasted_activations += outcome.wasted_activations
         if outcome.summoner:
             report.summoner_wins += 1
         else:

@@ -65,6 +65,7 @@ class WaitReport:
             "median_wait_s": round(self.median, 2),
             "median_wait_for_computers_s": round(self.median_for_computers, 2),
             "longest_wait_s": round(self.longest, 2),
+            "waits_over_5_s": sum(1 for wait in self.waits if wait > 5),
             "waits_over_8_s": sum(1 for wait in self.waits if wait > 8),
             "longest_computer_turn_s": round(self.longest_turn, 2),
         }

@@ -69,6 +69,7 @@ MAX_BENCH_SECONDS = 600
 MAX_WAIT_GAMES = 100
 MAX_LOAD_TABLES = 500
 MAX_CALIBRATION_GAMES = 1000
+MAX_CALIBRATION_BUDGET = 10_000
 MAX_SESSION_TIMEOUT_S = 86_400
 
 
@@ -291,6 +292,15 @@ def bench(
         str | None,
         typer.Option(metavar="FILE", help="Check the calibration on these saved games."),
     ] = None,
+    budget: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=MAX_CALIBRATION_BUDGET,
+            help="With --calibration or --games-in, the playouts each position is judged "
+            "with (the coach's own budget unless told).",
+        ),
+    ] = None,
     check_out: Annotated[
         str | None,
         typer.Option(metavar="FILE", help="Save the games --check plays (JSON lines)."),
@@ -318,6 +328,22 @@ def bench(
             "--behind-nginx",
             help="With --tables: the devices reach the processes through nginx (installed "
             "here), set as docs/hosting.md shows, and come back through it after --kill-one.",
+        ),
+    ] = False,
+    hostile: Annotated[
+        bool,
+        typer.Option(
+            "--hostile",
+            help="With --tables: one process serves the tables while one more address runs "
+            "every heavy thing its limits allow against it (docs/hosting.md).",
+        ),
+    ] = False,
+    db_hour: Annotated[
+        bool,
+        typer.Option(
+            "--db-hour",
+            help="Instead, write what one address may write in an hour at a hosted server's "
+            "limits into --db (PostgreSQL), and report how much the database grew.",
         ),
     ] = False,
     db: Annotated[
@@ -353,13 +379,29 @@ def bench(
     if not math.isfinite(seconds) or not 0 < seconds <= MAX_BENCH_SECONDS:
         fail(f"--seconds must be a positive number, at most {MAX_BENCH_SECONDS}, not {seconds}")
     try:
-        if tables:
+        if tables and hostile:
+            from companion.cli.hostile_load import run_hostile_load
+            from companion.cli.table_load import LoadError
+
+            try:
+                result = run_hostile_load(db or "", tables, seconds, seed)
+            except LoadError as error:
+                raise UserError(str(error)) from None
+        elif tables:
             from companion.cli.table_load import LoadError, run_table_load
 
             try:
                 result = run_table_load(
                     db or "", tables, processes, seconds, kill_one, seed, proxy=behind_nginx
                 )
+            except LoadError as error:
+                raise UserError(str(error)) from None
+        elif db_hour:
+            from companion.cli.db_growth import run_db_hour
+            from companion.cli.table_load import LoadError
+
+            try:
+                result = run_db_hour(db or "")
             except LoadError as error:
                 raise UserError(str(error)) from None
         elif waits_app:
@@ -376,7 +418,14 @@ def bench(
             result = run_coach(coach, seed)
         elif calibration or games_in:
             result = run_calibration(
-                calibration, seed, workers, games_in, games_out, as_json, check, check_in, check_out
+                calibration,
+                seed,
+                workers,
+                games_in,
+                games_out,
+                as_json,
+                (check, check_in, check_out),
+                budget,
             )
         else:
             result = run_bench(seconds, clock.value)

@@ -346,17 +346,18 @@ def run_calibration(
     games_in: str | None = None,
     games_out: str | None = None,
     as_json: bool = False,
-    check: int = 0,
-    check_in: str | None = None,
-    check_out: str | None = None,
+    checks_of: tuple[int, str | None, str | None] = (0, None, None),
+    budget: int | None = None,
 ) -> dict[str, Any]:
     """How well the coach's chances are calibrated, on games at the strongest level.
 
     Plays `games` games of 2, 3 and 4 players with `seed` (or reads `games_in`, JSON lines
-    of game logs) and fits the map on them; plays `check` games of each with the next seed
-    (or reads `check_in`) and measures the map there (`cli/calibration.py`). Either set is
-    saved to `games_out` / `check_out` if given.
+    of game logs) and fits the map on them; `checks_of` is (check, check_in, check_out):
+    plays `check` games of each with the next seed (or reads `check_in`) and measures the
+    map there (`cli/calibration.py`). Either set is saved to `games_out` / `check_out` if
+    given. Each position is judged with `budget` playouts (the coach's own by default).
     """
+    check, check_in, check_out = checks_of
     from companion.bots.simulate import default_workers
     from companion.cli import calibration as measure
     from companion.cli.calibration_report import readable
@@ -375,6 +376,7 @@ def run_calibration(
     _write_games(checks, check_out)
     report = measure.calibration(
         logs,
+        budget=budget or measure.DEFAULT_BUDGET,
         seed=seed,
         workers=workers,
         progress=lambda what, d, t: _progress(what)(d, t),

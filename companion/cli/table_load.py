@@ -34,6 +34,8 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from websockets.exceptions import ConnectionClosed
+
 from companion.app.kept import STORED_CODE, STORED_DEVICE
 from companion.app.wire_client import AsyncPage
 from companion.cli.load_proxy import ProxyError, nginx_in_front
@@ -270,7 +272,13 @@ async def _tap(store: Store, table: Table, rng: random.Random, tally: Tally) -> 
         tally.errors += 1
         return True
     _count_bytes(table, tally)
-    at = await page.click(control)
+    try:
+        at = await page.click(control)
+    except ConnectionClosed:
+        # Closed by a live server (a keepalive ping unanswered on a starved machine): an
+        # error of the run, not the end of it.
+        tally.errors += 1
+        return True
     table.last_tap = (at, index)
     table.sent += 1
     pages = list(enumerate(table.pages))

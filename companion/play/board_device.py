@@ -36,11 +36,14 @@ class Timing:
     replay: float
 
 
-# Normal keeps a person's waits within `bench --waits-app`'s figures (issue 11): median 3 s,
-# none over 8 s. Slow shows each command for most of a second, and a computer's turn in full.
+# Quick and normal show one beat per computer turn: its first summon, move, attack, swap or
+# bonus pointed out, the rest of the turn drawn done with the next beat (drawing the screen
+# takes about as long as a beat, so two beats a turn made a person's longest wait, over six
+# computer turns, run past 5 s; `bench --waits-app`). Slow shows each command for most of a
+# second, and a computer's turn in full.
 TIMINGS: dict[Pace, Timing] = {
-    Pace.QUICK: Timing(each=0.15, per_turn=0.3, replay=0.7),
-    Pace.NORMAL: Timing(each=0.3, per_turn=0.6, replay=1.2),
+    Pace.QUICK: Timing(each=0.15, per_turn=0.15, replay=0.7),
+    Pace.NORMAL: Timing(each=0.4, per_turn=0.4, replay=1.2),
     Pace.SLOW: Timing(each=0.9, per_turn=6.0, replay=2.0),
 }
 # Message ids of the paces' names.

@@ -2,7 +2,8 @@
 
 Computers play fast (issue 24: fifteen commands with seven attacks in under five seconds).
 When a person's turn comes, the turn card tells everything the log holds since that person's
-last decision, grouped by player: summons, moves, attacks with their dice, swaps, bounties,
+last decision, in the order it happened (runs by player, each Energy and Reset a divider
+between rounds): summons, moves, attacks with their dice, swaps, bounties,
 passes, each in the log's own sentence; an activation that did nothing is one line, not two
 ("Bjorn's Sprite at Rune Hollow 2 does nothing"); a player the engine passed over is said
 with the engine's reason (`queries.passed_over_by`), their own last decision's included:
@@ -15,7 +16,7 @@ the log: every record since the person's last decision, each once, in order.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -90,12 +91,15 @@ class Line:
     said: Message
     told: Told
     seqs: tuple[int, ...] = ()
+    # What an attack's removal paid, for its group's counts.
+    bounty: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    """One player's lines (None: the table's Energy and Reset) and their counts in a line
-    ('2 summons · 1 attack (1 removed) · +2 energy in bounties'), if any."""
+    """A run of one player's lines in a row (None: the table's Energy and Reset, a divider
+    between rounds) and their counts in a line ('2 summons · 1 attack (1 removed) · +2
+    energy in bounties'), if any."""
 
     player: str | None
     lines: tuple[Line, ...]
@@ -114,7 +118,8 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Story:
-    """Everything since `player` last decided: grouped lines, and the records to replay."""
+    """Everything since `player` last decided, in the order it happened: runs of lines by
+    player, and the records to replay."""
 
     player: str
     groups: tuple[Group, ...]
@@ -167,7 +172,6 @@ def story_since(session: GameSession, player: str) -> Story:
     state = replay(session.saved.game, [entry.command for entry in log[:first]])
     lines: list[tuple[str | None, Line]] = []
     steps: list[Step] = []
-    counts: dict[str, Counts] = {}
     index = first
     while index < len(log):
         entry, narration = log[index], told[index]
@@ -191,17 +195,35 @@ def story_since(session: GameSession, player: str) -> Story:
             else:
                 steps.append(Step(before, entry.command, narration.sentence, entry.seq))
                 told_as = KINDS.get(type(entry.command), Told.DONE)
-                lines.append((narration.player, Line(narration.sentence, told_as, (entry.seq,))))
-                if narration.player is not None:
-                    counts.setdefault(narration.player, Counts()).add(
-                        told_as, _bounty(before, entry.command)
-                    )
+                bounty = _bounty(before, entry.command)
+                line = Line(narration.sentence, told_as, (entry.seq,), bounty)
+                lines.append((narration.player, line))
             if narration.reset is not None:
                 lines.append((None, Line(narration.reset, Told.RESET)))
         for passed, reason in passes:
             lines.append((passed, Line(Message("game.summary.passed", reason=reason), Told.PASSED)))
         index += 1
-    return Story(player, _grouped(lines, counts), tuple(steps))
+    return Story(player, _grouped(lines), tuple(steps))
+
+
+def story_to_reset(session: GameSession, computers: Collection[str]) -> Story | None:
+    """What was played since the last person's decision up to the Energy and Reset that ends
+    the log, for that Energy and Reset's card when the computers ended the round: seen
+    before play goes on, not after. None when nothing was (or no person plays)."""
+    told = session.narrations()
+    person = next(
+        (n.player for n in reversed(told) if n.player is not None and n.player not in computers),
+        None,
+    )
+    if person is None:
+        return None
+    story = story_since(session, person)
+    if not story.steps:
+        return None  # the person's own record ended the round
+    # The tally is the card's own; the players passed over after it belong to the next round.
+    dividers = [i for i, group in enumerate(story.groups) if group.player is None]
+    groups = story.groups[: dividers[-1]] if dividers else story.groups
+    return Story(person, groups, story.steps)
 
 
 def _bounty(before: GameState, command: Command) -> int:
@@ -276,23 +298,24 @@ class Counts:
         return said
 
 
-def _grouped(lines: list[tuple[str | None, Line]], counts: dict[str, Counts]) -> tuple[Group, ...]:
-    """Lines grouped by player, each group where its player first appears."""
-    order: list[str | None] = []
-    by_player: dict[str | None, list[Line]] = {}
+def _grouped(lines: list[tuple[str | None, Line]]) -> tuple[Group, ...]:
+    """Lines in the order they happened, in runs by player: a player's next run starts a
+    new group after anyone else's lines or an Energy and Reset."""
+    runs: list[tuple[str | None, list[Line]]] = []
     for player, line in lines:
-        if player not in by_player:
-            order.append(player)
-            by_player[player] = []
-        by_player[player].append(line)
-    return tuple(
-        Group(
-            player,
-            tuple(by_player[player]),
-            counts[player].said() if player is not None and player in counts else None,
-        )
-        for player in order
-    )
+        if not runs or runs[-1][0] != player:
+            runs.append((player, []))
+        runs[-1][1].append(line)
+    groups = []
+    for player, run in runs:
+        counts = None
+        if player is not None:
+            tally = Counts()
+            for line in run:
+                tally.add(line.told, line.bounty)
+            counts = tally.said()
+        groups.append(Group(player, tuple(run), counts))
+    return tuple(groups)
 
 
 def latest(session: GameSession) -> tuple[Message, tuple[Message, ...]] | None:

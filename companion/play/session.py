@@ -19,6 +19,7 @@ from companion.language.render import Language
 from companion.play.session_words import LogWords
 from companion.play.sharing import policy
 from companion.play.table_seat import records_for
+from companion.play.told import Told
 from companion.store.errors import DraftMovedOn, GameMovedOn, GameNotFound, StoreError
 from companion.store.store import LogEntry, SavedGame, Store, joined, tap_size
 from models.commands import PLAYER_COMMANDS, Command, EnergyAndReset, Skip
@@ -64,6 +65,7 @@ class GameSession(LogWords):
         # The players who have a device of their own in this game (a shared table).
         self._seated = seated or (lambda: ())
         self._told = None
+        self._telling = Told()
         # This device's seat as read for this screen (a change of it, or of the table's codes,
         # builds the screen anew), and the seated players as read for one revision: a screen
         # asks for every control it draws, and on a shared table each answer is a database
@@ -239,12 +241,12 @@ class GameSession(LogWords):
         """Why this device may not take back the newest tap's records, if so (a screen
         shows Undo disabled, saying why)."""
         log = self.saved.log
-        return self._undo_refusal(log[len(log) - tap_size(log[::-1]) :]) if log else None
+        return self._undo_refusal(log[len(log) - tap_size(log[::-1]) :])
 
     def redo_refusal(self) -> Message | None:
         """Why this device may not bring back the newest undone tap's records, if so."""
         undone = self.saved.undone
-        return self._undo_refusal(undone[: tap_size(undone)]) if undone else None
+        return self._undo_refusal(undone[: tap_size(undone)])
 
     def undo(self, revision: int | None = None) -> Outcome:
         """Take back the newest command, as of `revision` (default: the latest seen here)."""

@@ -3,9 +3,10 @@ and redo would take back or bring back, in any language."""
 
 from __future__ import annotations
 
-from companion.engine.replay import Narration, narrate
+from companion.engine.replay import Narration
 from companion.language import Message
 from companion.language.render import Language
+from companion.play.told import Told
 from companion.store.store import SavedGame
 from models.commands import Attack
 
@@ -19,6 +20,8 @@ class LogWords:
     saved: SavedGame
     # The log told again, for one revision: whose decision each record was.
     _told: tuple[int, tuple[Narration, ...]] | None
+    # Tells only the records new since the last telling (play/told.py).
+    _telling: Told
 
     def sentences(self) -> tuple[Message, ...]:
         """Each active log entry's sentence, oldest first (the store keeps them as messages)."""
@@ -45,9 +48,8 @@ class LogWords:
         """The active log told again from the start, once per revision."""
         revision = self.saved.revision
         if self._told is None or self._told[0] != revision:
-            state = self.saved.game.new_initial_state()
-            told = narrate(state, [entry.command for entry in self.saved.log])
-            self._told = (revision, tuple(told))
+            commands = [entry.command for entry in self.saved.log]
+            self._told = (revision, self._telling.tell(self.saved.game, commands))
         return self._told[1]
 
     def entry_text(self, words: Language, index: int) -> str:

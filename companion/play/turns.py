@@ -31,13 +31,14 @@ from companion.play.board_device import TIMINGS, Pace, Timing
 from companion.play.leases import BEAT_S, Leases
 from companion.play.session import GameSession, Moment, Outcome
 from companion.store.store import LogEntry, tap_size
-from models.commands import Command, EndActivation, Pass
+from models.commands import Activate, Command, EndActivation, Pass
 from models.setup import GameSetup
 
 # How long a computer's command stays pointed out before it is played, in seconds, and how
 # much of that one computer turn may take in all: past it the turn's commands are played
 # without a pause (the board and the log show them). A pass or the end of an activation
-# changes nothing to watch. With a level's thinking budget per turn this keeps a person's
+# changes nothing to watch, and an activation is seen in the move or attack that follows
+# it (the active creature is ringed). With a level's thinking budget per turn this keeps a person's
 # waits short (issue 11; measured by `python -m companion bench --waits`). These are the
 # normal pace's; a device may pick another (`board_device.Pace`, issue 24).
 NORMAL = TIMINGS[Pace.NORMAL]
@@ -103,7 +104,7 @@ def seat_bots(session: GameSession) -> dict[str, Bot]:
 def pause_for(command: Command, shown: float = 0.0, timing: Timing = NORMAL) -> float:
     """How long a computer's command is pointed out, after `shown` seconds of its turn's,
     at a pace's `timing`."""
-    if isinstance(command, Pass | EndActivation):
+    if isinstance(command, Pass | EndActivation | Activate):
         return 0.0
     return max(0.0, min(timing.each, timing.per_turn - shown))
 
@@ -155,6 +156,14 @@ class Turns:
     def human_to_move(self) -> bool:
         """Whether a person decides now."""
         return self.session.state.current_player is not None and self.bot_to_move() is None
+
+    def computers_resting(self) -> bool:
+        """Whether no computer plays now: a person decides, the game is over, or an Energy
+        and Reset waits for a person to go on (whoever plays first next round): the
+        position on screen stays as it is, so the coach may judge it."""
+        return self.bot_to_move() is None or (
+            self.reset_waiting() is not None and not self.unattended
+        )
 
     @property
     def unattended(self) -> bool:
@@ -337,9 +346,10 @@ class Turns:
 
         While a command is pointed out, the next computer decision is already worked out
         from the position it leads to (unless dice decide that position), so a computer's
-        pause to show and its next search overlap, and drawing comes out of the pause; a
+        pause to show and its next search overlap, and drawing comes out of the pause; an
+        attack with a pause is shown once played instead, its dice told (one drawing); a
         command with no pause (a pass, or once its turn's showing time is spent) is not
-        drawn on its own: the next drawing shows it done.
+        drawn on its own, dice or not: the next drawing shows it done.
         Play stops at an Energy and Reset until a person goes on (in a game no person
         plays, it goes on by itself after a while). A choice made for a position someone
         has since undone is dropped, and the bot decides again; a record another device
@@ -388,7 +398,9 @@ class Turns:
                 turn = turn_key(state)
                 shown = shown + pause if turn == shown_turn else 0.0
                 shown_turn, pause = turn, pause_for(command, shown, self.timing)
-                if pause:
+                # An attack's beat is its outcome, its dice told: drawn once it is played.
+                rolled = bool(pause) and not _certain(state, command)
+                if pause and not rolled:
                     self.showing = (player, command)
                     drawing = self.clock()
                     stage.show(None)
@@ -413,16 +425,26 @@ class Turns:
                 if outcome.ok and self.session.state.is_terminal and not self.reset_waiting():
                     stage.finished()
                     return
-                if ahead is None:
-                    # Otherwise the next drawing, as soon as the next decision is made, shows
-                    # this command done along with the next one.
+                if ahead is None and (pause or not outcome.ok or not self._bots_go_on()):
+                    # Otherwise the next drawing, as soon as the next decision is made or
+                    # the next command is shown, shows this command done: drawing the whole
+                    # screen costs more than a computer's search, so a command played
+                    # without a pause (an attack once its turn's showing time is spent) is
+                    # not drawn on its own either.
+                    drawing = self.clock()
                     stage.show(outcome)
+                    if rolled and outcome.ok:
+                        await stage.wait(max(0.0, pause - (self.clock() - drawing)))
                 if not outcome.ok:
                     return  # never loop on a refusal
         finally:
             await _settled(ahead)
             self.busy = False
             self.showing = None
+
+    def _bots_go_on(self) -> bool:
+        """Whether a computer decides next, with no Energy and Reset to show first."""
+        return self.reset_waiting() is None and self.bot_to_move() is not None
 
     def _search_for(
         self,
@@ -449,7 +471,7 @@ class Turns:
         """Start the next computer decision from the position `command` leads to, if that
         position is known before it is recorded (no dice to roll) and a computer decides
         there within the same round; None otherwise."""
-        if state.chance_outcomes(command) != [(1.0, command)]:
+        if not _certain(state, command):
             return None
         after = state.clone()
         after.apply(command)
@@ -458,6 +480,11 @@ class Turns:
         if bot is None or after.is_terminal or after.round != state.round:
             return None
         return revision + 1, asyncio.ensure_future(self.think(bot.choose, after))
+
+
+def _certain(state: GameState, command: Command) -> bool:
+    """Whether `command` leads to one known position (no dice decide it)."""
+    return state.chance_outcomes(command) == [(1.0, command)]
 
 
 async def _settled(ahead: tuple[int, asyncio.Future[Command]] | None) -> None:

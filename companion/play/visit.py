@@ -235,6 +235,14 @@ class Visit:
         access.seats.leave(game_id, device)
         self.seats_changed(game_id)
 
+    def seats_of(self, game_id: str) -> frozenset[tuple[str, str]]:
+        """The seats held in a game (seat, device), as a screen of it is drawn with them;
+        empty off a shared table."""
+        access = self.access
+        if access is None:
+            return frozenset()
+        return frozenset(access.seats.taken(game_id).items())
+
     def seats_changed(self, game_id: str) -> None:
         """Tell every page at this table (this one too) that a seat in `game_id` changed."""
         self.announce(self.topic(SEATS), game_id, everyone=True)

@@ -34,7 +34,7 @@ DISTRIBUTION = "summoners-isle-companion"
 DEFAULT_FILE = "games.sqlite3"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # The newest schema revision; tests check it against the migration files.
-HEAD_REVISION = "0006"
+HEAD_REVISION = "0007"
 # How long a writer waits for another's transaction on SQLite before giving up.
 BUSY_TIMEOUT_S = 30
 # The first bytes of every SQLite database file.

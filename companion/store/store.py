@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -37,6 +39,7 @@ from companion.engine.replay import ReplayError, replay
 from companion.engine.versions import upgrade
 from companion.language import Message, by_semicolons
 from companion.language.stored import NotAMessage, message_from_json, message_to_json
+from companion.store.cache_weight import Weights, game_bytes
 from companion.store.database import Database, first_line, open_database
 from companion.store.dice import COPIES_KEY, DICE, FIRST_DICE, copy_secret, dice_for, new_secret
 from companion.store.errors import (
@@ -51,6 +54,15 @@ from companion.store.errors import (
 from companion.store.history import History, energy_by_round, summarise
 from companion.store.one_look import looked, written
 from companion.store.table_boards import TableBoards
+from companion.store.table_storage import (
+    IMPORT_TRIES,
+    IMPORTS_PER_HOUR,
+    ROW_BYTES,
+    give_back,
+    record_bytes,
+    spend,
+)
+from companion.store.table_storage import size as stored_size
 from companion.store.tables import TableRecords
 from models.commands import (
     Command,
@@ -81,8 +93,10 @@ from models.reset_draft import (
 from models.setup import STORED, GameSetup, PlayerSetup
 
 # Games whose latest state is kept in memory, so an append or another device's notice
-# needs no replay: a hosted server shows a game per table, 100 tables and more.
+# needs no replay: a hosted server shows a game per table, 100 tables and more; and the most
+# they may weigh together (companion/store/cache_weight.py), as one game may hold 5,327 records.
 CACHED_GAMES = 512
+CACHED_BYTES = 96 * 1024 * 1024
 # The most games one hosted table keeps (issue 22): a table deletes one to start another.
 TABLE_GAMES = 200
 ID_BYTES = 6
@@ -285,6 +299,8 @@ class Store:
         # The hosted table each cached game belongs to (None: none), as stored; a game
         # never changes table, so a table's view may trust the cache with it.
         self._tables_of: dict[str, str | None] = {}
+        # What each game kept weighs, and all of them together.
+        self._weights = Weights()
         self._lock = threading.Lock()
         # The database's own keys, read once (shared with the store's table views).
         self._keys: dict[str, str] = {}
@@ -348,6 +364,7 @@ class Store:
 
         def write(connection: Connection) -> None:
             self._check_room(connection)
+            self._spend(connection, ROW_BYTES + stored_size(row["setup"]))
             connection.execute(_INSERT_GAME, row)
 
         self._save(write)
@@ -388,6 +405,7 @@ class Store:
         def write(connection: Connection) -> None:
             if self.table_id is not None:
                 self._check_mine(connection, game_id)
+                give_back(connection, self.table_id, _stored_bytes(connection, game_id))
             connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
             connection.execute(delete(_leases).where(_leases.c.game_id == game_id))
             connection.execute(delete(_commands).where(_commands.c.game_id == game_id))
@@ -396,8 +414,7 @@ class Store:
 
         self._save(write)
         with self._lock:
-            self._cache.pop(game_id, None)
-            self._tables_of.pop(game_id, None)
+            self._forget(game_id)
 
     # --- writing ----------------------------------------------------------------------
 
@@ -437,6 +454,9 @@ class Store:
         rows = [_command_row(game_id, entry) for entry in entries]
 
         def change(connection: Connection) -> None:
+            spent = sum(record_bytes(row["command"], row["description"]) for row in rows)
+            # Undone rows it ends are written anew, as abandoned.
+            self._spend(connection, spent, spent + ROW_BYTES * len(saved.undone), playing=True)
             if saved.undone:
                 # A new command ends the redo branch: the undone rows stay, never redoable.
                 connection.execute(_ABANDON_UNDONE, {"of_game": game_id})
@@ -467,6 +487,7 @@ class Store:
         applied = [e.command for e in taken if isinstance(e.command, EnergyAndReset)]
 
         def change(connection: Connection) -> None:
+            self._spend(connection, 0, ROW_BYTES * len(taken))
             mark(connection)
             if applied:
                 # Undoing an applied Energy and Reset brings back what the table had entered.
@@ -490,6 +511,7 @@ class Store:
         mark = _mark(game_id, [e.seq for e in brought], None)
 
         def change(connection: Connection) -> None:
+            self._spend(connection, 0, ROW_BYTES * len(brought))
             mark(connection)
             _drop_applied_draft(connection, game_id, brought)
 
@@ -564,6 +586,7 @@ class Store:
         def write(connection: Connection) -> None:
             if self.table_id is not None:
                 self._check_mine(connection, game_id)
+                give_back(connection, self.table_id, _stored_bytes(connection, game_id))
             connection.execute(delete(_drafts).where(_drafts.c.game_id == game_id))
 
         self._save(write)
@@ -589,6 +612,8 @@ class Store:
 
     def import_log(self, log: GameLog) -> SavedGame:
         """Save a game log as a new game, checking every command; missing dice are rolled."""
+        if self.table_id is not None:
+            self._count_import(self.table_id)
         game = _game(log.setup)
         try:
             commands = log.parsed_commands()
@@ -620,6 +645,9 @@ class Store:
 
         def write(connection: Connection) -> None:
             self._check_room(connection)
+            spent = ROW_BYTES + stored_size(game_row["setup"])
+            spent += sum(record_bytes(row["command"], row["description"]) for row in rows)
+            self._spend(connection, spent)
             connection.execute(_INSERT_GAME, game_row)
             if rows:
                 connection.execute(_INSERT_COMMAND, rows)
@@ -711,8 +739,7 @@ class Store:
             record.dice or FIRST_DICE,
         )
         with self._lock:
-            self._cache[game_id] = saved
-            self._cache.move_to_end(game_id)
+            self._keep(saved)
             self._tables_of[game_id] = record.table_id
             self._trim()
         return saved
@@ -786,6 +813,23 @@ class Store:
         if held >= TABLE_GAMES:
             raise StoreError(Message("app.hosted.table_full", most=TABLE_GAMES))
 
+    def _spend(
+        self, connection: Connection, stored: int, written: int | None = None, playing: bool = False
+    ) -> None:
+        """Count what a write of this view's hosted table stores and writes
+        (table_storage.py)."""
+        if self.table_id is not None:
+            spend(connection, self.table_id, stored, written, playing=playing)
+
+    def _count_import(self, table_id: str) -> None:
+        """Count an import at a hosted table; StoreError past IMPORTS_PER_HOUR an hour."""
+        wait = self.tables.attempt(
+            IMPORT_TRIES, table_id, time.time(), 3600.0, IMPORTS_PER_HOUR, counts=True
+        )
+        if wait > 0:
+            minutes = max(1, math.ceil(wait / 60))
+            raise StoreError(Message("limit.table.imports", most=IMPORTS_PER_HOUR, minutes=minutes))
+
     def _check_mine(self, connection: Connection, game_id: str) -> None:
         """GameNotFound unless the game is this view's table's."""
         found = connection.execute(select(_games.c.table_id).where(_games.c.id == game_id)).first()
@@ -823,16 +867,30 @@ class Store:
         with self._lock:
             current = self._cache.get(saved.id)
             if current is None or current.revision <= saved.revision:
-                self._cache[saved.id] = saved
-                self._cache.move_to_end(saved.id)
+                self._keep(saved)
                 self._tables_of.setdefault(saved.id, self.table_id)
                 self._trim()
         return self._handout(saved)
 
+    def _keep(self, saved: SavedGame) -> None:
+        """Keep `saved` as the latest of its game, weighed (the lock held)."""
+        self._weights.set(saved.id, game_bytes(saved.setup.board, (*saved.log, *saved.undone)))
+        self._cache[saved.id] = saved
+        self._cache.move_to_end(saved.id)
+
+    def _forget(self, game_id: str) -> None:
+        """Drop a game from memory (the lock held)."""
+        self._cache.pop(game_id, None)
+        self._tables_of.pop(game_id, None)
+        self._weights.drop(game_id)
+
     def _trim(self) -> None:
-        while len(self._cache) > CACHED_GAMES:
-            game_id, _ = self._cache.popitem(last=False)
-            self._tables_of.pop(game_id, None)
+        """Forget the games used longest ago past CACHED_GAMES or CACHED_BYTES; the latest
+        stays, whatever it weighs (the lock held)."""
+        while len(self._cache) > 1 and (
+            len(self._cache) > CACHED_GAMES or self._weights.total > CACHED_BYTES
+        ):
+            self._forget(next(iter(self._cache)))
 
     @staticmethod
     def _handout(saved: SavedGame) -> SavedGame:
@@ -868,6 +926,16 @@ def _stored(description: str) -> Message | None:
         return message_from_json(json.loads(description))
     except (ValueError, NotAMessage):
         return None
+
+
+def _stored_bytes(connection: Connection, game_id: str) -> int:
+    """What a game's rows are counted as at its table (table_storage.py)."""
+    setup = connection.execute(select(_games.c.setup).where(_games.c.id == game_id)).scalar()
+    rows = connection.execute(
+        select(_commands.c.command, _commands.c.description).where(_commands.c.game_id == game_id)
+    )
+    held = ROW_BYTES + stored_size(setup)
+    return held + sum(record_bytes(command, str(said)) for command, said in rows)
 
 
 def _starts(sizes: Sequence[int]) -> list[int]:

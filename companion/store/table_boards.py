@@ -20,6 +20,7 @@ from companion.boards.user import BoardExists, board_name
 from companion.language import Message
 from companion.store.database import Database, first_line
 from companion.store.errors import StoreError
+from companion.store.table_storage import ROW_BYTES, give_back, size, spend
 from models.board import Board
 from models.records import SharedTableRecord, TableBoardRecord, utc_now
 from models.text import STORED
@@ -80,11 +81,14 @@ class TableBoards:
             if held is not None:
                 if not replace:
                     raise BoardExists(_board(held) or board)
+                give_back(connection, table_id, ROW_BYTES + size(held))
+                spend(connection, table_id, ROW_BYTES + size(row["board"]))
                 connection.execute(update(_boards).where(mine).values(row))
                 return
             count = select(func.count()).select_from(_boards).where(_boards.c.table_id == table_id)
             if connection.execute(count).scalar_one() >= self.most:
                 raise BoardError(Message("limit.boards.table_full", most=self.most))
+            spend(connection, table_id, ROW_BYTES + size(row["board"]))
             connection.execute(insert(_boards), row)
 
     def delete(self, table_id: str, board_id: str) -> None:
@@ -93,8 +97,10 @@ class TableBoards:
             raise BoardError(Message("problem.board.shipped", id=board_id))
         where = (_boards.c.table_id == table_id) & (_boards.c.id == board_id)
         with self._write() as connection:
-            if connection.execute(delete(_boards).where(where)).rowcount != 1:
+            held = connection.execute(select(_boards.c.board).where(where)).scalar()
+            if held is None or connection.execute(delete(_boards).where(where)).rowcount != 1:
                 raise BoardError(Message("problem.board.not_found", id=repr(board_id)))
+            give_back(connection, table_id, ROW_BYTES + size(held))
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:

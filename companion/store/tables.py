@@ -294,13 +294,15 @@ class TableRecords:
                 update(_tables).where(_tables.c.id == table_id).values(used=utc_now())
             )
 
-    def remove_idle(self, before: datetime) -> list[str]:
-        """Remove every hosted table unused since `before`, with its games: their ids."""
+    def remove_idle(self, before: datetime, unused_before: datetime | None = None) -> list[str]:
+        """Remove every hosted table unused since `before`, and every one nobody joined or
+        played in started before `unused_before`, with their games: their ids."""
+        idle = _tables.c.used < before
+        if unused_before is not None:
+            idle = or_(idle, and_(~_tables.c.in_use, _tables.c.created < unused_before))
         with self._write() as connection:
             found: list[object] = list(
-                connection.execute(
-                    select(_tables.c.id).where(_tables.c.hosted, _tables.c.used < before)
-                ).scalars()
+                connection.execute(select(_tables.c.id).where(_tables.c.hosted, idle)).scalars()
             )
             ids = [str(table_id) for table_id in found]
             for table_id in ids:
@@ -327,6 +329,18 @@ class TableRecords:
         with self._read() as connection:
             return int(connection.execute(select(func.count()).select_from(_tables)).scalar_one())
 
+    def count_in_use(self) -> int:
+        """How many tables someone joined or played in (a table started and left is not)."""
+        query = select(func.count()).select_from(_tables).where(_tables.c.in_use)
+        with self._read() as connection:
+            return int(connection.execute(query).scalar_one())
+
+    def stored(self, table_id: str) -> int:
+        """The bytes a table's games, records and boards are counted as (table_storage.py)."""
+        query = select(_tables.c.stored).where(_tables.c.id == table_id)
+        with self._read() as connection:
+            return int(connection.execute(query).scalar() or 0)
+
     # --- devices ------------------------------------------------------------------------
 
     def device(self, table_id: str, device: str) -> DeviceRow | None:
@@ -347,10 +361,12 @@ class TableRecords:
         """Let a new device in with `role`: its id and number."""
         with self._write() as connection:
             number = self._lock(connection, table_id).numbered + 1
+            # A device let in by a code, not the host's own: someone joined, the table is used.
+            joined = {"in_use": True} if role != HOST else {}
             connection.execute(
                 update(_tables)
                 .where(_tables.c.id == table_id)
-                .values(numbered=number, used=utc_now())
+                .values(numbered=number, used=utc_now(), **joined)
             )
             device = DeviceRow(secrets.token_urlsafe(9), number, role)
             connection.execute(

@@ -304,7 +304,12 @@ def test_attack_dice_and_domination_panels(server, browser, artifacts):
     ui.shot("phone-28-attack-odds", tall=740)
     ui.click(ui.button("Roll"))
     ui.wait_for("Continue")
+    # The roll is recorded as its dice are drawn: read it once the store has it.
+    deadline = time.monotonic() + 20
     rolled = saved_game(server, saved.id).log[-1]
+    while not isinstance(rolled.command, Attack) and time.monotonic() < deadline:
+        time.sleep(0.1)
+        rolled = saved_game(server, saved.id).log[-1]
     assert isinstance(rolled.command, Attack) and rolled.command.defence_roll is not None
     # The dice land on the faces the store rolled and logged, and the sentence says the rest.
     ui.wait_for(str(rolled.sentence))

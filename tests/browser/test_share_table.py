@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgpack
 import pytest
 from browser_ui import PHONE, TABLET, Screen, scroll_to, seats
 from conftest import free_port
@@ -231,11 +232,12 @@ def test_players_record_their_own_turns_and_are_refused_anothers(shared, browser
     assert bjorn.ui.button("Ragna: taken by Device 1").is_disabled()
     bjorn.ui.tap("Bjorn", "This device records Bjorn's turns")
 
-    ragna.ui.tap("Ragna: done with Wyrms", "Bjorn: done with Wyrms")
-    # Bjorn decides now; Ragna's phone shows his controls (and the squares that would pass
-    # him over) as not its own, and says why (issue 20).
-    ragna.ui.wait_for("Bjorn is not done summoning Wyrms yet: Bjorn's device records that")
-    theirs = ragna.ui.button("Bjorn: done with Wyrms").first
+    ragna.ui.tap("Ragna: done with Wyrms", "Now: Bjorn, Wyrms.")
+    # Bjorn decides now; Ragna's phone shows his squares as not its own, and says why, and
+    # offers none of his buttons.
+    ragna.ui.wait_for("This device records Ragna's turns only")
+    assert ragna.ui.button("Bjorn: done with Wyrms").count() == 0
+    theirs = ragna.ui.button("Bjorn: a Wyrm (1 left), locked here", exact=False).first
     assert theirs.get_attribute("aria-disabled") == "true"
     # Even a tap forced on it (or a forged event) records nothing.
     theirs.click(force=True)
@@ -243,7 +245,7 @@ def test_players_record_their_own_turns_and_are_refused_anothers(shared, browser
     with open_store(server.db) as store:
         assert len(store.load(game_id).log) == 1
     ragna.ui.shot("share-refused-anothers-turn", tall=740)
-    bjorn.ui.tap("Bjorn: done with Wyrms", "Ragna: done with Trolls")
+    bjorn.ui.tap("Bjorn: done with Wyrms", "Now: Ragna, Trolls.")
     with open_store(server.db) as store:
         saved = store.load(game_id)
     assert [entry.command.by for entry in saved.log] == ["red", "blue"]
@@ -351,14 +353,71 @@ def test_a_reload_a_dropped_connection_and_a_new_page_keep_the_seat(shared, brow
     # Back on line, the phone follows the game live and records in its seat.
     other = joined(browser, artifacts, server)
     other.take_seat(game, "Ragna", "This device records Ragna's turns")
-    other.ui.tap("Ragna: done with Wyrms", "Bjorn: done with Wyrms")
-    # Bjorn's phone shows Ragna's record before Bjorn taps (a tap sooner is refused, issue 20).
+    other.ui.tap("Ragna: done with Wyrms", "Ragna is done summoning Wyrms")
+    # Bjorn's phone shows Ragna's record before Bjorn taps.
     device.ui.wait_for("Ragna is done summoning Wyrms")
-    device.ui.tap("Bjorn: done with Wyrms", "Ragna: done with Trolls")
+    device.ui.tap("Bjorn: done with Wyrms", "Bjorn is done summoning Wyrms")
 
     # A phone that slept past its session opens a fresh page: same game, same seat, no code.
     later = device.context.new_page()
     Screen(later, artifacts).open(game, "This device records Bjorn's turns")
+
+
+class Dying(Droppable):
+    """A line whose server dies, once armed, on the next tap it is sent, before answering it:
+    the tap never reaches the server, and the page's connection closes."""
+
+    def __init__(self, page) -> None:
+        super().__init__(page)
+        self.armed = False
+        self.swallowed: list[bytes] = []
+
+    def route(self, socket) -> None:
+        """Pass a new websocket through, each frame the page sends looked at first."""
+        server = socket.connect_to_server()
+        self.sockets.append(socket)
+
+        def sent(message) -> None:
+            if self.armed and isinstance(message, bytes) and _is_tap(message):
+                self.armed = False
+                self.swallowed.append(message)
+                socket.close()
+                return
+            server.send(message)
+
+        socket.on_message(sent)
+
+
+def _is_tap(frame: bytes) -> bool:
+    """Whether a frame is a control's click (Flet's event frame: 0, MessagePack [3, {...}])."""
+    if not frame or frame[0] != 0:
+        return False
+    action, body = msgpack.unpackb(frame[1:])
+    return action == 3 and body.get("name") == "click"
+
+
+def test_a_tap_the_server_never_answered_is_said_on_the_phone_once_it_is_back(
+    shared, browser, artifacts
+):
+    server, game_id = shared
+    game = f"{server.base}/game/{game_id}"
+    device = Device(browser, artifacts)
+    line = Dying(device.page)
+    device.open(server.links["Join"], "Resume")
+    device.take_seat(game, "Ragna", "This device records Ragna's turns")
+    line.armed = True
+    device.ui.button("Ragna: done with Wyrms").first.click()
+    device.ui.wait_for("Your last tap got no answer before the connection was lost", timeout=60)
+    assert line.swallowed
+    device.ui.shot("share-tap-unanswered", tall=740)
+    # It was not recorded: the screen says Ragna is still on Wyrms, and the tap made again is.
+    with open_store(server.db) as store:
+        assert store.load(game_id).log == ()
+    time.sleep(1)
+    device.ui.tap("Ragna: done with Wyrms", "Ragna is done summoning Wyrms")
+    device.page.wait_for_function(
+        "() => !document.body.innerText.includes('Your last tap got no answer')", timeout=20000
+    )
 
 
 def test_a_new_code_sends_every_device_back_to_the_code_screen(shared, browser, artifacts):
@@ -417,9 +476,8 @@ def test_a_new_code_sends_every_device_back_to_the_code_screen(shared, browser, 
 def test_a_seated_phone_passes_over_no_other_seated_player_and_a_player_undoes_a_skip_of_them(
     shared, browser, artifacts
 ):
-    """Issue 20: Ann's phone tapping her own square while Bob decided recorded "Bob is done";
-    now a player's device never passes over another player who has a device, and a player
-    may take back a tap that passed them over."""
+    """A player's device never passes over another player who has a device of their own, and
+    a player may take back a tap that passed them over."""
     server, game_id = shared
     game = f"{server.base}/game/{game_id}"
     ragna = joined(browser, artifacts, server)
@@ -435,18 +493,24 @@ def test_a_seated_phone_passes_over_no_other_seated_player_and_a_player_undoes_a
     with open_store(server.db) as store:
         assert store.load(game_id).log == ()
 
-    # Both seated now: neither phone can pass the other over; each says why.
+    # Both seated now: neither phone decides the other's turn. Ragna's Troll, tapped while
+    # Bjorn has his Wyrms to decide, is said ahead: hers alone, his Wyrms still his to say.
     ragna.ui.wait_for("Nothing recorded yet")
-    ragna.ui.wait_for("Bjorn is not done summoning Wyrms yet")
-    bjorn.ui.wait_for("This device records Bjorn's turns only")
+    ragna.ui.tap("Ragna: summon a Troll (3 left)", "Ragna summons a Troll")
+    bjorn.ui.wait_for("Ragna summons a Troll")
+    with open_store(server.db) as store:
+        assert [entry.command.by for entry in store.load(game_id).log] == ["red"]
+    # Each phone shows the other player's squares locked, says why, and a forced tap on one
+    # records nothing.
     for phone, square in (
-        (ragna, "Ragna: a Troll (3 left), locked here: Bjorn is not done summoning Wyrms yet"),
-        (bjorn, "Bjorn: a Wyrm (1 left), locked here: Ragna is not done summoning Wyrms yet"),
+        (ragna, "Bjorn: a Wyrm (1 left), locked here"),
+        (bjorn, "Ragna: a Sprite (9 left), locked here"),
     ):
+        phone.ui.wait_for("This device records")
         locked = phone.ui.button(square, exact=False).first
         assert locked.get_attribute("aria-disabled") == "true"
         locked.click(force=True)
     time.sleep(1)
     with open_store(server.db) as store:
-        assert store.load(game_id).log == ()
+        assert [entry.command.by for entry in store.load(game_id).log] == ["red"]
     bjorn.ui.shot("share-not-this-phones", tall=740)

@@ -80,7 +80,8 @@ def test_a_late_tap_on_a_turn_that_is_over_is_refused_and_the_next_turn_is_intac
 def test_a_late_tap_on_a_summon_square_is_refused_not_dropped(server, browser, artifacts):
     """A square's words and colours change in place, but what it records does not: the
     slower phone's tap on the square it still shows reaches that drawing's touch layer and is
-    refused with a sentence (neither dropped without a word nor taken for the new state)."""
+    refused with a sentence (neither dropped without a word nor taken for the new state): what
+    the rules say of it now, as a square that says one thing at any moment is read."""
     setup = GameSetup(players=seats("red", "blue", "green"), board="gathering-isle")
     game_id = server.new_game(setup)
     url = f"{server.url}/game/{game_id}"
@@ -97,7 +98,7 @@ def test_a_late_tap_on_a_summon_square_is_refused_not_dropped(server, browser, a
     second.button(square).click()
     second.page.wait_for_timeout(1500)
     held.release()
-    second.wait_for("The game moved on before that tap")
+    second.wait_for("Ragna has no Wyrms left to summon.")
     second.wait_for("Ragna summons a Wyrm")
     second.shot("race-square-refused", tall=844)
 

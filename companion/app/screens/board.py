@@ -91,6 +91,7 @@ class BoardScreen:
         # revision they were told at; a replay of the story under way.
         self.kept_story: tuple[int, str, Story] | None = None
         self.kept_latest: tuple[int, tuple[Message, tuple[Message, ...]] | None] | None = None
+        self.kept_reset_story: tuple[int, Story | None] | None = None
         self.replay: Replay | None = None
         page = app.page
         width, height = page.width or 360, page.height or 740
@@ -333,6 +334,10 @@ class BoardScreen:
     def story(self, player: str) -> Story:
         """Everything since `player` last decided, worked out once per revision."""
         return board_replay.story(self, player)
+
+    def reset_story(self) -> Story | None:
+        """What the computers played up to the Energy and Reset on screen, if anything."""
+        return board_replay.reset_story(self)
 
     def last_line(self) -> tuple[Message, tuple[Message, ...]] | None:
         """The newest record's line and the players it passed over, once per revision."""

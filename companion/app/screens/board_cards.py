@@ -272,11 +272,15 @@ class BoardCards:
             content=section(reset_title(words, tally), *lines),
         )
 
-    def reset_card(self, tally: Tally) -> ft.Control:
-        """The Energy and Reset just run, in place of the step guide until someone goes on."""
+    def reset_card(self, tally: Tally, story: Story | None = None) -> ft.Control:
+        """The Energy and Reset just run, in place of the step guide until someone goes on;
+        first, the `story` of what the computers played up to it, if they ended the round."""
         words = self.words
         title = reset_title(words, tally)
-        lines: list[ft.Control] = [ft.Text(title, size=20, weight=ft.FontWeight.BOLD)]
+        lines: list[ft.Control] = []
+        if story is not None:
+            lines += [self.story.story_part(story, replay=False), ft.Divider()]
+        lines.append(ft.Text(title, size=20, weight=ft.FontWeight.BOLD))
         lines.extend(tally_lines(self.session, tally, words))
         winner = tally.winner_message
         if tally.game_over and winner is not None:

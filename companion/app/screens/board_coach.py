@@ -188,7 +188,7 @@ class BarsCard:
         screen = self.screen
         saved = screen.session.saved
         position = saved.revision
-        if self.bars.want(position, resting=screen.turns.bot_to_move() is None):
+        if self.bars.want(position, resting=screen.turns.computers_resting()):
             records = [entry.command for entry in saved.log]
             screen.app.page.run_task(self._work_out, position, records)
         game = saved.game

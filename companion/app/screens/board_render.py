@@ -44,7 +44,7 @@ def render(screen: BoardScreen) -> None:
     tally = state.last_tally
     # Play waits while an Energy and Reset is shown; it takes the step guide's place.
     if waiting and tally:
-        card = screen.cards.reset_card(tally)
+        card = screen.cards.reset_card(tally, screen.reset_story())
     else:
         player = state.current_player
         story = (

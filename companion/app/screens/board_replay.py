@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING
 
 from companion.app.screens.board_motion import GLIDE_FRAME_S, GLIDE_FRAMES, glide
 from companion.language import Message
-from companion.play.board_summary import Replay, Step, Story, latest, story_since
+from companion.play.board_summary import (
+    Replay,
+    Step,
+    Story,
+    latest,
+    story_since,
+    story_to_reset,
+)
 from models.commands import Move
 
 if TYPE_CHECKING:
@@ -25,6 +32,15 @@ def story(screen: BoardScreen, player: str) -> Story:
     if screen.kept_story is None or screen.kept_story[:2] != (revision, player):
         screen.kept_story = (revision, player, story_since(screen.session, player))
     return screen.kept_story[2]
+
+
+def reset_story(screen: BoardScreen) -> Story | None:
+    """What the computers played up to the Energy and Reset on screen, once per revision."""
+    revision = screen.session.saved.revision
+    if screen.kept_reset_story is None or screen.kept_reset_story[0] != revision:
+        told = story_to_reset(screen.session, screen.turns.bots)
+        screen.kept_reset_story = (revision, told)
+    return screen.kept_reset_story[1]
 
 
 def last_line(screen: BoardScreen) -> tuple[Message, tuple[Message, ...]] | None:

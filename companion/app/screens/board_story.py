@@ -41,21 +41,22 @@ class StoryCard:
         self.show_dialog = show_dialog
         self.page_pop = page_pop
 
-    def story_part(self, story: Story) -> ft.Control:
-        """Everything since this player last decided, grouped by player: its first lines,
-        "and N more" opening the rest, and Replay (computers play fast: what changed while
-        the player looked away is told where they look, not only in the log)."""
+    def story_part(self, story: Story, replay: bool = True) -> ft.Control:
+        """Everything since this player last decided, in the order it happened: its first
+        lines, "and N more" opening the rest, and Replay where asked for (computers play
+        fast: what changed while the player looked away is told where they look, not only
+        in the log)."""
         words = self.words
         heading = say(words, "game.board.since_last", player=self.session.label(story.player))
         # Replay where there are records to play again (not only players passed over).
-        replay = ft.OutlinedButton(
+        again = ft.OutlinedButton(
             say(words, "game.summary.replay"),
             icon=ft.Icons.REPLAY,
             on_click=lambda _: self.on_replay(),
-            visible=bool(story.steps),
+            visible=replay and bool(story.steps),
         )
         head = ft.Row(
-            [ft.Text(heading, size=14, weight=ft.FontWeight.BOLD, expand=True), replay],
+            [ft.Text(heading, size=14, weight=ft.FontWeight.BOLD, expand=True), again],
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         )
         lines: list[ft.Control] = [head]

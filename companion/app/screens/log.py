@@ -1,14 +1,17 @@
-"""The game log: every record in words, newest first, with undo, redo and export to a file."""
+"""The game log: every record in words, newest first, a page at a time, with undo, redo and
+export to a file."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from companion.app.widgets import big_button, notify, screen
 from companion.language import Message
+from companion.play.log_page import LogLine, LogPage, log_page
 from companion.play.session import Outcome
 from companion.store.errors import StoreError
 
@@ -21,6 +24,8 @@ def build(app: App, game_id: str) -> ft.View:
     session = app.session(game_id)
     view = screen(f"/game/{game_id}/log", spacing=8)
     picker = ft.FilePicker()
+    # The page of the log shown (0: the newest).
+    shown = [0]
 
     async def export(_: ft.Event[Any]) -> None:
         name = export_file_name(game_id)
@@ -45,6 +50,12 @@ def build(app: App, game_id: str) -> ft.View:
         notify(app.page, outcome.text(app.words), error=not outcome.ok)
         render()
         app.page.update()
+
+    def turn_to(number: int | None) -> None:
+        if number is not None:
+            shown[0] = number
+            render()
+            app.page.update()
 
     def render() -> None:
         saved = session.saved
@@ -86,37 +97,69 @@ def build(app: App, game_id: str) -> ft.View:
             ],
             wrap=True,
         )
-        undone = [
-            ft.ListTile(
-                title=ft.Text(app.words.render(entry.sentence), size=15, italic=True),
-                subtitle=ft.Text(app.say("app.log.undone")),
-                leading=ft.Text(app.words.number(entry.seq), size=13),
-                opacity=0.6,
-            )
-            for entry in reversed(saved.undone)
+        page = log_page(saved, shown[0])
+        shown[0] = page.number
+        lines = [_line(app, line) for line in page.lines]
+        empty = [] if lines else [ft.Text(app.say("app.log.empty"), size=15)]
+        # Newer and Older above the page and below it: a page is long on a phone.
+        view.controls = [
+            buttons,
+            *_turner(app, page, turn_to),
+            *lines,
+            *empty,
+            *_turner(app, page, turn_to),
         ]
-        entries: list[ft.Control] = []
-        for entry in reversed(saved.log):
-            # Newest first: the Energy and Reset a command finished comes above it.
-            if entry.reset:
-                entries.append(
-                    ft.ListTile(
-                        title=ft.Text(app.words.render(entry.reset), size=15),
-                        leading=ft.Text("◈", size=16),
-                        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
-                    )
-                )
-            entries.append(
-                ft.ListTile(
-                    title=ft.Text(app.words.render(entry.sentence), size=15),
-                    leading=ft.Text(app.words.number(entry.seq), size=13),
-                )
-            )
-        empty = [] if entries or undone else [ft.Text(app.say("app.log.empty"), size=15)]
-        view.controls = [buttons, *undone, *entries, *empty]
 
     render()
     return view
+
+
+def _line(app: App, line: LogLine) -> ft.Control:
+    """One line of the log: a record, undone or not, or the Energy and Reset it finished."""
+    if line.reset:
+        return ft.ListTile(
+            title=ft.Text(app.words.render(line.sentence), size=15),
+            leading=ft.Text("◈", size=16),
+            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+        )
+    if line.undone:
+        return ft.ListTile(
+            title=ft.Text(app.words.render(line.sentence), size=15, italic=True),
+            subtitle=ft.Text(app.say("app.log.undone")),
+            leading=ft.Text(app.words.number(line.seq), size=13),
+            opacity=0.6,
+        )
+    return ft.ListTile(
+        title=ft.Text(app.words.render(line.sentence), size=15),
+        leading=ft.Text(app.words.number(line.seq), size=13),
+    )
+
+
+def _turner(app: App, page: LogPage, turn_to: Callable[[int | None], None]) -> list[ft.Control]:
+    """'Page 2 of 54' between Newer and Older, when the log has more than one page."""
+    if page.heading is None:
+        return []
+    return [
+        ft.Row(
+            [
+                ft.TextButton(
+                    app.say("app.log.newer"),
+                    icon=ft.Icons.CHEVRON_LEFT,
+                    disabled=page.newer is None,
+                    on_click=lambda _: turn_to(page.newer),
+                ),
+                ft.Text(app.words.render(page.heading), size=14),
+                ft.TextButton(
+                    app.say("app.log.older"),
+                    icon=ft.Icons.CHEVRON_RIGHT,
+                    disabled=page.older is None,
+                    on_click=lambda _: turn_to(page.older),
+                ),
+            ],
+            alignment=ft.MainAxisAlignment.CENTER,
+            wrap=True,
+        )
+    ]
 
 
 def export_file_name(game_id: str) -> str:

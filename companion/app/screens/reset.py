@@ -187,7 +187,8 @@ class ResetScreen:
         if step.redraw:
             self.show_draft()
         if step.said is not None:
-            notify(self.app.page, self.words.render(step.said), error=step.error)
+            # Above the pinned totals, which a message must not hide.
+            notify(self.app.page, self.words.render(step.said), error=step.error, bar=True)
 
     def tapped(self, step: Step) -> None:
         """Carry out a tap's step; the guard time runs from when it shows."""

@@ -74,7 +74,7 @@ class TallyBar:
             )
             for player in order
         ]
-        self.next = ft.Text(size=13, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
+        self.next = ft.Text(size=13, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
         self.apply_button = big_button(
             say(words, "game.reset.apply"), screen.apply, icon=ft.Icons.CHECK
         )
@@ -92,20 +92,22 @@ class TallyBar:
             exclude_semantics=True,
             content=ft.Row(items, wrap=True, spacing=14, run_spacing=2),
         )
-        lines = (len(order) + 1) // 2 if not wide else 1
+        # The numbers, two players a line on a phone, and the next turn order: beside the
+        # buttons when the screen is wide, on a line of its own on a phone (beside them it was
+        # cut to a name and a half on a 360 px phone).
+        lines = 1 if wide else (len(order) + 1) // 2 + 1
+        buttons = [self.why, ft.Semantics(identifier="reset-apply", content=self.apply_button)]
+        rows = [self.summary] if wide else [self.summary, ft.Row([self.next])]
         self.control = ft.BottomAppBar(
             height=12 + lines * 24 + 6 + TAP,
             padding=ft.Padding.symmetric(horizontal=10, vertical=6),
             content=ft.Column(
                 [
-                    self.summary,
+                    *rows,
                     ft.Row(
-                        [
-                            self.next,
-                            self.why,
-                            ft.Semantics(identifier="reset-apply", content=self.apply_button),
-                        ],
+                        [self.next, *buttons] if wide else buttons,
                         spacing=6,
+                        alignment=ft.MainAxisAlignment.END,
                         vertical_alignment=ft.CrossAxisAlignment.CENTER,
                     ),
                 ],

@@ -292,6 +292,7 @@ class TerritoryCard:
                         say(screen.words, "game.reset.unheld"),
                         size=12,
                         color=ft.Colors.ON_SURFACE_VARIANT,
+                        expand=True,
                     )
                 ]
             changed.append(self.holder_box)

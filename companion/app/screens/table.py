@@ -39,6 +39,10 @@ def build(app: App, game_id: str) -> ft.View:
     return view
 
 
+# The phases a round is played in, before its Energy and Reset.
+PLAYING = (Phase.SUMMONING, Phase.ACTIONS)
+
+
 class TableScreen:
     """Draws the game and records what the table does, changing the screen after each tap.
 
@@ -144,7 +148,7 @@ class TableScreen:
         state = self.session.state
         if state.is_terminal:
             self.app.go(f"/game/{self.session.id}/end")
-        elif self.turn.phase is Phase.ACTIONS and state.phase is Phase.ENERGY_AND_RESET:
+        elif self.turn.phase in PLAYING and state.phase is Phase.ENERGY_AND_RESET:
             # Another phone recorded the round's last action: every phone goes to the tally.
             self.app.go(f"/game/{self.session.id}/reset")
         else:

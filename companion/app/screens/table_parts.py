@@ -140,10 +140,12 @@ class Parts:
         done = [] if view.done is None else [card.button(view.done)]
         own = [card.button(tap) for tap in view.own_done]
         self.moves.controls = [*done, *own, *(card.button(j) for j in view.jumps)]
+        # The player's "done" above their chips: it stays in one place however many rival
+        # creatures there are to remove.
         return [
             *self.guide_line(view),
-            *self.removals(view),
             self.moves,
+            *self.removals(view),
             *self.blocker_lines(view),
             *self.whole_table(view.whole_table),
         ]

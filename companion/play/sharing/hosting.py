@@ -29,20 +29,25 @@ START_TRIES = "start"
 STARTS_PER_HOUR = 10
 # A table nobody used for this long is removed with its games.
 IDLE_DAYS = 30.0
-# The most tables a server keeps at once: past it, none is started until some are removed.
+# A table nobody joined by its code or played in is removed this long after it started.
+UNUSED_HOURS = 2.0
+# The most tables in use a server keeps at once: past it, none is started until some are
+# removed (tables started and never used are not counted: they go within hours).
 MOST_TABLES = 5000
 
 
 @dataclass(frozen=True)
 class HostedLimits:
     """The limits of a public address: tables per address an hour, wrong codes a minute,
-    how long an unused table is kept, and how many tables there may be."""
+    how long an idle table and one nobody used are kept, and how many tables in use there
+    may be."""
 
     starts_per_hour: int = STARTS_PER_HOUR
     most_tables: int = MOST_TABLES
     code_tries: int = TRIES
     code_window_s: float = WINDOW_S
     idle_days: float = IDLE_DAYS
+    unused_hours: float = UNUSED_HOURS
 
 
 @dataclass
@@ -70,7 +75,7 @@ class Hosting:
     def start(self, client: str, words: Language = ENGLISH) -> TableAccess | str:
         """Start a table for `client` (the address its connection comes from): the table,
         its host key known, or the sentence saying why not."""
-        if self.records.count() >= self.limits.most_tables:
+        if self.records.count_in_use() >= self.limits.most_tables:
             return words.render(Message("app.hosted.server_full"))
         # Counted as it is let through, in one step: starts racing on two processes too.
         wait = self.starts.attempt(client)
@@ -94,6 +99,9 @@ class Hosting:
         return TableLinks(self.public_url, self.public_url, access)
 
     def remove_idle(self) -> list[str]:
-        """Remove every table nobody used for the idle time, with its games: their ids."""
-        before = datetime.fromtimestamp(self.clock(), UTC) - timedelta(days=self.limits.idle_days)
-        return self.records.remove_idle(before)
+        """Remove every table nobody used for the idle time, and every one nobody joined or
+        played in for the unused time, with their games: their ids."""
+        now = datetime.fromtimestamp(self.clock(), UTC)
+        before = now - timedelta(days=self.limits.idle_days)
+        unused = now - timedelta(hours=self.limits.unused_hours)
+        return self.records.remove_idle(before, unused)
