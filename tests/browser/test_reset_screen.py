@@ -230,6 +230,8 @@ def test_the_screen_fits_phones_and_tablets_in_both_themes(server, browser, arti
             # The theme is the device's: switched at home, then back to the same screen, which
             # keeps what was entered.
             ui.page.set_viewport_size(PHONE_TALL)
+            # A person taps once the screen has turned to its phone layout, not during it.
+            laid_out(ui, wide=False)
             ui.click(ui.page.get_by_label("Back to the table").first)
             ui.wait_for("Every creature has acted")
             # A click while the table slides in can be lost: click until Home shows.
