@@ -164,7 +164,13 @@ REASON_LIMIT = 200
 
 @command("correction", player=False)
 class Correction(NamedTuple):
-    """At the table: fix a player's energy by hand, with the reason on record."""
+    """At the table: fix a player's energy by hand, with the reason on record.
+
+    `made_by` is the player whose phone made it (a player's own, or one recording for a
+    player with no device); None when the scorekeeper's device or a table's only phone made
+    it. It is no player's decision, so it is not called `by` (the engine checks a `by`
+    against whose decision it is).
+    """
 
     player: PlayerId
     delta: StrictInt
@@ -173,6 +179,7 @@ class Correction(NamedTuple):
         Field(min_length=1, max_length=REASON_LIMIT),
         AfterValidator(typed_text(Message("problem.what.reason"))),
     ]
+    made_by: By = None
 
 
 class Placement(NamedTuple):
@@ -231,6 +238,16 @@ class LateRemoval(NamedTuple):
     player: PlayerId
     victim: PlayerId
     kind: CreatureKind
+
+
+@command("late_swap", player=False)
+class LateSwap(NamedTuple):
+    """At the table's Energy and Reset: a Wyrm swap of this round nobody entered then.
+
+    `player`'s Wyrm traded places with another of their creatures; the 1 energy is paid now.
+    """
+
+    player: PlayerId
 
 
 @command("skip", player=False)

@@ -40,7 +40,8 @@ def most_by_player_and_round() -> int:
     activations = sum(stats.owned * (stats.actions + 2) for stats in CREATURES.values())
     # At the table a removal is an action, recorded then or entered late at the reset.
     removals = 2 * actions
-    # A swap costs energy: at most the track's top, and what the Wyrm's attacks bring.
+    # A swap costs energy (recorded then or entered late): at most the track's top, and what
+    # the Wyrm's attacks bring.
     swaps = (MAX_TRACK_ENERGY + wyrm.actions * bounty) // WYRM_SWAP_COST
     # A bonus taken or declined per territory held whole: each holds a creature at least.
     bonuses = owned

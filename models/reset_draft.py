@@ -4,8 +4,8 @@ A table's draft belongs to the game, not to one phone (issue 20): every device s
 changes it, and it survives a reload, a restart and the undo of the applied record. It holds
 only what the table said, per territory (the rules look at who holds a territory, not at
 which of its places): the creatures put there, the ones marked as not on the board, and the
-bonuses declined. The engine rebuilds the draft from it against the record
-(`companion.engine.table_reset.draft_from`).
+bonuses declined, with the seat of the device that declined each. The engine rebuilds the
+draft from it against the record (`companion.engine.table_reset.draft_from`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from pydantic import TypeAdapter
 
-from models.commands import Declined, Removed
+from models.commands import Removed
 from models.rules import CreatureKind
 
 
@@ -26,12 +26,21 @@ class DraftPlacement(NamedTuple):
     kind: CreatureKind
 
 
+class DraftDeclined(NamedTuple):
+    """A domination bonus the table declined, and the seat of the device that declined it
+    (a player's id or the scorekeeper; "" on a table's only phone, or unknown)."""
+
+    player: str
+    territory: str
+    by: str = ""
+
+
 class DraftEntries(NamedTuple):
     """Everything the table entered at one Energy and Reset."""
 
     placed: tuple[DraftPlacement, ...] = ()
     gone: tuple[Removed, ...] = ()
-    declined: tuple[Declined, ...] = ()
+    declined: tuple[DraftDeclined, ...] = ()
 
 
 _ADAPTER = TypeAdapter(DraftEntries)

@@ -1,8 +1,9 @@
 """Issue 20: what a real table forgets can be told late, at Energy and Reset.
 
 A summon nobody entered pays its cost and is placed like any other creature; a removal
-nobody entered pays its bounty, which can win the game at 36 (ruling 11). Both are commands
-of the log (`late_summon`, `late_removal`), undone like any record, told in words.
+nobody entered pays its bounty, which can win the game at 36 (ruling 11); a Wyrm swap nobody
+entered pays its 1 energy (ruling 8). All are commands of the log (`late_summon`,
+`late_removal`, `late_swap`), undone like any record, told in words.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from models.commands import (
     EnergyAndReset,
     LateRemoval,
     LateSummon,
+    LateSwap,
     Placement,
     Skip,
     Summon,
@@ -112,6 +114,31 @@ def test_late_records_belong_to_energy_and_reset():
     state = GAME.new_initial_state()
     refused(state, LateSummon("a", S), "recorded late only at Energy and Reset")
     refused(state, LateRemoval("a", "b", S), "recorded late only at Energy and Reset")
+    refused(state, LateSwap("a"), "recorded late only at Energy and Reset")
+
+
+def test_a_late_wyrm_swap_pays_its_energy():
+    """Ruling 8: a Wyrm swap costs 1 energy; the creatures stay on the board, to place."""
+    state = at_reset(2, 1, 1)  # Ann a Wyrm and a Troll; Bob and Cy a Wyrm each
+    late = LateSwap("a")
+    assert str(state.sentence(late)) == (
+        "recorded late: Ann's Wyrm traded places with another of their creatures this round, "
+        "for 1 energy (10 → 9)"
+    )
+    assert render(state.sentence(late), "fr") == (
+        "enregistré après coup\u202f: le Wyrm d'Ann a échangé sa place avec une autre de ses "
+        "créatures pendant cette manche, pour 1 point d'énergie (10 → 9)"
+    )
+    state.apply(late)
+    assert state.energy_of("a") == 9
+    assert state.holdings("a").on_board[W] == 1 and state.holdings("a").on_board[T] == 1
+
+
+def test_a_late_wyrm_swap_is_refused_as_a_swap_in_the_wyrms_step_is():
+    """Ruling 8: a swap needs the player's Wyrm, another creature of theirs, and 1 energy."""
+    refused(at_reset(2, 1, 1), LateSwap("b"), "Bob has no other creature on the board")
+    refused(at_reset(2, 0, 1), LateSwap("b"), "Bob has no Wyrm on the board")
+    refused(at_reset(2, 1, 1, energy="0,10,10"), LateSwap("a"), "a Wyrm swap costs 1 energy")
 
 
 def test_a_late_removal_pays_its_bounty_and_sends_the_creature_back():
@@ -154,7 +181,7 @@ def test_a_late_bounty_that_reaches_36_wins_at_once():
 
 
 def test_late_records_travel_as_json_and_through_the_store(tmp_path):
-    for command in (LateSummon("a", S), LateRemoval("a", "b", T)):
+    for command in (LateSummon("a", S), LateRemoval("a", "b", T), LateSwap("a")):
         assert command_from_json(json.loads(json.dumps(command_to_json(command)))) == command
     with open_store(f"sqlite:///{tmp_path}/games.sqlite3") as store:
         saved = store.new_game(SETUP)

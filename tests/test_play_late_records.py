@@ -1,7 +1,8 @@
 """The late records of Energy and Reset as a view-model (issue 21, item 2; issue 20): each
 form's fields, what its record will do or why the engine refuses it, before anything is
 recorded, and the record itself, driven without a browser. Ruling 11: a late bounty that
-reaches 36 wins at once."""
+reaches 36 wins at once; ruling 8: a Wyrm swap costs 1 energy. On a seated phone a form
+starts on the phone's own player."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from companion.play.late_records import LateRecords
 from companion.play.session import GameSession
 from companion.play.turns import Turns
 from companion.store.store import open_store
-from models.commands import LateRemoval, LateSummon
+from models.commands import LateRemoval, LateSummon, LateSwap
 from models.setup import GameSetup
 
 EN, FR = language("en"), language("fr")
@@ -27,13 +28,25 @@ AT_RESET = (
 
 
 @pytest.fixture
-def records():
-    """A table game at Energy and Reset, and one device's late records in English."""
-    with open_store("sqlite://") as store:
-        setup = GameSetup(players=PLAYERS, board="gathering-isle", start=AT_RESET)
-        session = GameSession(store, store.new_game(setup).id)
-        assert session.state.phase is Phase.ENERGY_AND_RESET
-        yield LateRecords(Turns(session, lambda revision: None), EN)
+def store():
+    with open_store("sqlite://") as opened:
+        yield opened
+
+
+def phone(store, seat=None):
+    """A table game at Energy and Reset, and the late records in English of a device seated
+    as `seat` (None: a table's only phone), every player seated."""
+    setup = GameSetup(players=PLAYERS, board="gathering-isle", start=AT_RESET)
+    seated = {"a", "b", "c"} if seat else set()
+    session = GameSession(store, store.new_game(setup).id, lambda: seat, lambda: seated)
+    assert session.state.phase is Phase.ENERGY_AND_RESET
+    return LateRecords(Turns(session, lambda revision: None), EN)
+
+
+@pytest.fixture
+def records(store):
+    """One device's late records in English, the table's only phone."""
+    return phone(store)
 
 
 def test_the_summon_form_asks_who_in_turn_order_and_what_with_its_cost(records):
@@ -103,4 +116,43 @@ def test_the_forms_speak_the_devices_language(records):
     said = french.preview(french.removal(), ["b", "a", "troll"]).said
     assert said.endswith(
         "Bob atteint 36 points d'énergie et gagne la partie avec le titre d'Invocateur."
+    )
+
+
+def test_a_forgotten_wyrm_swap_is_recorded_late_for_its_energy(records):
+    """Ruling 8: a Wyrm swap costs 1 energy; Bob has a Wyrm and a Troll on the board."""
+    form = records.swap()
+    assert form.title == "A Wyrm swap nobody entered"
+    (who,) = form.fields
+    assert (who.label, who.value) == ("Whose Wyrm", "b")
+    assert form.make(["a"]) == LateSwap("a")
+    preview = records.preview(form, ["b"])
+    assert not preview.refused
+    assert "Bob's Wyrm traded places with another of their creatures" in preview.said
+    assert "for 1 energy (34 → 33)" in preview.said
+    # Cy has only a Sprite on the board: no Wyrm to swap.
+    refused = records.preview(form, ["c"])
+    assert refused.refused and refused.said == "Cy has no Wyrm on the board."
+    assert records.record(form, ["b"]).ok
+    assert records.session.state.energy_of("b") == 33
+
+
+def test_a_seated_phones_forms_start_on_its_own_player(store):
+    cy = phone(store, "c")
+    assert cy.summon().fields[0].value == "c"
+    assert cy.swap().fields[0].value == "c"
+    who, whose, _ = cy.removal().fields
+    # Whose creature: the last in turn order but Cy's own (the order is Bob, Cy, Ann).
+    assert (who.value, whose.value) == ("c", "a")
+    assert phone(store, "a").removal().fields[1].value == "c"
+    # Every field has a name for a screen reader, besides its label.
+    assert [field.name for field in cy.removal().fields] == ["late-who", "late-whose", "late-kind"]
+
+
+def test_a_seated_phone_is_told_before_recording_anothers_late_record(store):
+    cy = phone(store, "c")
+    refused = cy.preview(cy.swap(), ["b"])
+    assert refused.refused and refused.said == (
+        "This device records Cy's turns only: Bob's are recorded on Bob's device or the "
+        "scorekeeper's."
     )

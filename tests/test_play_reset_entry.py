@@ -3,7 +3,8 @@ asked about, each change a tap makes, and what another device's change means her
 without a browser.
 
 The draft is the table's, kept in the store and shared by every device (issue 20); two
-sessions on one store are two phones at one table. A domination bonus is optional (ruling 10).
+sessions on one store are two phones at one table. A domination bonus is optional (ruling 10),
+its holder's to take or decline.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from companion.engine.table_reset import Creature
 from companion.language.render import language
 from companion.play.reset_entry import ResetEntry
 from companion.play.session import GameSession
+from companion.play.sharing.seats import SCOREKEEPER
 from companion.play.tap_guard import GUARD_S, TapGuard
 from companion.play.turns import Turns
 from companion.store.store import open_store
@@ -24,7 +26,7 @@ from models.setup import GameSetup
 
 W, T, S = CreatureKind.WYRM, CreatureKind.TROLL, CreatureKind.SPRITE
 ANN_W, BOB_T, CY_S = Creature("a", W), Creature("b", T), Creature("c", S)
-EN = language("en")
+EN, FR = language("en"), language("fr")
 PLAYERS = [{"id": "a", "name": "Ann"}, {"id": "b", "name": "Bob"}, {"id": "c", "name": "Cy"}]
 TABLE = GameSetup(players=PLAYERS, board="gathering-isle")
 # Round 6 of 6 at Energy and Reset, Ann a Wyrm, Bob a Troll, Cy two Sprites, none placed.
@@ -153,13 +155,58 @@ def test_another_phone_placing_the_creature_asked_about_asks_anew(store, clock):
     refused = here.place("ashgrove")
     assert refused.error and not refused.announce
     assert EN.render(refused.said) == (
-        "Ann's Wyrm was just placed on another device: nothing was placed. "
+        "Ann's Wyrm was just placed on another device (Rune Hollow): nothing was placed. "
         "Where is the next one now?"
     )
     assert placed(here) == {"rune-hollow": [("a", "wyrm")]}
     clock.later()
     assert here.place("ashgrove").announce
     assert placed(here) == {"rune-hollow": [("a", "wyrm")], "ashgrove": [("b", "troll")]}
+
+
+def test_a_placement_that_lost_a_race_says_what_stands_instead(store, clock):
+    """Two phones place Bob's only Troll within moments, the second before it heard of the
+    first: the first stored wins, and the second is told in one sentence where the Troll
+    stands, never left to find out."""
+    game_id = to_reset(store)
+    bob, chloe = phone(store, game_id, clock), phone(store, game_id, clock)
+    bob.select(BOB_T)
+    chloe.select(BOB_T)
+    assert bob.place("skalds-stair").announce
+    lost = chloe.place("ashgrove")
+    assert lost.error and lost.redraw and not lost.announce
+    assert EN.render(lost.said) == (
+        "Bob's Troll was just placed on another device (Skald's Stair): "
+        "nothing was put in Ashgrove."
+    )
+    assert FR.render(lost.said).startswith("Le Troll de Bob vient d'être placé sur un autre")
+    assert placed(chloe) == {"skalds-stair": [("b", "troll")]}
+    # The question moves on: Chloé's next tap places the next creature.
+    assert chloe.selected == CY_S
+
+
+def test_a_placement_after_the_creature_was_marked_gone_elsewhere_says_so(store, clock):
+    game_id = to_reset(store)
+    here, there = phone(store, game_id, clock), phone(store, game_id, clock)
+    assert there.mark_gone().announce
+    lost = here.place("rune-hollow")
+    assert EN.render(lost.said) == (
+        "Ann's Wyrm was just marked as not on the board on another device: "
+        "nothing was put in Rune Hollow."
+    )
+
+
+def test_marking_gone_a_creature_placed_elsewhere_meanwhile_says_where_it_stands(store, clock):
+    game_id = to_reset(store)
+    here, there = phone(store, game_id, clock), phone(store, game_id, clock)
+    assert there.place("rune-hollow").announce
+    lost = here.mark_gone()
+    assert lost.error and not lost.announce and here.selected == BOB_T
+    assert EN.render(lost.said) == (
+        "Ann's Wyrm was just placed on another device (Rune Hollow): "
+        "it was not marked as off the board."
+    )
+    assert not here.draft.gone.get(ANN_W)
 
 
 def test_a_change_elsewhere_that_keeps_the_question_still_guards_other_taps(store, clock):
@@ -284,3 +331,70 @@ def test_start_over_throws_the_draft_away_for_every_phone(store, clock):
 def test_a_game_past_energy_and_reset_has_no_draft(store, clock):
     saved = store.new_game(TABLE)
     assert not phone(store, saved.id, clock).open
+
+
+def seated(store, game_id, clock, seat, others=("a", "b", "c")):
+    """A device seated as `seat` on a shared table where `others` have a device each."""
+    session = GameSession(store, game_id, lambda: seat, lambda: set(others))
+    turns = Turns(session, lambda revision: None)
+    return ResetEntry(session, turns, guard=TapGuard(clock), asked_anew=TapGuard(clock))
+
+
+def cy_holds_skalds_stair(store, clock):
+    """Cy's two Sprites fill Skald's Stair: Cy holds it whole."""
+    game_id = to_reset(store)
+    entry = phone(store, game_id, clock)
+    entry.select(CY_S)
+    entry.place("skalds-stair")
+    clock.later()
+    entry.place("skalds-stair")
+    clock.later()
+    return game_id
+
+
+def test_a_bonus_is_declined_only_by_its_holder_and_the_card_says_who(store, clock):
+    """Ruling 10: taking a domination bonus is its holder's choice, so it is made on the
+    holder's own device (or the scorekeeper's); another seated player's switch is locked,
+    saying whose it is."""
+    game_id = cy_holds_skalds_stair(store, clock)
+    ann = seated(store, game_id, clock, "a")
+    shown = ann.bonuses(ann.tally())["skalds-stair"]
+    assert (shown.player, shown.bonus, shown.taken, shown.declined_by) == ("c", 1, True, None)
+    assert EN.render(shown.locked) == (
+        "Cy's bonus is taken or declined on Cy's own device or the scorekeeper's."
+    )
+    refused = ann.decline("c", "skalds-stair", take=False)
+    assert refused.error and not refused.announce and refused.said == shown.locked
+    assert ann.held(ann.tally()) == {"skalds-stair": ("c", 1, True)}
+    cy = seated(store, game_id, clock, "c")
+    assert cy.bonuses(cy.tally())["skalds-stair"].locked is None
+    assert cy.decline("c", "skalds-stair", take=False).announce
+    ann.entered_elsewhere(cy.version)
+    shown = ann.bonuses(ann.tally())["skalds-stair"]
+    assert not shown.taken and EN.render(shown.declined_by) == "declined by Cy"
+    assert FR.render(shown.declined_by) == "refusé par Cy"
+
+
+def test_the_scorekeeper_or_any_phone_for_a_holder_with_no_device_declines(store, clock):
+    game_id = cy_holds_skalds_stair(store, clock)
+    keeper = seated(store, game_id, clock, SCOREKEEPER)
+    assert keeper.decline("c", "skalds-stair", take=False).announce
+    shown = keeper.bonuses(keeper.tally())["skalds-stair"]
+    assert EN.render(shown.declined_by) == "declined by the scorekeeper"
+    clock.later()
+    # Cy has no device of his own: Ann's phone takes his bonus after all, and may decline it.
+    ann = seated(store, game_id, clock, "a", others=("a", "b"))
+    assert ann.bonuses(ann.tally())["skalds-stair"].locked is None
+    assert ann.decline("c", "skalds-stair", take=True).announce
+    assert ann.bonuses(ann.tally())["skalds-stair"].taken
+    clock.later()
+    assert ann.decline("c", "skalds-stair", take=False).announce
+    shown = ann.bonuses(ann.tally())["skalds-stair"]
+    assert EN.render(shown.declined_by) == "declined by Ann"
+    # A table's only phone says nothing of who: it is everyone's.
+    only = phone(store, game_id, clock)
+    clock.later()
+    assert only.decline("c", "skalds-stair", take=True).announce
+    clock.later()
+    assert only.decline("c", "skalds-stair", take=False).announce
+    assert only.bonuses(only.tally())["skalds-stair"].declined_by is None

@@ -19,7 +19,7 @@ from companion.store.dice import dice_for
 from companion.store.errors import DraftMovedOn
 from companion.store.store import open_store
 from models.commands import Attack, LateRemoval, LateSummon, Skip, Summon
-from models.reset_draft import DraftEntries
+from models.reset_draft import DraftDeclined, DraftEntries, entries_from_json, entries_to_json
 from models.rules import CreatureKind
 from models.seeded_dice import SeededDice
 from models.setup import GameSetup
@@ -78,6 +78,14 @@ def test_a_draft_is_stored_with_its_version_and_read_back(store):
     again = draft_from(saved.state, store.draft(saved.id).entries)
     assert placed(again) == {north: [("a", "wyrm")]}
     assert again.left == 3
+
+
+def test_a_declined_bonus_keeps_the_seat_that_declined_it():
+    """Who declined a bonus is stored with it; a draft stored before says nobody."""
+    declined = DraftEntries(declined=(DraftDeclined("c", "skalds-stair", "c"),))
+    assert entries_from_json(json.loads(json.dumps(entries_to_json(declined)))) == declined
+    older = {"placed": [], "gone": [], "declined": [{"player": "c", "territory": "skalds-stair"}]}
+    assert entries_from_json(older).declined == (DraftDeclined("c", "skalds-stair", ""),)
 
 
 def test_a_change_made_from_an_older_draft_is_refused_not_lost(store):

@@ -230,14 +230,27 @@ def test_a_players_device_makes_every_players_command_as_that_player():
     assert signed("red", skip) == skip
 
 
-def test_watchers_and_replaced_codes_record_nothing_and_only_the_scorekeeper_corrects():
+def test_watchers_and_replaced_codes_record_nothing():
     fix = Correction(player="red", delta=2, reason="miscounted")
     assert refusal(WATCHER, [Pass()]) == WATCHERS_RECORD_NOTHING
-    assert refusal(LOCKED, [Pass()]) == CODE_REPLACED
-    assert str(refusal("red", [fix])) == "Only the scorekeeper's device corrects energy by hand."
-    assert refusal(SCOREKEEPER, [fix]) is None
-    assert refusal(None, [fix]) is None
+    assert refusal(LOCKED, [fix]) == CODE_REPLACED
     assert refusal("red", [Pass()]) is None
+
+
+def test_a_players_phone_corrects_its_own_players_energy_and_the_scorekeeper_anyones():
+    """Who may correct energy by hand: the scorekeeper's device anyone's, a player's phone
+    its own player's, and, as every record, a player's with no device of their own."""
+    labels = {"red": "Ragna", "blue": "Bjorn"}
+    fix = Correction(player="red", delta=2, reason="miscounted")
+    assert others_refusal("red", [fix], (), labels, {"red", "blue"}) is None
+    assert others_refusal(SCOREKEEPER, [fix], (), labels, {"red", "blue"}) is None
+    refused = others_refusal("blue", [fix], (), labels, {"red", "blue"})
+    assert str(refused) == "Ragna's energy is corrected on Ragna's own device or the scorekeeper's."
+    assert others_refusal("blue", [fix], (), labels, {"blue"}) is None
+    # The log says whose phone made it; the scorekeeper's stays the table's.
+    assert signed("blue", fix) == fix._replace(made_by="blue")
+    assert signed(SCOREKEEPER, fix) == fix
+    assert signed(None, fix) == fix
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import flet as ft
@@ -266,3 +266,44 @@ def notify(
             margin=ft.Margin.only(left=beside + 8, right=8, bottom=8) if floating else None,
         )
     )
+
+
+class NamedPicker:
+    """A dropdown a screen reader names by its question and tells the choice of (a Flet
+    dropdown's label alone gives it no accessible name)."""
+
+    def __init__(
+        self,
+        label: str,
+        choices: Sequence[tuple[str, str]],
+        value: str,
+        identifier: str,
+        on_pick: Callable[[], None] | None = None,
+    ) -> None:
+        self.texts = dict(choices)
+        self.on_pick = on_pick
+        self.dropdown = ft.Dropdown(
+            label=label,
+            value=value,
+            options=[ft.DropdownOption(key=key, text=text) for key, text in choices],
+            on_select=self.picked,
+        )
+        self.control = ft.Semantics(
+            identifier=identifier,
+            label=label,
+            value=self.texts.get(value, ""),
+            content=self.dropdown,
+        )
+
+    @property
+    def value(self) -> str:
+        """The key of the choice shown (a dropdown starts on one and cannot be cleared)."""
+        value = self.dropdown.value
+        assert value is not None, "a picker starts on a choice and cannot be cleared"
+        return value
+
+    def picked(self, _: ft.Event[ft.Dropdown]) -> None:
+        """A choice was made: a screen reader tells it, and the form follows."""
+        self.control.value = self.texts.get(self.value, "")
+        if self.on_pick is not None:
+            self.on_pick()

@@ -38,7 +38,7 @@ from companion.engine.reset_phase import Occupant, domination_opportunities
 from companion.language import Message, by_commas
 from models.board import Territory
 from models.commands import Declined, EnergyAndReset, Placement, Removed
-from models.reset_draft import DraftEntries, DraftPlacement
+from models.reset_draft import DraftDeclined, DraftEntries, DraftPlacement
 from models.rules import KIND_ORDER, CreatureKind
 
 if TYPE_CHECKING:
@@ -71,6 +71,8 @@ class ResetDraft:
     notes: dict[Creature, Message] = field(default_factory=dict)
     # (player, territory id) bonuses the player chose not to take (ruling 10: each is optional).
     declined: set[tuple[str, str]] = field(default_factory=set)
+    # The seat of the device that declined each (models/reset_draft.py), for the card to say.
+    declined_by: dict[tuple[str, str], str] = field(default_factory=dict)
 
     @property
     def territories(self) -> tuple[Territory, ...]:
@@ -153,12 +155,15 @@ class ResetDraft:
         self.gone[creature] -= 1
         self.to_place[creature] = self.to_place.get(creature, 0) + 1
 
-    def decline(self, player: str, territory_id: str, declined: bool) -> None:
-        """Decline (or take after all) the bonus of a territory a player holds entirely."""
+    def decline(self, player: str, territory_id: str, declined: bool, by: str = "") -> None:
+        """Decline (or take after all) the bonus of a territory a player holds entirely, on
+        the device seated as `by`."""
         if declined:
             self.declined.add((player, territory_id))
+            self.declined_by[player, territory_id] = by
         else:
             self.declined.discard((player, territory_id))
+            self.declined_by.pop((player, territory_id), None)
 
     def next_to_place(self, current: Creature | None) -> Creature | None:
         """The group to ask about next: the same one while any is left, else the following one."""
@@ -186,7 +191,8 @@ class ResetDraft:
                 for _ in range(count)
             ),
             declined=tuple(
-                Declined(player, territory) for player, territory in sorted(self.declined)
+                DraftDeclined(player, territory, self.declined_by.get((player, territory), ""))
+                for player, territory in sorted(self.declined)
             ),
         )
 
@@ -332,11 +338,13 @@ def draft_from(state: GameState, entries: DraftEntries | None) -> ResetDraft:
             if draft.to_place[creature] and creature in start.notes:
                 # What the record says of them (last seen, summoned this round) still holds.
                 draft.notes.setdefault(creature, start.notes[creature])
-    draft.declined = {
-        (entry.player, entry.territory)
+    kept = [
+        entry
         for entry in entries.declined
         if entry.player in game.seat and entry.territory in draft.placed
-    }
+    ]
+    draft.declined = {(entry.player, entry.territory) for entry in kept}
+    draft.declined_by = {(entry.player, entry.territory): entry.by for entry in kept}
     return draft
 
 

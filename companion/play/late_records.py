@@ -1,11 +1,12 @@
-"""What the table forgot to enter, as data (issue 21: the screens draw, the play layer decides):
-a summon or a removal made this round that nobody recorded, told at Energy and Reset.
+"""What the table forgot to enter, as data (the screens draw, the play layer decides): a
+summon, a removal or a Wyrm swap made this round that nobody recorded, told at Energy and Reset.
 
-Both records are the engine's (`late_summon`, `late_removal`, issue 20): a late summon pays its
-cost and its creature is then placed like any other; a late removal pays its bounty, which can
-win the game at 36. A form says what its record will do, or why the engine refuses it, as its
-fields change, before anything is recorded. The dialogs (companion/app/screens/reset_late.py)
-draw a form's fields and preview, and send its values back.
+The records are the engine's (`late_summon`, `late_removal`, `late_swap`): a late summon pays
+its cost and its creature is then placed like any other; a late removal pays its bounty, which
+can win the game at 36; a late swap pays its 1 energy. A form starts on this device's own
+player, and says what its record will do, or why it is refused, as its fields change, before
+anything is recorded. The dialogs (companion/app/screens/reset_late.py) draw a form's fields
+and preview, and send its values back.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from companion.language import Message
 from companion.language.render import Language
 from companion.play.session import Outcome
 from companion.play.turns import Turns
-from models.commands import Command, LateRemoval, LateSummon
+from models.commands import Command, LateRemoval, LateSummon, LateSwap
 from models.rules import CREATURES, KIND_ORDER, CreatureKind
 
 
@@ -29,6 +30,8 @@ class Field:
     label: str
     choices: tuple[tuple[str, str], ...]
     value: str
+    # The field's name for a screen reader and the browser tests.
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,13 +65,18 @@ class LateRecords:
         """A message with no values, in this device's language."""
         return self.words.render(Message(message_id))
 
-    def players(self, label: str, first: bool) -> Field:
-        """A player, by name, in turn order, starting on the first (else the last)."""
+    def players(self, label: str, name: str, *, own: bool) -> Field:
+        """A player, by name, in turn order: with `own`, starting on this device's own
+        player (the first in turn order on a device seated as nobody), else on the last in
+        turn order who is not this device's player (whose creature it removed)."""
         order = self.session.state.order()
+        seat = self.session.seat
+        if own:
+            value = seat if seat in order else order[0]
+        else:
+            value = next(player for player in reversed(order) if player != seat)
         return Field(
-            label,
-            tuple((player, self.session.label(player)) for player in order),
-            order[0] if first else order[-1],
+            label, tuple((player, self.session.label(player)) for player in order), value, name
         )
 
     def kinds(self, *, costs: bool) -> Field:
@@ -85,6 +93,7 @@ class LateRecords:
             self.say("game.late.what"),
             tuple((kind.value, text(kind)) for kind in KIND_ORDER),
             CreatureKind.SPRITE.value,
+            "late-kind",
         )
 
     def summon(self) -> LateForm:
@@ -92,7 +101,10 @@ class LateRecords:
         return LateForm(
             self.say("game.late.summon_title"),
             self.say("game.late.summon_help"),
-            (self.players(self.say("game.late.who_summoned"), True), self.kinds(costs=True)),
+            (
+                self.players(self.say("game.late.who_summoned"), "late-who", own=True),
+                self.kinds(costs=True),
+            ),
             lambda values: LateSummon(values[0], CreatureKind(values[1])),
         )
 
@@ -102,18 +114,28 @@ class LateRecords:
             self.say("game.late.removal_title"),
             self.say("game.late.removal_help"),
             (
-                self.players(self.say("game.late.who_removed"), True),
-                self.players(self.say("game.late.whose"), False),
+                self.players(self.say("game.late.who_removed"), "late-who", own=True),
+                self.players(self.say("game.late.whose"), "late-whose", own=False),
                 self.kinds(costs=False),
             ),
             lambda values: LateRemoval(values[0], values[1], CreatureKind(values[2])),
         )
 
+    def swap(self) -> LateForm:
+        """Whose Wyrm swapped: the swap's energy is paid now."""
+        return LateForm(
+            self.say("game.late.swap_title"),
+            self.say("game.late.swap_help"),
+            (self.players(self.say("game.late.who_swapped"), "late-who", own=True),),
+            lambda values: LateSwap(values[0]),
+        )
+
     def preview(self, form: LateForm, values: Sequence[str]) -> Preview:
         """What the form's record would do now: its sentence, and the game won if it wins
-        it (a bounty reaching 36, ruling 11); else the engine's reason to refuse it."""
+        it (a bounty reaching 36, ruling 11); else the reason it is refused: this device's
+        seat's (another seated player's record) or the engine's."""
         wanted = form.make(values)
-        refusal = self.session.refusal(wanted)
+        refusal = self.session.tap_refusal([wanted]) or self.session.refusal(wanted)
         if refusal is not None:
             return Preview(self.words.render(refusal), refused=True)
         state = self.session.state

@@ -15,9 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.engine import Phase, Tally
+from companion.engine.names import territory_term
 from companion.engine.table_reset import Creature, ResetDraft
-from companion.language import Message
+from companion.language import Message, by_commas
 from companion.play.session import GameSession
+from companion.play.sharing.policy import bonus_refusal
+from companion.play.sharing.seats import seat_naming
 from companion.play.tap_guard import TapGuard, Verdict
 from companion.play.turns import Turns
 
@@ -40,6 +43,19 @@ class Step:
 
 
 NOTHING = Step()
+
+
+@dataclass(frozen=True, slots=True)
+class Bonus:
+    """A territory one player holds whole, as its card shows it."""
+
+    player: str
+    bonus: int
+    taken: bool
+    # Who declined it on a shared table ('declined by Chloé'); None when taken or unknown.
+    declined_by: Message | None
+    # Why this device may not take or decline it; None if it may.
+    locked: Message | None
 
 
 class ResetEntry:
@@ -115,10 +131,38 @@ class ResetEntry:
             # Another device placed the creature this one was asked about a moment ago: the
             # tap was meant for that one, and is not put on the next.
             meant = self.asked_before or creature
-            return Step(
-                Message("game.reset.asked_anew", creature=self.draft.naming(meant)), error=True
+            said = self.instead(meant) or Message(
+                "draft.changed_elsewhere", creature=self.draft.naming(meant)
             )
-        return self.edit(lambda draft: draft.put(creature, territory_id), None, moves=False)
+            return Step(Message("game.reset.asked_anew", happened=said), error=True)
+        step = self.edit(lambda draft: draft.put(creature, territory_id), None, moves=False)
+        instead = self.instead(creature) if step.error else None
+        if instead is None:
+            return step
+        # Another device placed it first (its change was stored first): this one is told
+        # what stands now, and asked about the next creature.
+        self.selected = self.draft.next_to_place(creature)
+        territory = territory_term(self.draft.isle.board, self.draft.territory(territory_id))
+        lost = Message("game.reset.lost_place", happened=instead, territory=territory)
+        return Step(lost, error=True, redraw=True)
+
+    def instead(self, creature: Creature) -> Message | None:
+        """What another device entered for a group this device was asked about, once none
+        of it is left to place: where they stand, or that they are off the board."""
+        draft = self.draft
+        if draft.to_place.get(creature):
+            return None
+        naming = draft.naming(creature)
+        places = [
+            territory_term(draft.isle.board, territory)
+            for territory in draft.territories
+            if creature in draft.placed[territory.id]
+        ]
+        if places:
+            return Message("draft.placed_elsewhere", creature=naming, places=by_commas(places))
+        if draft.gone.get(creature):
+            return Message("draft.gone_elsewhere", creature=naming)
+        return None
 
     def take_back(self, creature: Creature, territory_id: str) -> Step:
         """Take a creature off a territory: it is the one asked about now (a move's first tap)."""
@@ -147,7 +191,12 @@ class ResetEntry:
             draft.mark_gone(creature)
             return None
 
-        return self.edit(change, None)
+        step = self.edit(change, None)
+        instead = self.instead(creature) if step.error else None
+        if instead is None:
+            return step
+        self.selected = self.draft.next_to_place(creature)
+        return Step(Message("game.reset.lost_gone", happened=instead), error=True, redraw=True)
 
     def restore(self, creature: Creature) -> Step:
         """A creature marked gone is on the board after all: ask where."""
@@ -161,10 +210,15 @@ class ResetEntry:
         return self.edit(change, creature)
 
     def decline(self, player: str, territory_id: str, take: bool) -> Step:
-        """Take or decline a domination bonus (ruling 10: each is optional)."""
+        """Take or decline a domination bonus (ruling 10: each is optional): on the holder's
+        own device, the scorekeeper's, or any phone for a holder with no device."""
+        seat = self.session.seat
+        refused = bonus_refusal(seat, player, self.session.seated(), self.session.saved.game.labels)
+        if refused is not None:
+            return Step(refused, error=True)
 
         def change(draft: ResetDraft) -> Message | None:
-            draft.decline(player, territory_id, not take)
+            draft.decline(player, territory_id, not take, seat or "")
             return None
 
         return self.edit(change, self.selected)
@@ -235,6 +289,24 @@ class ResetEntry:
         """The engine's tally for the draft; while creatures are still to place, a preview
         with them counted as gone; why not if the engine refuses it."""
         return self.session.reset_preview(self.draft.trial())
+
+    def bonuses(self, tally: Tally | Message) -> dict[str, Bonus]:
+        """Territory -> its bonus as the card shows it, for each territory one player holds
+        whole: taken or declined and by whom, and whether this device may switch it."""
+        seat, seated = self.session.seat, self.session.seated()
+        labels = self.session.saved.game.labels
+        shown = {}
+        for territory, (player, bonus, taken) in self.held(tally).items():
+            by = self.draft.declined_by.get((player, territory), "")
+            who = Message("game.reset.declined_by", who=seat_naming(by, labels))
+            shown[territory] = Bonus(
+                player,
+                bonus,
+                taken,
+                None if taken or not by else who,
+                bonus_refusal(seat, player, seated, labels),
+            )
+        return shown
 
     @staticmethod
     def held(tally: Tally | Message) -> dict[str, tuple[str, int, bool]]:

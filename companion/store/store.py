@@ -83,7 +83,13 @@ from models.records import (
     StoreKeyRecord,
     utc_now,
 )
-from models.reset_draft import DraftEntries, DraftPlacement, entries_from_json, entries_to_json
+from models.reset_draft import (
+    DraftDeclined,
+    DraftEntries,
+    DraftPlacement,
+    entries_from_json,
+    entries_to_json,
+)
 from models.setup import STORED, GameSetup, PlayerSetup
 
 # Games whose latest state is kept in memory, so an append or another device's notice
@@ -950,7 +956,8 @@ def _entries_of(state: GameState, record: EnergyAndReset) -> DraftEntries:
         )
         for p in record.placements
     )
-    return DraftEntries(placed, tuple(record.removed or ()), tuple(record.declined))
+    declined = tuple(DraftDeclined(d.player, d.territory) for d in record.declined)
+    return DraftEntries(placed, tuple(record.removed or ()), declined)
 
 
 def _write_draft(

@@ -1,7 +1,8 @@
 """The table's tools and Energy and Reset's late records in Chromium (issue 21: their screens
 draw the play layer's view-models, tests/test_play_table_tools.py and
 tests/test_play_late_records.py): the odds the engine gives, a correction refused field by
-field then recorded, and a late summon said before it is recorded (issue 20)."""
+field then recorded, and a late summon said before it is recorded, its fields named for a
+screen reader."""
 
 from __future__ import annotations
 
@@ -59,6 +60,10 @@ def test_a_late_summon_is_said_before_it_is_recorded(server, browser, artifacts)
     ui.wait_for("It pays its cost now")
     # The preview is the record's own sentence, for the player and kind the form starts on.
     ui.wait_for("Ragna summoned a Sprite this round, for 1 energy (5 → 4)")
+    # Each field is named for a screen reader by its question, and tells its choice.
+    who = ui.page.locator("[flt-semantics-identifier=late-who]")
+    assert who.inner_text().split() == ["Who", "summoned", "Ragna"]
+    assert ui.page.get_by_role("button", name="Which creature").count() == 1
     ui.shot("reset-late-summon", tall=844)
     ui.tap("Record", "Where is Ragna's Sprite now?")
     time.sleep(0.5)

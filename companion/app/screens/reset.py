@@ -250,7 +250,7 @@ class ResetScreen:
         """Show the draft and the engine's tally for it; the controls that changed."""
         # While creatures are still to place, the tally is a preview with them counted as gone.
         self.tally = self.entry.tally()
-        held = self.entry.held(self.tally)
+        held = self.entry.bonuses(self.tally)
         changed = [*self.prompt.show(), *self.bar.show()]
         for territory_id, card in self.cards.items():
             changed.extend(card.show(held.get(territory_id)))

@@ -15,6 +15,7 @@ from companion.app.widgets import player_chip
 from companion.engine.names import territory_term
 from companion.engine.table_reset import Creature
 from companion.play.game_words import say
+from companion.play.reset_entry import Bonus
 
 if TYPE_CHECKING:
     from companion.app.screens.reset import ResetScreen
@@ -259,8 +260,8 @@ class TerritoryCard:
         )
         self.control = self.box
 
-    def show(self, held: tuple[str, int, bool] | None) -> list[ft.Control]:
-        """Fill in the places; `held` is (player, bonus, taken) when one player holds it all."""
+    def show(self, held: Bonus | None) -> list[ft.Control]:
+        """Fill in the places; `held` is the bonus when one player holds it all."""
         screen = self.screen
         draft = screen.draft
         creatures = tuple(draft.placed[self.territory.id])
@@ -284,7 +285,7 @@ class TerritoryCard:
         if self.holder.data != held or not self.holder.controls:
             self.holder.data = held
             if held is not None:
-                self.holder.controls = self.held_row(*held)
+                self.holder.controls = self.held_row(held)
             else:
                 self.holder.controls = [
                     ft.Text(
@@ -299,9 +300,10 @@ class TerritoryCard:
 
     def toggle(self) -> None:
         """Take the bonus shown if it is declined, decline it if it is taken."""
-        if self.holder.data is not None:
-            player, _, taken = self.holder.data
-            self.screen.decline(player, self.territory.id, not taken)
+        held = self.holder.data
+        if held is not None:
+            # On a device that may not switch it, the play layer's refusal says whose it is.
+            self.screen.decline(held.player, self.territory.id, not held.taken)
 
     def creature(self, creature: Creature) -> ft.Control:
         """A creature on this territory; a tap takes it off, to put it elsewhere or mark it gone."""
@@ -349,27 +351,29 @@ class TerritoryCard:
             box,
         )
 
-    def held_row(self, player: str, bonus: int, taken: bool) -> list[ft.Control]:
-        """One player holds every place: their bonus, taken unless switched off (ruling 10)."""
+    def held_row(self, held: Bonus) -> list[ft.Control]:
+        """One player holds every place: their bonus, taken unless switched off (ruling 10),
+        who declined it; the switch is shown but disabled where this device may not use it,
+        its tooltip saying whose it is."""
         screen = self.screen
+        player = held.player
         name = screen.session.label(player)
         territory = self.territory
         words = screen.words
+        if held.taken:
+            state = say(words, "game.reset.takes", bonus=held.bonus)
+        elif held.declined_by is not None:
+            state = words.render(held.declined_by)
+        else:
+            state = say(words, "game.reset.declines")
+        take = say(words, "game.tally.take", player=name, territory=self.named, bonus=held.bonus)
         return [
             player_chip(name, screen.session.colour(player), size=24),
-            ft.Text(
-                say(words, "game.reset.takes", bonus=bonus)
-                if taken
-                else say(words, "game.reset.declines"),
-                size=12,
-                weight=ft.FontWeight.BOLD,
-                expand=True,
-            ),
+            ft.Text(state, size=12, weight=ft.FontWeight.BOLD, expand=True),
             ft.Switch(
-                value=taken,
-                tooltip=say(
-                    words, "game.tally.take", player=name, territory=self.named, bonus=bonus
-                ),
+                value=held.taken,
+                disabled=held.locked is not None,
+                tooltip=take if held.locked is None else words.render(held.locked),
                 on_change=lambda e: screen.decline(player, territory.id, e.control.value),
             ),
         ]

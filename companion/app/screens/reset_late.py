@@ -1,5 +1,5 @@
-"""The Energy and Reset screen's menu of what the table forgot to enter (issue 20): a summon
-or a removal made this round that nobody recorded, and starting the draft over. What each
+"""The Energy and Reset screen's menu of what the table forgot to enter: a summon, a removal
+or a Wyrm swap made this round that nobody recorded, and starting the draft over. What each
 dialog asks and says comes from the play layer (companion/play/late_records.py); this module
 draws it and sends its values back.
 """
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from companion.app.sizes import TAP
-from companion.app.widgets import notify
+from companion.app.widgets import NamedPicker, notify
 from companion.play.game_words import say
 from companion.play.late_records import LateForm, LateRecords
 
@@ -30,7 +30,7 @@ class LateMenu:
         self.records = LateRecords(screen.turns, screen.words)
 
     def menu(self) -> ft.Control:
-        """The app bar's menu: a summon or a removal nobody entered, start over."""
+        """The app bar's menu: a summon, a removal or a swap nobody entered, start over."""
         words = self.screen.words
         return ft.PopupMenuButton(
             icon=ft.Icons.MORE_VERT,
@@ -50,6 +50,11 @@ class LateMenu:
                     on_click=lambda _: self.dialog(self.records.removal()),
                 ),
                 ft.PopupMenuItem(
+                    content=say(words, "game.late.swap_title"),
+                    icon=ft.Icons.SWAP_HORIZ,
+                    on_click=lambda _: self.dialog(self.records.swap()),
+                ),
+                ft.PopupMenuItem(
                     content=say(words, "game.late.start_over"),
                     icon=ft.Icons.RESTART_ALT,
                     on_click=lambda _: self.start_over_dialog(),
@@ -66,11 +71,7 @@ class LateMenu:
         record = ft.FilledButton(say(words, "game.late.record"))
 
         def values() -> list[str]:
-            # A dropdown starts on a choice and cannot be cleared.
-            return [
-                picker.value or field.value
-                for picker, field in zip(pickers, form.fields, strict=True)
-            ]
+            return [picker.value for picker in pickers]
 
         def said() -> None:
             shown = self.records.preview(form, values())
@@ -79,13 +80,9 @@ class LateMenu:
             record.disabled = shown.refused
             page.update()
 
+        # Each named for a screen reader by its question.
         pickers = [
-            ft.Dropdown(
-                label=field.label,
-                value=field.value,
-                options=[ft.DropdownOption(key=key, text=text) for key, text in field.choices],
-                on_select=lambda _: said(),
-            )
+            NamedPicker(field.label, field.choices, field.value, field.name, on_pick=said)
             for field in form.fields
         ]
 
@@ -105,7 +102,7 @@ class LateMenu:
             ft.AlertDialog(
                 title=ft.Text(form.title),
                 content=ft.Column(
-                    [ft.Text(form.help, size=14), *pickers, preview],
+                    [ft.Text(form.help, size=14), *(picker.control for picker in pickers), preview],
                     tight=True,
                     spacing=12,
                     width=DIALOG_WIDTH,

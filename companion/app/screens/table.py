@@ -11,16 +11,15 @@ from companion.app.coach_panels import ChanceCard
 from companion.app.game_panels import GameBar, PlayersCard, page_turns
 from companion.app.order_strip import OrderStrip
 from companion.app.screens.seat import seat_line
+from companion.app.screens.table_correction import correction_tool
 from companion.app.screens.table_turn import TurnCard
-from companion.app.sizes import TAP
 from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
 from companion.engine import Phase
-from companion.play.correction import correction_entry
 from companion.play.game_words import say
 from companion.play.odds_tool import OddsTool
 from companion.play.session import GameSession, Moment, Outcome
 from companion.play.tap_guard import TapGuard, Verdict
-from models.commands import REASON_LIMIT, Command
+from models.commands import Command
 from models.rules import CreatureKind
 from models.seeded_dice import SeededDice
 
@@ -239,12 +238,7 @@ class TableScreen:
                 spacing=16,
             ),
             self.odds_helper(),
-            ft.OutlinedButton(
-                say(words, "game.tools.correct"),
-                icon=ft.Icons.EDIT,
-                height=TAP,
-                on_click=self.correction_dialog,
-            ),
+            correction_tool(self),
         )
 
     def odds_helper(self) -> ft.Control:
@@ -311,54 +305,4 @@ class TableScreen:
                 result,
             ],
             spacing=8,
-        )
-
-    def correction_dialog(self, _: ft.Event[Any]) -> None:
-        """Fix a player's energy by hand, with a reason that goes in the log.
-
-        A refused value keeps the dialog open with what was typed, and says why.
-        """
-        page = self.app.page
-        state = self.session.state
-        words = self.words
-        players = list(state.game.players)
-        who = ft.Dropdown(
-            label=say(words, "game.correct.player"),
-            value=players[0],
-            options=[ft.DropdownOption(key=p, text=self.session.label(p)) for p in players],
-        )
-        # Refusals wrap instead of being cut before the fix they name (issue 20's trial).
-        amount = ft.TextField(
-            label=say(words, "game.correct.change"),
-            keyboard_type=ft.KeyboardType.NUMBER,
-            error_max_lines=4,
-        )
-        reason = ft.TextField(
-            label=say(words, "game.correct.reason"), max_length=REASON_LIMIT, error_max_lines=4
-        )
-
-        def save(_: ft.Event[Any]) -> None:
-            assert who.value is not None, "the player field starts filled and cannot be cleared"
-            entry = correction_entry(
-                self.session, who.value, amount.value or "", reason.value or ""
-            )
-            amount.error = None if entry.change is None else words.render(entry.change)
-            reason.error = None if entry.reason is None else words.render(entry.reason)
-            if entry.command is None:
-                page.update()
-                return
-            page.pop_dialog()
-            self.record([entry.command], None)
-
-        page.show_dialog(
-            ft.AlertDialog(
-                title=ft.Text(say(words, "game.correct.title")),
-                content=ft.Column([who, amount, reason], tight=True, spacing=10),
-                actions=[
-                    ft.TextButton(
-                        say(words, "game.attack.cancel"), on_click=lambda _: page.pop_dialog()
-                    ),
-                    ft.FilledButton(say(words, "game.correct.save"), on_click=save),
-                ],
-            )
         )

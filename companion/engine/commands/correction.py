@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 def apply(state: GameState, command: Correction) -> None:
     """Change the energy by the delta, staying on the track: a win comes from play, not a fix."""
     seat = seat_of(state, command.player)
+    if command.made_by is not None:
+        seat_of(state, command.made_by)
     if not command.reason.strip():
         raise IllegalCommand(Message("refuse.correction_reason"))
     if command.delta == 0:
@@ -36,14 +38,22 @@ def apply(state: GameState, command: Correction) -> None:
 
 
 def describe(state: GameState, command: Correction) -> Message:
-    """'Ragna's energy corrected by +2 (10 → 12): miscounted'."""
+    """'Ragna's energy corrected by +2 (10 → 12): miscounted', with ', by Bjorn' when a
+    player's phone made it: every phone reads who corrected what."""
     seat = state.game.seat[command.player]
+    player = who(state, seat)
+    moved = change(state.energy[seat], command.delta)
+    if command.made_by is None:
+        return Message(
+            "correction", player=player, delta=command.delta, change=moved, reason=command.reason
+        )
     return Message(
-        "correction",
-        player=who(state, seat),
+        "correction.by",
+        player=player,
         delta=command.delta,
-        change=change(state.energy[seat], command.delta),
+        change=moved,
         reason=command.reason,
+        by=state.game.labels[command.made_by],
     )
 
 

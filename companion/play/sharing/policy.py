@@ -8,7 +8,14 @@ from companion.engine import Phase
 from companion.engine.names import kinds_term
 from companion.language import Message
 from companion.play.sharing.seats import SCOREKEEPER, WATCHER
-from models.commands import PLAYER_COMMANDS, Command, Correction, LateRemoval, LateSummon
+from models.commands import (
+    PLAYER_COMMANDS,
+    Command,
+    Correction,
+    LateRemoval,
+    LateSummon,
+    LateSwap,
+)
 from models.rules import CreatureKind
 
 # Refusals are messages: each device says them in its own language.
@@ -31,7 +38,12 @@ def signed(seat: str | None, command: Command, others: Iterable[str] = ()) -> Co
     """A command as a seat makes it: a player's device makes every player's command as that
     player (so the engine refuses another's turn), but for `others`, whose commands it may
     record as theirs: computer players, and players with no device of their own."""
-    if seat in (None, SCOREKEEPER, WATCHER, LOCKED) or not isinstance(command, PLAYER_COMMANDS):
+    if seat in (None, SCOREKEEPER, WATCHER, LOCKED):
+        return command
+    if isinstance(command, Correction):
+        # The log says whose phone corrected whose energy.
+        return command._replace(made_by=seat)
+    if not isinstance(command, PLAYER_COMMANDS):
         return command
     if command.by is not None and command.by in set(others):
         return command
@@ -49,14 +61,15 @@ def others_refusal(
 
     Another player with a device of their own (`seated`; None: every other player) records
     their own turns; a player with none can be recorded from any phone at the table (issue
-    20), as can the computer's moves. A late summon or removal counts as its player's.
+    20), as can the computer's moves. A late record counts as its player's, and a correction
+    of a player's energy as theirs: a player's phone corrects its own player's energy.
     """
     if seat is None or seat in (SCOREKEEPER, WATCHER, LOCKED):
         return None
     for command in commands:
         if isinstance(command, PLAYER_COMMANDS):
             by = command.by
-        elif isinstance(command, LateSummon | LateRemoval):
+        elif isinstance(command, LateSummon | LateRemoval | LateSwap | Correction):
             by = command.player
         else:
             by = None
@@ -64,6 +77,8 @@ def others_refusal(
             continue
         if seated is None or by in seated:
             mine, theirs = labels.get(seat, seat), labels.get(by, by)
+            if isinstance(command, Correction):
+                return Message("app.policy.correction_theirs", player=theirs)
             return Message("app.policy.others", mine=mine, theirs=theirs)
     return None
 
@@ -88,15 +103,26 @@ def skip_refusal(
     return None
 
 
-def refusal(seat: str | None, commands: Sequence[Command]) -> Message | None:
-    """Why a seat may not record these commands; None if it may."""
+def bonus_refusal(
+    seat: str | None, player: str, seated: Collection[str], labels: Mapping[str, str]
+) -> Message | None:
+    """Why a seat may not take or decline `player`'s domination bonus, if so: a bonus is its
+    holder's to decline (ruling 10: each is optional), on their own device, or on the
+    scorekeeper's, or on any phone when the holder has no device of their own."""
     if seat is None or seat == SCOREKEEPER:
         return None
     if _closed(seat):
         return _closed(seat)
-    if any(isinstance(command, Correction) for command in commands):
-        return Message("app.policy.corrections")
-    return None
+    if seat == player or player not in seated:
+        return None
+    return Message("app.policy.bonus_theirs", player=labels.get(player, player))
+
+
+def refusal(seat: str | None, commands: Sequence[Command]) -> Message | None:
+    """Why a seat may not record these commands; None if it may."""
+    if seat is None or seat == SCOREKEEPER:
+        return None
+    return _closed(seat)
 
 
 DELETE_REFUSED = Message("app.policy.delete_refused")
@@ -123,7 +149,8 @@ def undo_refusal(
 
     A player may always take back a tap that passed them over (`skipped`, issue 20): it
     said they were done when they were not. A record of a player with no device of their
-    own (`unseated`) is any player's device's to take back, as it was theirs to make.
+    own (`unseated`) is any player's device's to take back, as it was theirs to make; a
+    correction by hand, the scorekeeper's or the phone's that made it.
     """
     if seat is None or seat == SCOREKEEPER:
         return None
@@ -136,6 +163,6 @@ def undo_refusal(
         if by is not None and by != seat and by not in unseated:
             whose = (labels or {}).get(by, by)
             return Message("app.policy.undo_theirs", player=whose)
-        if isinstance(command, Correction):
+        if isinstance(command, Correction) and command.made_by != seat:
             return Message("app.policy.undo_correction")
     return None
