@@ -104,7 +104,10 @@ def test_a_players_own_squares_are_all_theirs_to_tap_and_say_ahead(phones):
 
 def test_the_guide_asks_the_player_whose_turn_it_is(phones):
     table = Table(phones)
-    assert EN.render(table.card("a").guide).startswith("Ann decides.")
+    # On Ann's own phone: her step, and no word of tapping the others' squares.
+    assert EN.render(table.card("a").guide) == (
+        "Ann decides: Wyrms. Tap a square for each one you summon, then say you are done."
+    )
     assert table.card("a").done is not None  # Ann's "done with Wyrms"
 
 

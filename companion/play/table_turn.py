@@ -232,7 +232,11 @@ class _Build:
         )
         whole = self.tap(Message("game.table.nobody_summons"), [Skip("summoning")], None)
         removals, swap = self.own_actions()
-        guide = Message("game.table.summon_guide", player=name)
+        if self.me == player:
+            # The player's own phone: the other squares are not this phone's to tap.
+            guide = Message("game.table.own_summon_guide", player=name, kinds=kinds_term(kind))
+        else:
+            guide = Message("game.table.summon_guide", player=name)
         return TurnView(
             revision,
             state.phase,
