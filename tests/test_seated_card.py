@@ -109,6 +109,13 @@ def test_the_guide_asks_the_player_whose_turn_it_is(phones):
         "Ann decides: Wyrms. Tap a square for each one you summon, then say you are done."
     )
     assert table.card("a").done is not None  # Ann's "done with Wyrms"
+    # Bob's and Cy's squares are locked on her phone: the note speaks of both, not of Bob alone.
+    note = table.card("a").not_mine
+    assert note is not None
+    assert EN.render(note) == (
+        "This device records Ann's turns only: the other players' are recorded on their own "
+        "devices or the scorekeeper's."
+    )
 
 
 def test_a_seated_round_costs_its_events_and_one_nothing_more_each(phones):

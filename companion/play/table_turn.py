@@ -143,7 +143,8 @@ class TurnView:
     whole_table: Tap | None = None
     # Energy and Reset to work out, or the result to see: where the one button leads.
     next_step: str | None = None
-    # The first reason one of this card's controls is not this device's (a shared table).
+    # Why this card's controls are not this device's (a shared table): the first reason met,
+    # or one sentence for several other players' (`_card_note`).
     not_mine: Message | None = None
     # On a player's own phone: their "no more summons" and "nothing more this round".
     own_done: tuple[Tap, ...] = ()
@@ -152,6 +153,17 @@ class TurnView:
 def turn_view(session: GameSession) -> TurnView:
     """The turn card for the game as the session has it now."""
     return _Build(session).view()
+
+
+def _card_note(kept: Message | None, refused: Message) -> Message:
+    """The card's one note of why controls are not this device's: the first reason met, or,
+    when several other players' controls are locked, one sentence for them all."""
+    if kept is None:
+        return refused
+    others = "app.policy.others"
+    if kept.id == refused.id == others and kept.fields["theirs"] != refused.fields["theirs"]:
+        return Message("app.policy.others_all", mine=kept.fields["mine"])
+    return kept
 
 
 class _Build:
@@ -173,8 +185,8 @@ class _Build:
         self, label: Message, records: Records, by: str | None, again: Command | None = None
     ) -> Tap:
         """A tap for `records`, keeping the first reason this device may not send one."""
-        if records.refused is not None and self.not_mine is None:
-            self.not_mine = records.refused
+        if records.refused is not None:
+            self.not_mine = _card_note(self.not_mine, records.refused)
         return Tap(label, records.commands, by, records.refused, again)
 
     def offered(self, tap: Tap) -> Tap | None:
