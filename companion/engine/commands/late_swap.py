@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 from companion.engine.commands._common import change, energy, name, seat_of
 from companion.engine.commands._declaration import Declaration
 from companion.engine.commands.late_summon import check_late
-from companion.engine.constants import WYRM
-from companion.engine.errors import IllegalCommand
+from companion.engine.commands.swap import pay_table_swap
 from companion.language import Message
 from models.commands import LateSwap
 from models.rules import WYRM_SWAP_COST
@@ -25,17 +24,7 @@ if TYPE_CHECKING:
 def apply(state: GameState, command: LateSwap) -> None:
     """Pay for the swap, if the player's Wyrm had a creature of theirs to swap with."""
     check_late(state)
-    seat = seat_of(state, command.player)
-    player = name(state, seat)
-    if state.on_board[seat][WYRM] == 0:
-        raise IllegalCommand(Message("refuse.no_wyrm", player=player))
-    if sum(state.on_board[seat]) - state.on_board[seat][WYRM] == 0:
-        raise IllegalCommand(Message("refuse.no_other_creature", player=player))
-    if state.energy[seat] < WYRM_SWAP_COST:
-        raise IllegalCommand(
-            Message("refuse.swap_cost", cost=energy(WYRM_SWAP_COST), player=player)
-        )
-    state.energy[seat] -= WYRM_SWAP_COST
+    pay_table_swap(state, seat_of(state, command.player))
 
 
 def describe(state: GameState, command: LateSwap) -> Message:

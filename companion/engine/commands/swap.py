@@ -66,11 +66,18 @@ def apply_digital(state: GameState, command: Swap) -> None:
 def apply_table(state: GameState, command: Swap) -> None:
     """Record a Wyrm swap's payment, if the player's Wyrm has someone to swap with."""
     seat = current(state, Phase.ACTIONS, WHAT)
-    player = name(state, seat)
     if state.step != WYRM:
         raise IllegalCommand(Message("refuse.swap_step"))
     if command.with_location is not None:
         raise IllegalCommand(Message("refuse.table_swap_place"))
+    pay_table_swap(state, seat)
+    done_if_nothing_left(state, seat)
+
+
+def pay_table_swap(state: GameState, seat: int) -> None:
+    """Pay a swap recorded at the table (on its turn or late), if the player's Wyrm has one
+    of their creatures to trade places with and the energy is there."""
+    player = name(state, seat)
     if state.on_board[seat][WYRM] == 0:
         raise IllegalCommand(Message("refuse.no_wyrm", player=player))
     if sum(state.on_board[seat]) - state.on_board[seat][WYRM] == 0:
@@ -80,7 +87,6 @@ def apply_table(state: GameState, command: Swap) -> None:
             Message("refuse.swap_cost", cost=energy(WYRM_SWAP_COST), player=player)
         )
     state.energy[seat] -= WYRM_SWAP_COST
-    done_if_nothing_left(state, seat)
 
 
 def describe(state: GameState, command: Swap) -> Message:
