@@ -1,4 +1,4 @@
-"""The layers import only downwards: models <- engine <- bots, store <- play <- app (design.md).
+"""The layers import only downwards: models <- engine <- bots, store <- play <- app.
 
 Read from the source (every import statement, those inside functions too), so a layer
 cannot reach up even lazily.
