@@ -54,7 +54,7 @@ class GameLog(BaseModel):
     version: StrictInt = Field(default=LOG_VERSION, ge=1)
     setup: GameSetup
     commands: list[dict[str, Any]] = Field(default=[], max_length=MAX_LOG_COMMANDS)
-    # How many commands each tap recorded, in order (issue 21): undo takes back a tap, so an
+    # How many commands each tap recorded, in order: undo takes back a tap, so an
     # imported game undoes tap by tap as the original did. Left out when it is what
     # the commands say (`inferred_taps`).
     taps: list[Annotated[StrictInt, Field(ge=1)]] | None = Field(

@@ -75,10 +75,10 @@ class GameRecord(SQLModel, table=True):
     summoner: bool = False
     # Bumped by every append, undo and redo; a write naming an older one is refused.
     revision: int = 0
-    # Where the game's dice come from (issue 25): never shown, sent or exported. Games saved
+    # Where the game's dice come from: never shown, sent or exported. Games saved
     # before schema 0002 were given one by the migration.
     secret: str | None = Field(default=None, max_length=64)
-    # The hosted table the game belongs to (issue 22); None on this machine's own store and
+    # The hosted table the game belongs to; None on this machine's own store and
     # on a table shared on the local network. Added by schema 0004.
     table_id: str | None = Field(default=None, max_length=32, index=True)
     # How its dice are drawn from its secret (companion/store/dice.py): None for the first
@@ -102,13 +102,13 @@ class CommandRecord(SQLModel, table=True):
     created: datetime = Field(sa_type=UTCDateTime)
     # None while the command is part of the game; see Mark.
     mark: str | None = Field(default=None, max_length=16)
-    # The tap that recorded it: the seq of that tap's first row (issue 21). Undo and redo
+    # The tap that recorded it: the seq of that tap's first row. Undo and redo
     # take back a whole tap. Rows saved before schema 0003 were given one by the migration.
     tap: int | None = None
 
 
 class DraftRecord(SQLModel, table=True):
-    """A table game's Energy and Reset draft: what the table entered so far (issue 20).
+    """A table game's Energy and Reset draft: what the table entered so far.
 
     One per game at most; it goes when the record is applied (or the table starts over),
     and an undo of an applied record writes it back.
@@ -127,7 +127,7 @@ class DraftRecord(SQLModel, table=True):
 
 
 class SharedTableRecord(SQLModel, table=True):
-    """A shared table: its codes and the hash of its host's key (issue 22, schema 0004).
+    """A shared table: its codes and the hash of its host's key (schema 0004).
 
     Every server process on the database reads the codes here, so a code opens the same
     table whichever process a device reaches.
@@ -210,7 +210,7 @@ class LeaseRecord(SQLModel, table=True):
 
 
 class TryRecord(SQLModel, table=True):
-    """One limited attempt from an address: a wrong code, a table started (issue 21, 22)."""
+    """One limited attempt from an address: a wrong code, a table started."""
 
     __tablename__ = "address_tries"
     __table_args__ = (Index("ix_address_tries_kind_client_at", "kind", "client", "at"),)

@@ -1,6 +1,6 @@
 """The Energy and Reset draft as the store keeps it: what the table has entered so far.
 
-A table's draft belongs to the game, not to one phone (issue 20): every device shows it and
+A table's draft belongs to the game, not to one phone: every device shows it and
 changes it, and it survives a reload, a restart and the undo of the applied record. It holds
 only what the table said, per territory (the rules look at who holds a territory, not at
 which of its places): the creatures put there, the ones marked as not on the board, and the

@@ -166,7 +166,7 @@ class GameSetup(BaseModel):
     # The first round's order, as player ids; defaults to the order players are listed in.
     turn_order: tuple[str, ...] = ()
     mode: Mode = Mode.TABLE
-    # A game played on from another's moment (issue 23) starts from that position, as its
+    # A game played on from another's moment starts from that position, as its
     # position text (docs/engine.md), not from the rules' start; the engine checks it.
     start: str | None = Field(default=None, min_length=1, max_length=START_MAX_LENGTH)
 

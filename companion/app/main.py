@@ -197,7 +197,7 @@ class App:
                 # bar below: a reload comes back with the kept one.
                 self.page.route = parts.path or "/"
             # Asked at once, not one after another: a page coming back after its process
-            # died is one of many reaching a busy process at that moment (issue 22).
+            # died is one of many reaching a busy process at that moment.
             _, stored, device, chances = await asyncio.gather(
                 self.find_language(),
                 self.browser.get(STORED_CODE),

@@ -65,7 +65,7 @@ class PageBus:
 
     def follow_draft(self, game_id: str, changed: Callable[[int], None]) -> None:
         """Call `changed(version)` when another device changes the game's Energy and Reset
-        draft (issue 20: the draft is the table's); ends, like `follow`, with the screen."""
+        draft (the draft is the table's); ends, like `follow`, with the screen."""
         self.visit.follow(
             draft_topic(game_id), self.on_page(lambda value: changed(cast(int, value)))
         )

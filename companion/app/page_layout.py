@@ -38,7 +38,7 @@ class PageLayout:
         view = self.page.views[-1] if self.page.views else None
         if wide != self.wide and view is not None and view.data == RESIZES:
             # Laid out again in place below: building the digital board again at every turn
-            # of a phone took a second or more during a computer's turn (issue 24's trial).
+            # of a phone would take a second or more during a computer's turn.
             self.wide = wide
         elif wide != self.wide:
             if view is None or view.data in (WIDE, SIZED):

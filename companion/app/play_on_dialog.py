@@ -34,7 +34,7 @@ def open_play_on(app: App, game_id: str, choices: Sequence[Line], upto: int | No
     page = app.page
     texts = {line.upto: words.render(line.text) for line in choices}
     asked = words.render(Message("coachui.play_on.moment"))
-    # A screen reader hears each choice with its question, as in New game (issue 24's trial).
+    # A screen reader hears each choice with its question, as in New game.
     moment = ft.Semantics(
         identifier="play-on-moment", label=asked, value=texts.get(form.upto, ""), expand=True
     )

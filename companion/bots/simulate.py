@@ -39,7 +39,8 @@ from models.setup import GameSetup, Mode
 SEAT_IDS = ("p1", "p2", "p3", "p4")
 # How long a broken pool waits for the Ctrl-C that broke it (see _run).
 BROKEN_POOL_GRACE_S = 0.5
-# A decision longer than this many times its bot's budget is late (issue 5 allows 20% over).
+# A decision longer than this many times its bot's budget is late (the bots' measure allows
+# 20% over).
 LATE = 1.2
 # Bounds on what one run may ask for: a million games is days of play already, more
 # processes than this only wait on each other, and a minute is the longest decision anyone

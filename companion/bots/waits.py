@@ -1,4 +1,4 @@
-"""How long a person waits for the computer seats, measured on whole games (issue 11).
+"""How long a person waits for the computer seats, measured on whole games.
 
 A person sits at one seat of a digital game and the other seats are computers. Between two
 of the person's decisions they wait for every computer decision made in between: the

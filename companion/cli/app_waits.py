@@ -1,4 +1,4 @@
-"""A person's waits measured in the app itself, in Chromium (`bench --waits-app`, issue 11).
+"""A person's waits measured in the app itself, in Chromium (`bench --waits-app`).
 
 `bench --waits` times the computers' searches and the app's pacing on their own. This
 measures what a person at the table sees: the app serves a digital game to a headless

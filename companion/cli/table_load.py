@@ -1,4 +1,4 @@
-"""A hosted server under load (`bench --tables N --processes P [--kill-one]`, issue 22).
+"""A hosted server under load (`bench --tables N --processes P [--kill-one]`).
 
 It starts P `app --web --hosted` server processes on one PostgreSQL database, opens N tables
 of 4 devices each, every device a websocket speaking Flet's protocol as its web client does

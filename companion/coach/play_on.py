@@ -1,4 +1,4 @@
-"""Play on from any moment: a new digital game from a position of another game (issue 23).
+"""Play on from any moment: a new digital game from a position of another game.
 
 From any record of a digital game, the new game is the same game up to that record: its
 log holds those records, so its story (and its review) begins where the original's did.

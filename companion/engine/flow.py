@@ -207,7 +207,7 @@ _PHASE_RANK = {
 
 def done_if_nothing_left(state: GameState, seat: int) -> None:
     """At the table, after a removal or a swap: a player whose creatures could record
-    nothing more is passed over at once (one pass rule in every step, issue 20).
+    nothing more is passed over at once (one pass rule in every step).
 
     A version 2 log asked them to pass instead, so their pass there is taken as said.
     """

@@ -373,7 +373,7 @@ def passed_over_by(state: GameState, command: Command) -> tuple[tuple[str, Messa
     this decision and the next one: in this round, and in the next one's first steps when
     the command ends this one. IllegalCommand if the command is refused.
 
-    A screen says them before play goes on (issue 24): otherwise a step closed for want of
+    A screen says them before play goes on: otherwise a step closed for want of
     anyone able to act, or a player skipped for want of energy, happens unseen.
     """
     if state.phase not in (Phase.SUMMONING, Phase.ACTIONS, Phase.ENERGY_AND_RESET):

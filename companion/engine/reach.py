@@ -64,7 +64,7 @@ def _refuse_if_over(state: GameState, phase: Phase, kind: CreatureKind, player: 
 def passed_over_at(
     state: GameState, phase: Phase, kind: CreatureKind, player: str
 ) -> Message | None:
-    """Why this step or a later one of this round passes a player over (issue 20: a tap for
+    """Why this step or a later one of this round passes a player over (a tap for
     them is refused with the reason, not with whose turn it is); None if it does not, or the
     step is over."""
     seat = state.game.seat.get(player)

@@ -165,7 +165,7 @@ def command_fields(command: Command) -> str:
 def _check_by(state: GameState, by: str) -> None:
     """Refuse a player's command made for someone whose decision it is not.
 
-    A player the step passes over is told why (issue 20: 'Red cannot summon Trolls:
+    A player the step passes over is told why ('Red cannot summon Trolls:
     2 energy', never only 'it is Blue's turn').
     """
     seat = state.game.seat.get(by)
@@ -187,10 +187,10 @@ def _check_by(state: GameState, by: str) -> None:
 def _said_before(state: GameState, command: Command) -> bool:
     """Take as said a version 2 log's pass (or skip) for a player the engine passed over.
 
-    Before issue 20 the table asked every player with a creature of the step's kind on the
-    board, even one with nothing to record, and logs hold their explicit passes; the engine
-    now passes them over by itself. Such a pass (by that player, or by nobody in a version 1
-    log) changes nothing; nor does a skip to a point already reached because of them.
+    Version 2 logs were recorded when the table asked every player with a creature of the
+    step's kind on the board, even one with nothing to record, so they hold explicit passes;
+    the engine passes such players over by itself. Such a pass (by that player, or by nobody
+    in a version 1 log) changes nothing; nor does a skip to a point already reached because of them.
     """
     if type(command) is Pass:
         by = command.by

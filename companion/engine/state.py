@@ -169,7 +169,7 @@ class GameState:
     winner: int | None
     summoner: bool
     # Digital Energy and Reset while domination choices wait: each seat's energy when the
-    # phase began. `energy` then shows the passes run so far (issue 11); None otherwise.
+    # phase began. `energy` then shows the passes run so far; None otherwise.
     reset_from: tuple[int, ...] | None
     last_tally: Tally | None
     # Table games: the seats the engine passed over since the last command whom a version 2

@@ -2,7 +2,7 @@
 
 Creatures stay on the board across rounds (ruling 4), so the board recorded at the last
 Energy and Reset is where each creature most likely still stands: only what changed needs
-entering. Issue 10, nothing assumed: a creature is never recorded where the table did not
+entering. Nothing is assumed: a creature is never recorded where the table did not
 put it, nor taken as removed unless the table says so. When the record cannot tell which of
 a player's creatures a recorded removal took (two Trolls last seen in two territories, one
 removed), none of them is pre-filled: each is left to place, with where they were last seen.

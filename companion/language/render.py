@@ -37,7 +37,7 @@ _TAG = re.compile(r"^([A-Za-z]{2,3})(?:[-_.@].*)?$")
 # A plural entry's text is chosen by this value.
 COUNT = "count"
 # How many rendered messages a language keeps (a screen says the same sentences to every
-# device: a hundred pages coming back at once render each once; issue 22).
+# device: a hundred pages coming back at once render each once).
 KEPT_RENDERINGS = 4096
 # A list's last two items are joined by this message, the others by a comma.
 LIST_LAST = "list.last"

@@ -1,7 +1,7 @@
 """Where a move's cost badge ('→2') goes beside its space: plain Python.
 
 A badge straddles its own space's rim. Always at the top right, it fell under the next
-space up or over a territory's name where spaces crowd (issue 24's trial, 844x390): each
+space up or over a territory's name where spaces crowd (seen at 844x390): each
 badge takes the place around its space that covers no other space, no badge placed before
 and no label, where one does; else the one that covers least.
 """

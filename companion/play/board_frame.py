@@ -1,6 +1,6 @@
 """How the digital board's screen is arranged on a page of a given size: plain Python.
 
-Three arrangements (issue 24):
+Three arrangements:
 
 - a phone held upright: one column, the isle on top, the bars above and below the screen;
 - a tablet or a desktop: the isle beside the panels, the bars above and below;

@@ -2,7 +2,7 @@
 
 A label must read as its own territory's name: it sits on or beside its own land, clearly
 nearer its own spaces than any other territory's, never over another territory's spaces
-(what is drawn on them included) nor over another label (issue 24's trial: at some sizes a
+(what is drawn on them included) nor over another label (at some sizes a
 name sat between two territories, on the other one's edge, or two names stacked).
 """
 
@@ -34,7 +34,7 @@ INSCRIBED = 0.71
 # a label midway between two territories names neither.
 CLEAR_OF_OTHERS = 1.5
 # Two labels stay this far apart, in pixels: closer, one above the other, they read as one
-# (issue 24's trial, in French at 740x360).
+# (seen in French at 740x360).
 LABEL_GAP = 4.0
 # Room left beside a label's text, in pixels: its shadow.
 LABEL_PAD = 2.0

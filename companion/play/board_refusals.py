@@ -1,6 +1,6 @@
 """Why the digital board's isle takes no tap now, as a message: plain Python.
 
-A tap on the isle is never ignored without a word (issue 24): while an Energy and Reset
+A tap on the isle is never ignored without a word: while an Energy and Reset
 waits to be read, during a computer's turn, and once the game is over, it is told why.
 """
 

@@ -1,6 +1,6 @@
 """What happened since a person last decided, for the turn card and its Replay: plain Python.
 
-Computers play fast (issue 24: fifteen commands with seven attacks in under five seconds).
+Computers play fast (fifteen commands with seven attacks in under five seconds).
 When a person's turn comes, the turn card tells everything the log holds since that person's
 last decision, in the order it happened (runs by player, each Energy and Reset a divider
 between rounds): summons, moves, attacks with their dice, swaps, bounties,

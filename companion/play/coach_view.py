@@ -3,7 +3,7 @@ switch, and each player's chance round by round beside their energy. Plain Pytho
 
 Like the pace and the language, the switch is a device's display setting, kept in its
 browser, never in a game: some tables want no spoilers, so it is off until someone turns
-it on (issue 23). The chances themselves are derived data (coach_work.py).
+it on. The chances themselves are derived data (coach_work.py).
 """
 
 from __future__ import annotations

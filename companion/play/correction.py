@@ -60,7 +60,7 @@ def correction_entry(
         delta = None
     said_change = None if delta is not None else Message("game.correct.whole", top=MAX_TRACK_ENERGY)
     why = reason.strip()
-    # The log keeps it: held to the check every typed text gets (issue 25).
+    # The log keeps it: held to the check every typed text gets.
     said_reason = (
         text_problem(why, Message("problem.what.reason")) if why else Message("game.correct.why")
     )

@@ -1,4 +1,4 @@
-"""History as data (issue 21: the screens draw, the play layer decides): finished games, and
+"""History as data (the screens draw, the play layer decides): finished games, and
 who wins them by name, by seat and by starting position, said in the device's language.
 The screen (companion/app/screens/history.py) draws it and opens a game's result on a tap."""
 

@@ -1,6 +1,6 @@
 """Home as data: where each unfinished game stands, whose it is, when it was played, its card
 (on Home and on a watcher's list), and a game log file imported, each said in the device's
-language (issue 21: the screens draw, the play layer decides)."""
+language (the screens draw, the play layer decides)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ class Standing:
     def on_device(self, went_on: object, words: Language = ENGLISH) -> tuple[str, str]:
         """(round, turn) as this device's game screen shows them: a digital game's Energy
         and Reset this device has not gone on from (`went_on`, the seq it went on from) is
-        still being read there, in its round (issue 24: Home said 'Round 4/6 · Sigrid's
+        still being read there, in its round (Home never says 'Round 4/6 · Sigrid's
         turn' beside round 3's Energy and Reset card)."""
         if self.reset_seq is None or self.reset_round is None or went_on == self.reset_seq:
             return self.round, self.turn

@@ -1,7 +1,7 @@
-"""Which device drives each game's computer seats (issue 21: a job of its own, out of
+"""Which device drives each game's computer seats (a job of its own, out of
 `turns`): the one that recorded last, as long as it keeps saying it is there; the others
 follow, and one of them takes over when it falls silent. In memory for one process
-(`Leases`), or in the database for every server process on it (`StoredLeases`, issue 22);
+(`Leases`), or in the database for every server process on it (`StoredLeases`);
 one per server, handed in by its `Service`, never a global.
 """
 
@@ -66,7 +66,7 @@ class Leases:
 
 
 class StoredLeases(Leases):
-    """Leases in the database (issue 22): every server process on it sees who drives each
+    """Leases in the database: every server process on it sees who drives each
     game's computers, and a process that stopped (killed, say) stops renewing, so a device on
     another process takes the computers over LEASE_S later. The clock is the wall clock,
     which every process shares."""

@@ -1,4 +1,4 @@
-"""The table's attack odds tool as data (issue 21: the screens draw, the play layer decides):
+"""The table's attack odds tool as data (the screens draw, the play layer decides):
 any attacker against any defender, and a defending Sprite's support, with the engine's
 chance (ruling 7). The table screen (companion/app/screens/table.py) draws its pickers."""
 

@@ -1,7 +1,7 @@
-"""The table's Energy and Reset entry as a view-model (issue 21: screens draw, the play layer
+"""The table's Energy and Reset entry as a view-model (screens draw, the play layer
 decides).
 
-It holds the table's draft (issue 20: kept in the store, shared by every device at the
+It holds the table's draft (kept in the store, shared by every device at the
 table), its version, and the creature this device is asked about; it makes each change a tap
 asks for, applies the record, and says what another device's change means here. Each tap
 returns a `Step`: what to say, whether the draft changed (to announce on the bus), where to

@@ -1,4 +1,4 @@
-"""The result of a game as data (issue 21: the screens draw, the play layer decides): who won
+"""The result of a game as data (the screens draw, the play layer decides): who won
 and how (Summoner status at 36, ruling 11, or the most energy after the final round with its
 tie-break, ruling 13), every player in the engine's standings, and where an undo from here
 leads. The result screen (companion/app/screens/end.py) draws it."""

@@ -1,4 +1,4 @@
-"""Who a device is in a shared game, as data (issue 21: the screens draw, the play layer
+"""Who a device is in a shared game, as data (the screens draw, the play layer
 decides): the seats it may pick (each person's, the scorekeeper, a watcher), those another
 device holds shown as taken and by which, and the line a game screen shows of its seat.
 The screen (companion/app/screens/seat.py) draws it and sends the seat picked back."""

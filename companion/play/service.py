@@ -4,7 +4,7 @@ The store holds the games; the bus announces each change to the pages following 
 leases say which page drives each game's computer seats; the coach works out win
 chances and reviews off the pages' thread; a shared table (`app --share`) lets devices in
 by its codes. A second process, or a test, makes its own; what another process must see
-(codes, seats, tries, leases) is in the store's database (issue 22).
+(codes, seats, tries, leases) is in the store's database.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ class Service:
     # each game. None: this machine's own browser, no code.
     table: TableLinks | None = None
     bus: Bus = field(default_factory=LocalBus)
-    # A hosted server's many tables (`app --hosted`, issue 22); None: one table or none.
+    # A hosted server's many tables (`app --hosted`); None: one table or none.
     hosting: Hosting | None = None
     # None: in the store's database (StoredLeases), so every process sees them.
     leases: Leases | None = None

@@ -211,7 +211,7 @@ class GameSession(LogWords):
     def tap_refusal(self, commands: Sequence[Command], by: str | None = None) -> Message | None:
         """Why this device may not record what a tap says, before the engine is asked: its
         seat records nothing, or the tap is another player's, or it passes over a player who
-        has a device of their own (issue 20). None if it may."""
+        has a device of their own. None if it may."""
         seat, seated = self._seats()
         refused = policy.refusal(seat, commands)
         if refused:
@@ -289,7 +289,7 @@ class GameSession(LogWords):
             before.apply(command)
         return policy.undo_refusal(seat, commands, labels, skipped, unseated)
 
-    # --- the Energy and Reset draft, the table's (issue 20) --------------------------------
+    # --- the Energy and Reset draft, the table's -------------------------------------------
 
     def draft(self) -> tuple[ResetDraft, int]:
         """The Energy and Reset draft as the table has entered it so far (on any device), held

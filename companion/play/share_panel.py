@@ -1,4 +1,4 @@
-"""The host's Share panel as a view-model (issue 21: screens draw, the play layer decides).
+"""The host's Share panel as a view-model (screens draw, the play layer decides).
 
 What the panel shows of a shared table: the Join and Watch codes with their links, every
 device let in since the last new code (how it came in, whether it is connected, its seats),

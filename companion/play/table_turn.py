@@ -1,5 +1,5 @@
 """The table's turn card as data: what each control says, records, and whether it is this
-device's to tap (issue 21: screens draw, the play layer decides).
+device's to tap (screens draw, the play layer decides).
 
 Summoning is a grid (players by creature kinds): a square records a player's summon after
 a skip over everyone before them who did not summon (the engine's `reach`), or, on a

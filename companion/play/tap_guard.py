@@ -1,5 +1,5 @@
 """One tap, one record: a finger's second tap, or a tap on a screen that just changed under it,
-records nothing (issue 20).
+records nothing.
 
 A screen that redraws after a tap puts its next control where the finger is: a double tap's
 second half would land on "Cy: done with Wyrms" right after "Bob: done with Wyrms" recorded.

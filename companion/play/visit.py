@@ -73,7 +73,7 @@ class Visit:
 
     @property
     def hosted(self) -> bool:
-        """Whether the server hosts many tables (`app --hosted`), each its own (issue 22)."""
+        """Whether the server hosts many tables (`app --hosted`), each its own."""
         return self.service.hosting is not None
 
     @property

@@ -1,4 +1,4 @@
-"""What a watcher of a shared table sees, as data (issue 21: the screens draw, the play layer
+"""What a watcher of a shared table sees, as data (the screens draw, the play layer
 decides): the games being played, and one game as it stands now, with nothing to record.
 The screen (companion/app/screens/watch.py) draws it and redraws it when the game changes."""
 

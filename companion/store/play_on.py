@@ -1,4 +1,4 @@
-"""Play on from any moment of a saved game: a new digital game in the store (issue 23)."""
+"""Play on from any moment of a saved game: a new digital game in the store."""
 
 from __future__ import annotations
 

@@ -97,7 +97,7 @@ from models.setup import STORED, GameSetup, PlayerSetup
 # they may weigh together (companion/store/cache_weight.py), as one game may hold 5,327 records.
 CACHED_GAMES = 512
 CACHED_BYTES = 96 * 1024 * 1024
-# The most games one hosted table keeps (issue 22): a table deletes one to start another.
+# The most games one hosted table keeps: a table deletes one to start another.
 TABLE_GAMES = 200
 ID_BYTES = 6
 
@@ -157,7 +157,7 @@ class LogEntry:
     # The Energy and Reset this command finished (`Tally.log_message`): derived when the
     # log is replayed, never stored, so the log's format stays as it was.
     reset: Message | None = None
-    # The tap that recorded it (issue 21): the seq of that tap's first record. Undo and redo
+    # The tap that recorded it: the seq of that tap's first record. Undo and redo
     # take back and bring back a whole tap; export and import keep where taps begin.
     tap: int = 0
 
@@ -304,7 +304,7 @@ class Store:
         self._lock = threading.Lock()
         # The database's own keys, read once (shared with the store's table views).
         self._keys: dict[str, str] = {}
-        # Shared tables' codes, devices, seats, wrong tries and computers' leases (issue 22).
+        # Shared tables' codes, devices, seats, wrong tries and computers' leases.
         self.tables = TableRecords(database)
         # The boards hosted tables entered or drew, each table's own.
         self.boards = TableBoards(database)
@@ -312,7 +312,7 @@ class Store:
         self.table_id: str | None = None
 
     def scoped(self, table_id: str) -> Store:
-        """This store as one hosted table's devices see it (issue 22): only its games are
+        """This store as one hosted table's devices see it: only its games are
         listed, opened, written or deleted, and the games it starts or imports are its own.
         The connections and the games kept in memory are shared with this store."""
         view = copy.copy(self)
@@ -519,7 +519,7 @@ class Store:
             saved, state, now, change, log=(*saved.log, *brought), undone=saved.undone[count:]
         )
 
-    # --- the Energy and Reset draft (issue 20) ----------------------------------------------
+    # --- the Energy and Reset draft ---------------------------------------------------------
 
     def draft(self, game_id: str) -> StoredDraft:
         """A table game's Energy and Reset draft as stored (version 0: nothing entered yet)."""

@@ -1,6 +1,6 @@
 """Shared tables in the database: codes, devices, seats, wrong tries and computers' leases.
 
-Every server process on one database reads and writes these rows (issue 22), so a code, a
+Every server process on one database reads and writes these rows, so a code, a
 seat, a wrong try or a lease taken on one process holds on every other. The play layer
 (companion/play/sharing/, companion/play/turns.py) decides what they mean; this module only
 keeps them. Writes that must not race (a seat, new codes) lock the table's row first.

@@ -131,7 +131,7 @@ class BoardScreen:
         self.frame = Frame(self.isle.control, self.rail.control, self.bottom.slot, words)
         # Panels that change seldom, by name: what they were made from, and the control.
         self.made: dict[str, tuple[Any, ft.Control]] = {}
-        # The coach: "What would the computer do?" and the chance bars (issue 23).
+        # The coach: "What would the computer do?" and the chance bars.
         self.hint = HintCard(self)
         self.chances = BarsCard(self)
         self.arrange()
@@ -233,7 +233,7 @@ class BoardScreen:
 
     def tell(self, message: str, *, error: bool = False) -> None:
         """A short message at the bottom; on a phone on its side, beside the isle, never over
-        its spaces (issue 24's trial: a refusal covered the bottom row for seconds)."""
+        its spaces (a refusal there would cover the bottom row for seconds)."""
         page = self.app.page
         beside = 0.0
         if self.shown is Arrangement.SIDEWAYS:
@@ -243,7 +243,7 @@ class BoardScreen:
 
     def tapped(self, location: str) -> None:
         """A tap on a space: the legal command it means, or the engine's reason it cannot be;
-        a tap the isle cannot take now is told why (issue 24), never ignored."""
+        a tap the isle cannot take now is told why, never ignored."""
         verdict = self.guard.tap()
         if verdict is Verdict.DOUBLE:
             return

@@ -141,7 +141,7 @@ class AttackPanel:
         ]
         if self.view.defence_roll:
             rows.append(self.face_row(say(words, "game.attack.sprite_die"), "defence"))
-        # What these dice make, before the attack is recorded with them (issue 24).
+        # What these dice make, before the attack is recorded with them.
         self.total = ft.Semantics(
             identifier="dice-total",
             content=ft.Text(
@@ -197,8 +197,7 @@ class AttackPanel:
             )
             self.screen.app.page.update()
 
-        # Large faces, the pips over the number, in high contrast (issue 24: they were small
-        # and low in contrast).
+        # Large faces, the pips over the number, in high contrast, readable at arm's length.
         for face in range(1, DIE_SIDES + 1):
             buttons.append(
                 ft.Container(
@@ -268,7 +267,7 @@ class AttackPanel:
         def skip(_: ft.Event[ft.Container]) -> None:
             self.skipped = True
 
-        # A tap on the tumbling dice lands them at once (issue 11: dice can be skipped).
+        # A tap on the tumbling dice lands them at once (dice can be skipped).
         rolling = ft.Container(
             on_click=skip,
             tooltip=say(words, "game.attack.skip"),

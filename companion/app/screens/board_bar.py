@@ -25,7 +25,7 @@ from models.commands import Command, EndActivation, Pass
 # banner, not as something to tap.
 BAR_MOST = 720
 # The bar's words are set medium, in every theme: the app's font has no bold face, and the
-# bold Flutter makes up squeezed 'Fin de l'activation' at 740x360 (issue 24's trial).
+# bold Flutter makes up squeezed 'Fin de l'activation' at 740x360.
 BAR_WEIGHT = ft.FontWeight.W_500
 BAR_MARGIN = 12
 

@@ -96,7 +96,7 @@ class BoardCards:
                     parts += [self.story.replay_part(replay), guide]
                 else:
                     # What to do now first: on a phone on its side the story below may need
-                    # a scroll (issue 24's trial), the guide never.
+                    # a scroll, the guide never.
                     parts.append(guide)
                 if turn.territory is not None:
                     parts.append(self.domination_part(turn.territory, turn.bonuses_left))

@@ -1,4 +1,4 @@
-"""The coach on the digital board (issue 23, item 4): "What would the computer do?" and the
+"""The coach on the digital board: "What would the computer do?" and the
 chance bars behind the device's switch.
 
 What they show and when they ask is the play layer's (`play/board_hint.py`,

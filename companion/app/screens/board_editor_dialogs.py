@@ -43,7 +43,7 @@ def ask_replace(editor: BoardEditor, board: Board, saved: Board) -> None:
                 say(words, "game.editor.replace_text", board=saved.name, both=both.name),
                 size=15,
             ),
-            # The safe choice is the filled one (issue 24): replacing a board loses it,
+            # The safe choice is the filled one: replacing a board loses it,
             # so that button is outlined in the error colour, never the default.
             actions=[
                 ft.TextButton(

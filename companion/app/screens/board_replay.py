@@ -1,4 +1,4 @@
-"""The digital board's story since a person's last turn, and its replay on the isle (issue 24).
+"""The digital board's story since a person's last turn, and its replay on the isle.
 
 What the story holds and how a replay steps through it are the play layer's
 (`play/board_summary.py`: `story_since`, `latest`, `Replay`); these functions keep them

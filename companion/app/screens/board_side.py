@@ -1,6 +1,6 @@
 """The digital board on a phone on its side: the rail beside the isle, and the panels' drawer.
 
-A sideways phone has no height to spare above or below the isle (issue 24), so what the
+A sideways phone has no height to spare above or below the isle, so what the
 app bar holds elsewhere (home, the round, undo and redo saying what they do, the log) is a
 row at the top of the column beside the isle, with one more button: the panels (players,
 energy, the last tally, the computers' pace), which fold into a drawer from the right.

@@ -1,5 +1,5 @@
 """The digital board's story since a person's last turn: each player's lines, the rest in a
-dialog, and the record being replayed on the isle with Skip (issue 24).
+dialog, and the record being replayed on the isle with Skip.
 
 The story itself (what happened, grouped, what is shown first) is the play layer's
 (`play/board_summary.py`); this draws it.

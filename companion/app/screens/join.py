@@ -106,7 +106,7 @@ def build(app: App) -> ft.View:
         ),
     ]
     if app.visit.hosted:
-        # A hosted server: anyone may start a table of their own (issue 22).
+        # A hosted server: anyone may start a table of their own.
         view.controls += [
             ft.Text(app.say("app.hosted.no_code"), size=16),
             big_button(app.say("app.hosted.start"), start, icon=ft.Icons.ADD, primary=False),

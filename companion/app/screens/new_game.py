@@ -272,7 +272,7 @@ def build(app: App, draft: NewGameForm | None = None, view: ft.View | None = Non
 
 def played_by_choice(app: App, draft: NewGameForm, seat: int) -> ft.Control:
     """Who plays a seat on the digital board: a person or a computer level. A screen reader
-    reads the choice made with the question (issue 24's trial: it read the question only)."""
+    reads the choice made with the question, not the question alone."""
     names = {name: app.words.render(Message(said)) for name, said in SEAT_PLAYERS.items()}
     asked = app.say("app.new.played_by", seat=seat + 1)
     semantics = ft.Semantics(

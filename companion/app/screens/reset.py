@@ -1,6 +1,6 @@
 """Energy and Reset at the table: where each new or moved creature stands, then Apply.
 
-The screen shows the table's draft (issue 20): what every device at the table has entered so
+The screen shows the table's draft: what every device at the table has entered so
 far, kept in the store, held against the record by the engine (`companion/engine/
 table_reset.py`). It asks about one creature at a time ("Where is Bob's Sprite now?"): a tap
 on a territory puts it there and the question moves on by itself, a tap on a creature takes it

@@ -25,7 +25,7 @@ GAP = 4
 TIMES = "\N{MULTIPLICATION SIGN}"
 SELECTED_BORDER = ft.Border.all(3, ACCENT_TEXT)
 # The question card's rows keep their height whatever they say, so the territories below
-# never move under a finger (issue 20): two lines of question, two of note, a row of chips.
+# never move under a finger: two lines of question, two of note, a row of chips.
 QUESTION_HEIGHT = 44
 NOTE_HEIGHT = 34
 PLAIN_BORDER = ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)
@@ -115,7 +115,7 @@ class Prompt:
             tooltip=say(words, "game.reset.gone_help"),
         )
         # The button first: it stays in one place while the groups after it come and go. One
-        # row, scrolled sideways when it is long: the card never changes height (issue 20).
+        # row, scrolled sideways when it is long: the card never changes height.
         self.tray = ft.Row(spacing=GAP + 2, scroll=ft.ScrollMode.AUTO, data=())
         self.control = ft.Semantics(
             identifier="reset-prompt",
@@ -246,7 +246,7 @@ class TerritoryCard:
         self.slots = ft.Row(wrap=True, spacing=GAP, run_spacing=GAP, data=None)
         self.holder = ft.Row(spacing=4, data=None, vertical_alignment=ft.CrossAxisAlignment.CENTER)
         # The whole line toggles the bonus, not only the switch: one tap target tall. Kept
-        # when nobody holds the territory, so no card grows under a finger (issue 20).
+        # when nobody holds the territory, so no card grows under a finger.
         self.holder_box = ft.Container(
             height=TAP, content=self.holder, on_click=lambda _: self.toggle()
         )

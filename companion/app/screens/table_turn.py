@@ -72,7 +72,7 @@ class TurnCard:
         self.record = record
         self.go = go
         self.undo = undo
-        # One tap, one record (issue 20): asked before any tap of the card is sent.
+        # One tap, one record: asked before any tap of the card is sent.
         self.guard = guard
         # Tells the person a tap came as the screen changed, and nothing was recorded.
         self.changed = changed

@@ -45,7 +45,7 @@ def apply(state: GameState, command: EnergyAndReset) -> None:
         recorded = state.on_board[seat][index]
         if count > recorded:
             player, kinds = name(state, seat), kinds_term(KIND_ORDER[index])
-            # Issue 20: one removed this round is not missing a summon.
+            # One removed this round is not missing a summon.
             removed = min(state.returning[seat][index], count - recorded)
             if removed:
                 raise IllegalCommand(

@@ -69,7 +69,7 @@ def describe(state: GameState, command: Removal) -> Message:
         bounty=bounty,
         change=change(state.energy[seat], bounty),
     )
-    # The engine then passes the player over by itself (issue 20): the log says why.
+    # The engine then passes the player over by itself: the log says why.
     after = state.clone()
     try:
         apply(after, command)

@@ -68,7 +68,7 @@ class TableAccess:
     """A shared table's codes, the wrong tries against them, its devices and seats.
 
     All of it is in the database (companion/store/tables.py), so every server process on it
-    lets the same devices in and sees the same seats (issue 22). `host_key` is known to the
+    lets the same devices in and sees the same seats. `host_key` is known to the
     process that started the table (it prints the host's link) and to a page let in by it;
     the database keeps only its hash.
     """

@@ -1,4 +1,4 @@
-"""A hosted server (issue 22): many tables on one public address, each its own.
+"""A hosted server: many tables on one public address, each its own.
 
 Anyone who opens the address may start a table; the device that starts it holds the table's
 host key (kept in its browser) and gets the table's Join and Watch codes. A code typed on

@@ -75,7 +75,7 @@ class Limiter(Protocol):
 
 class StoredTries:
     """A TryLimiter whose counts are in the database: they hold on every server process
-    sharing it (issue 22), so a guesser cannot try again on another process."""
+    sharing it, so a guesser cannot try again on another process."""
 
     def __init__(
         self,

@@ -89,8 +89,8 @@ def skip_refusal(
     seated: Collection[str],
     labels: Mapping[str, str],
 ) -> Message | None:
-    """Why a player's device may not pass over another player who has a device of their own
-    (issue 20): 'Bob is not done with Trolls yet'. A player with no device may be passed
+    """Why a player's device may not pass over another player who has a device of their own:
+    'Bob is not done with Trolls yet'. A player with no device may be passed
     over by anyone at the table; the scorekeeper passes anyone over."""
     if seat is None or seat in (SCOREKEEPER, WATCHER, LOCKED):
         return None
@@ -147,7 +147,7 @@ def undo_refusal(
 ) -> Message | None:
     """Why a seat may not undo or redo these commands; None if it may.
 
-    A player may always take back a tap that passed them over (`skipped`, issue 20): it
+    A player may always take back a tap that passed them over (`skipped`): it
     said they were done when they were not. A record of a player with no device of their
     own (`unseated`) is any player's device's to take back, as it was theirs to make; a
     correction by hand, the scorekeeper's or the phone's that made it.

@@ -3,7 +3,7 @@
 A player's seat and the scorekeeper's are held by one device at a time; any number watch.
 Seats are kept per device, not per connection, so a reload or a phone waking up finds its
 seat again; and in the database (companion/store/tables.py), so every server process on it
-sees the same seats (issue 22).
+sees the same seats.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Revision ID: 0002
 Revises: 0001
 
-Issue 20: a table's draft belongs to the game, so every device sees it and it survives a
-restart. Issue 25: dice come from a secret the store keeps, not from the game's id (which is
+A table's draft belongs to the game, so every device sees it and it survives a
+restart. Dice come from a secret the store keeps, not from the game's id (which is
 in every address); games saved before get one here.
 """
 

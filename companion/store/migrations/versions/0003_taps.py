@@ -3,7 +3,7 @@
 Revision ID: 0003
 Revises: 0002
 
-Issue 21: undo takes back what one tap recorded, and that was told apart by the rows'
+Undo takes back what one tap recorded, and that was told apart by the rows'
 timestamps. Rows saved before are given their tap here, once, the way the store told them
 apart until now: a skip and the command saved right after it in the same write are one tap,
 any other row a tap of its own. From now on the store writes each row's tap itself.

@@ -3,7 +3,7 @@
 Revision ID: 0004
 Revises: 0003
 
-Issue 22: several server processes share one PostgreSQL database, so what one process must
+Several server processes share one PostgreSQL database, so what one process must
 see of another (a table's codes, who sits where, wrong-code counts, which device drives a
 game's computers) lives here, not in a process's memory. Games may belong to a hosted table.
 """
