@@ -1,4 +1,4 @@
-"""The app's language setting (issue 14): per device, from the locale, switched and kept.
+"""The app's language setting: per device, from the locale, switched and kept.
 
 And the app's texts: every `say("app....")` in the screens names an id of the catalogs
 with the values its English text names.

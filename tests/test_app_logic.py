@@ -140,7 +140,7 @@ def test_the_shipped_font_covers_every_character_the_app_shows():
 
 
 def test_a_player_is_told_the_attacks_made_since_their_last_decision(tmp_path):
-    # Issue 11's cold trial: computers play fast, and a creature that vanished while a person
+    # Computers play fast, and a creature that vanished while a person
     # looked away was explained only in the log. The turn card tells the attacks since then.
     setup = GameSetup(
         players=[

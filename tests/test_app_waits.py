@@ -1,4 +1,4 @@
-"""Waits read from a game's log, as `bench --waits-app` reads them (issue 11)."""
+"""Waits read from a game's log, as `bench --waits-app` reads them."""
 
 from datetime import UTC, datetime, timedelta
 

@@ -1,4 +1,4 @@
-"""A move's cost badge beside its space, as geometry (issue 24's trial, finding 3).
+"""A move's cost badge beside its space, as geometry.
 
 At 844x390 a "→1" badge was drawn under the next space up and a "→2" badge over
 "Wyrmfell ◆3". Wherever a creature with three actions stands on an empty isle (the most

@@ -1,5 +1,5 @@
-"""Issue 24 without a browser: a phone on its side, computers a person can follow, nothing
-unexplained.
+"""The digital board without a browser: a phone on its side, computers a person can
+follow, nothing unexplained.
 
 - the isle of a sideways phone (844x390, 740x360, 915x412) fits its height with spaces of
   36 px and more (`board_frame`, `Layout.fit(..., tight=True)`), labels by their own land;
@@ -148,7 +148,7 @@ def distance(box, point) -> float:
 
 @pytest.mark.parametrize(("width", "tight"), [(336, False), (700, False), (364, True)])
 def test_every_space_a_sentence_names_shows_its_number_empty_occupied_or_marked(width, tight):
-    """Issue 24: the phone drew no numbers and the tablet put '+' over them in Summoning."""
+    """Phone and tablet draw every space's number, with no '+' over it in Summoning."""
     colours = {"red": colour_of("red"), "blue": colour_of("blue")}
     isle = IsleCanvas(DUEL, colours, lambda _: None, width, lambda w: w, tight=tight)
     state = Game(
@@ -300,7 +300,7 @@ def test_the_card_shows_the_first_lines_and_and_n_more_opens_the_rest():
 
 
 def test_the_card_keeps_what_changed_the_isle_when_it_cannot_show_every_line():
-    """Issue 24's trial: an attack that removed the person's Wyrm was hidden in "and 8 more"
+    """An attack that removed the person's Wyrm is never hidden in "and 8 more"
     behind activations and passes."""
     said = Message("game.summary.skip")
     quiet = [Line(said, Told.ACTIVATE, (seq,)) for seq in range(1, 8)]
@@ -350,7 +350,7 @@ def test_redo_brings_back_what_undo_took_back_and_says_it_the_same_way(store):
     undo = {code: turns.undo_text(language(code)) for code in ("en", "fr")}
     assert "computer command" in undo["en"]
     assert turns.undo().ok
-    # Issue 24: Redo said only the first record and brought back all of them.
+    # Redo names every record it brings back, not the first one only.
     assert {code: turns.redo_text(language(code)) for code in ("en", "fr")} == undo
     assert [entry.seq for entry in turns.redo_entries()] == taken
     assert turns.redo().ok
@@ -449,7 +449,7 @@ def test_the_new_plain_modules_load_without_flet():
 
 
 def test_saving_over_another_board_makes_keep_both_the_filled_button_not_replace(data):  # noqa: F811
-    """Issue 24: the editor's Replace dialog made 'Replace', which loses a board, the default."""
+    """The editor's Replace dialog never makes 'Replace', which loses a board, the default."""
     app = MagicMock()
     app.page.width, app.page.height = 400, 800
     app.words = EN
@@ -466,7 +466,7 @@ def test_saving_over_another_board_makes_keep_both_the_filled_button_not_replace
 
 
 def test_the_ring_on_the_next_rounds_first_player_is_explained_when_others_were_passed_over():
-    """Issue 24: while an Energy and Reset is read, the players' card rings the next round's
+    """While an Energy and Reset is read, the players' card rings the next round's
     first to decide; when those first in the new order can do nothing yet, it says the turn
     passed over them (the trial read "Next: Bjorn → Sigrid" and a ring on Sigrid)."""
     import random
@@ -508,8 +508,8 @@ def test_the_ring_on_the_next_rounds_first_player_is_explained_when_others_were_
 
 
 def test_turning_a_phone_back_and_forth_places_the_labels_once_per_size(monkeypatch):
-    """Issue 24's trial: turning back to sideways during a computer's turn took seconds; the
-    labels' places (the dearest part of drawing the isle) were worked out at every fit."""
+    """Turning back to sideways during a computer's turn is quick: the labels' places
+    (the dearest part of drawing the isle) are worked out once per size, not at every fit."""
     import companion.app.board_view as board_view
 
     placed = []

@@ -1,4 +1,4 @@
-"""The digital board's coach without a browser (issue 23, item 4): "What would the computer
+"""The digital board's coach without a browser: "What would the computer
 do?" (the search's command, what it draws on the isle, the chance it keeps, one search at a
 time, gone when the position moves on, a late answer dropped, nothing recorded) and the
 chance bars behind the device's switch (worked out only while shown, once per position, one

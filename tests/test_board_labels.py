@@ -1,4 +1,4 @@
-"""Territory labels on the isle, as geometry (issue 24's trial, finding 1).
+"""Territory labels on the isle, as geometry.
 
 At 740x360 "Frostfang Peaks" was drawn over Rune Hollow, at 844x390 "Thingstead" over
 Mimir's Well, and in French at 915x412 and 390x844 two labels stacked. On every board the

@@ -1,4 +1,4 @@
-"""Why the digital board's isle takes no tap now (issue 24: never ignored without a word),
+"""Why the digital board's isle takes no tap now (never ignored without a word),
 decided in the play layer and said in English and French."""
 
 from companion.boards import shipped_board

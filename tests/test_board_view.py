@@ -464,7 +464,7 @@ def test_the_bottom_bar_is_the_screen_wide_on_a_phone_and_at_most_bar_most_on_a_
 
 
 def test_the_move_hint_gives_a_cost_the_engine_charges_for_a_marked_space():
-    """Issue 24's trial: a Sprite with one action left was told '→2: the move takes 2 actions'."""
+    """A Sprite with one action left is never told '→2: the move takes 2 actions'."""
     state = duel().new_initial_state()
     for command in [Summon(K.WYRM, "rh1"), Pass(), Pass(), Summon(K.SPRITE, "rh2"), Pass()]:
         state.apply(command)

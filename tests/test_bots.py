@@ -242,7 +242,7 @@ def test_mcts_budget_check_stops_before_an_expansion_that_would_not_fit():
 
 def test_mcts_stops_within_its_budget_when_the_work_suddenly_slows():
     """The pace estimate is only a guess: an expansion that turns out slower stops at the
-    deadline, so a decision runs over by at most one child's evaluation (issue 5: never more
+    deadline, so a decision runs over by at most one child's evaluation (never more
     than 20% over the budget)."""
     for players in (2, 4):
         for state in decisions(players, 4, 8):
@@ -256,7 +256,7 @@ def test_mcts_stops_within_its_budget_when_the_work_suddenly_slows():
 
 
 def test_mcts_spends_one_budget_per_turn_however_many_decisions_it_takes():
-    """Issue 11: the budget is per turn, so a table waits one budget per computer seat."""
+    """The budget is per turn, so a table waits one budget per computer seat."""
     game = make_game(2)
     state = game.new_initial_state()
     roll = SeededDice(3)
@@ -279,7 +279,7 @@ def test_mcts_spends_one_budget_per_turn_however_many_decisions_it_takes():
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
 def test_no_seat_is_ever_asked_a_decision_with_one_legal_choice(seed, players):
-    """Issue 11: a decision with one legal choice costs no thinking time. The engine settles
+    """A decision with one legal choice costs no thinking time. The engine settles
     such steps itself (digital flow), so no bot or person is ever asked one."""
     state, rng, roll = make_game(players).new_initial_state(), random.Random(seed), SeededDice(seed)
     while not state.is_terminal:

@@ -1,4 +1,4 @@
-"""Play on from any moment (issue 23, item 5): a new digital game from a table game's Energy
+"""Play on from any moment: a new digital game from a table game's Energy
 and Reset or a digital game's record, its own game in the store, the original untouched."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The coach on the screens (issue 23, items 2, 3 and 5), without a browser: the device's
+"""The coach on the screens, without a browser: the device's
 chance switch, the table's chance line, the result's rounds, the review's view-model, the
 coach's work off the pages' thread, and playing on from the review's moments."""
 
@@ -73,7 +73,7 @@ def store(tmp_path):
 
 
 def test_the_chance_switch_is_off_until_a_device_turns_it_on():
-    # Issue 23, item 2: some tables want no spoilers.
+    # Some tables want no spoilers.
     assert not chances_on(None)
     assert not chances_on("")
     assert not chances_on("yes please")

@@ -1,5 +1,5 @@
-"""Flet's encoder asking `is_dataclass` once per type (companion/app/dataclass_check.py,
-issue 22): the same answers as the standard function, the same bytes sent for a screen."""
+"""Flet's encoder asking `is_dataclass` once per type (companion/app/dataclass_check.py):
+the same answers as the standard function, the same bytes sent for a screen."""
 
 from __future__ import annotations
 

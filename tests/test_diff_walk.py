@@ -1,5 +1,5 @@
-"""Flet's set-up walk, shortened to what can hold a control (companion/app/diff_walk.py,
-issue 22), sends what Flet's own walk sends and sets every control up alike: on a screen
+"""Flet's set-up walk, shortened to what can hold a control (companion/app/diff_walk.py),
+sends what Flet's own walk sends and sets every control up alike: on a screen
 drawn whole, and on a screen changed in place after a record."""
 
 from __future__ import annotations

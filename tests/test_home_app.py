@@ -122,8 +122,8 @@ def test_typed_names_are_checked_as_the_model_checks_them():
 
 
 def test_import_reads_the_file_as_strictly_as_every_other_input(store):
-    """Issue 25: Import skipped the strict reader; duplicate keys were taken silently and a
-    5,000-digit number or deep nesting crashed the session."""
+    """Import reads through the strict reader: duplicate keys, a 5,000-digit number or deep
+    nesting are refused with a sentence, never taken silently or crashing the session."""
     good = random_log(DUEL, 2).to_json()
     text = json.dumps(good)
     twice = text[:-1] + ', "commands": []}'

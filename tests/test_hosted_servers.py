@@ -1,4 +1,4 @@
-"""Two `app --web --hosted` server processes on one database (issue 22), spoken to as Flet's
+"""Two `app --web --hosted` server processes on one database, spoken to as Flet's
 web client speaks (companion/app/wire_client.py), without a browser: a table started on one
 process is joined on the other by its code, and another table's device sees none of its
 games, whatever address it asks for.

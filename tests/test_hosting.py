@@ -1,4 +1,4 @@
-"""A hosted server (issue 22): tables as the unit, each device at its own table's games only,
+"""A hosted server: tables as the unit, each device at its own table's games only,
 limits held in the database, idle tables removed. The play layer, without a browser; two
 stores on one database stand for two server processes.
 """

@@ -354,7 +354,7 @@ def test_on_screen_an_arrow_never_starts_a_line_and_never_parts_two_numbers():
 
 
 def test_a_message_is_rendered_once_per_language_and_the_kept_ones_are_bounded(monkeypatch):
-    # Issue 22: a screen says the same sentences to each device of a table; a hundred pages
+    # A screen says the same sentences to each device of a table; a hundred pages
     # coming back at once render each sentence once, in each language.
     from companion.language import render as rendering
 

@@ -1,4 +1,4 @@
-"""Issue 20: what a real table forgets can be told late, at Energy and Reset.
+"""What a real table forgets can be told late, at Energy and Reset.
 
 A summon nobody entered pays its cost and is placed like any other creature; a removal
 nobody entered pays its bounty, which can win the game at 36 (ruling 11); a Wyrm swap nobody

@@ -1,9 +1,9 @@
 """Version 2 table logs recorded by an earlier engine still replay to the same game.
 
 tests/data/table-logs-v2.json holds random table games (2-4 players: summons tapped for later
-players, whole-table skips, removals, swaps, Energy and Reset records) as the engine of
-issue 10 recorded them, with where each game ended. Issue 20 changed when a player is asked
-in the Actions phase (one pass rule in every step); a version 2 log that was valid stays
+players, whole-table skips, removals, swaps, Energy and Reset records) as an earlier
+engine recorded them, with where each game ended. The engine now passes over a player with
+nothing to record in every step (one pass rule); a version 2 log that was valid stays
 valid (docs/game-log.md), so each must replay to the same energies, round, winner and board.
 """
 

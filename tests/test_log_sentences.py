@@ -1,4 +1,4 @@
-"""One sentence form (issue 21, item 3): the log keeps each record's sentence as a message
+"""One sentence form: the log keeps each record's sentence as a message
 (its id and values), and every reader renders it in their own language; English is one
 rendering like French."""
 

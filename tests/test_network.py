@@ -1,4 +1,4 @@
-"""Strangers on the network (issue 25): the real server, spoken to as Flet's client speaks.
+"""Strangers on the network: the real server, spoken to as Flet's client speaks.
 
 Each device is a websocket from an address of its own: every address of 127.0.0.0/8 is this
 machine, so 127.0.0.2 and 127.0.0.3 stand for two phones on the same Wi-Fi. Measured: wrong
@@ -206,7 +206,7 @@ def test_wrong_codes_count_against_the_connections_address_never_one_a_page_name
 
 
 def test_a_flood_from_a_page_without_the_code_leaves_another_device_served(table):
-    """Issue 25's measure: while a page without the code sends 10,000 events as fast as it
+    """While a page without the code sends 10,000 events as fast as it
     can, another device's page loads and a tap on its table records within 2 s.
 
     The flood goes on until the other device is measured: a quick server once took all

@@ -1,4 +1,4 @@
-"""The bus across processes (issue 22): changes announced through PostgreSQL's LISTEN/NOTIFY.
+"""The bus across processes: changes announced through PostgreSQL's LISTEN/NOTIFY.
 
 Two `PostgresBus` objects with their own connections stand for two server processes on one
 database: what a page records on one is heard by the pages of the other.

@@ -1,4 +1,4 @@
-"""One look at the store per drawing of a screen (companion/store/one_look.py, issue 22):
+"""One look at the store per drawing of a screen (companion/store/one_look.py):
 within a look each table row, game and seat is read once; a write of the look's own thread,
 or another process's write seen by the next look, is never hidden by it."""
 
@@ -62,7 +62,7 @@ def test_within_a_look_each_table_row_game_and_seat_is_read_once(two):
 
 
 def test_a_device_coming_back_with_its_kept_code_is_let_in_by_one_read(two):
-    # Issue 22: two hundred pages come back at once to the process left; each one's
+    # Two hundred pages come back at once to the process left; each one's
     # admission reads its table's row and its own device's row in one statement.
     first, _ = two
     access = TableAccess(first.tables)

@@ -1,5 +1,5 @@
 """What the bus hears for a server's pages runs on their loop, in the order heard, a batch at a
-time from one look at the store (companion/app/page_bus.py, issue 22)."""
+time from one look at the store (companion/app/page_bus.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""History, a watcher's screens and Home's cards as view-models (issue 21, item 2): what each
+"""History, a watcher's screens and Home's cards as view-models: what each
 says of the games in a store, in the device's language, driven without a browser."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The late records of Energy and Reset as a view-model (issue 21, item 2; issue 20): each
+"""The late records of Energy and Reset as a view-model: each
 form's fields, what its record will do or why the engine refuses it, before anything is
 recorded, and the record itself, driven without a browser. Ruling 11: a late bounty that
 reaches 36 wins at once; ruling 8: a Wyrm swap costs 1 energy. On a seated phone a form

@@ -1,4 +1,4 @@
-"""The New game form's view-model (issue 21): driven without a browser, its checks the models'."""
+"""The New game form's view-model: driven without a browser, its checks the models'."""
 
 from __future__ import annotations
 

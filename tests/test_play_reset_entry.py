@@ -1,8 +1,8 @@
-"""The table's Energy and Reset as a view-model (issue 21, item 2): the draft, the creature
+"""The table's Energy and Reset as a view-model: the draft, the creature
 asked about, each change a tap makes, and what another device's change means here, driven
 without a browser.
 
-The draft is the table's, kept in the store and shared by every device (issue 20); two
+The draft is the table's, kept in the store and shared by every device; two
 sessions on one store are two phones at one table. A domination bonus is optional (ruling 10),
 its holder's to take or decline.
 """
@@ -129,7 +129,7 @@ def test_taking_back_a_creature_not_there_is_refused_naming_it(store, clock):
 
 
 def test_two_phones_placing_at_once_keep_both(store, clock):
-    """Issue 20: a change made from a draft another phone has since changed is made again
+    """A change made from a draft another phone has since changed is made again
     from the stored one, so neither placement is lost."""
     game_id = to_reset(store)
     ann, cy = phone(store, game_id, clock), phone(store, game_id, clock)
@@ -144,7 +144,7 @@ def test_two_phones_placing_at_once_keep_both(store, clock):
 
 
 def test_another_phone_placing_the_creature_asked_about_asks_anew(store, clock):
-    """Issue 20: a territory tapped just after another device placed the creature this one
+    """A territory tapped just after another device placed the creature this one
     was asked about was meant for that creature: it is not put on the next."""
     game_id = to_reset(store)
     here, there = phone(store, game_id, clock), phone(store, game_id, clock)

@@ -1,4 +1,4 @@
-"""A game's result as a view-model (issue 21: no rule in the app): the winner and how they
+"""A game's result as a view-model (no rule in the app): the winner and how they
 won, the standings in the engine's order with its tie-break, and where undo leads, driven
 without a browser. Rulings 11 (36 wins at once, Summoner) and 13 (a final-round tie goes to
 the tied player later in the final round's order)."""

@@ -1,4 +1,4 @@
-"""Who a device is in a shared game, as a view-model (issue 21, item 2; issue 20's seats): the
+"""Who a device is in a shared game, as a view-model: the
 seats it may pick, those another device holds shown as taken and by which, a computer's seat
 offered to nobody, and the line a game screen shows of its seat, without a browser."""
 

@@ -1,6 +1,6 @@
-"""The host's Share panel as a view-model (issue 21, item 2): the codes and links, every
+"""The host's Share panel as a view-model: the codes and links, every
 device let in with how it came in, whether it is connected and its seats, and the host's
-Free for each player's seat (issue 20: a seat held by a lost phone), without a browser."""
+Free for each player's seat (a seat held by a lost phone), without a browser."""
 
 from __future__ import annotations
 

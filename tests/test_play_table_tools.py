@@ -1,4 +1,4 @@
-"""The table's tools as view-models (issue 21: no rule in the app): the attack odds tool asks
+"""The table's tools as view-models (no rule in the app): the attack odds tool asks
 the engine (ruling 7), and the correction by hand is checked as every typed text is,
 offered only to the devices that may make it (a player's own phone, the scorekeeper's) and
 refused as the engine refuses it, driven without a browser."""

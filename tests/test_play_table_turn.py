@@ -1,9 +1,9 @@
-"""The table's turn card as a view-model (issue 21, item 2): what each control says and
+"""The table's turn card as a view-model: what each control says and
 records, and which are another device's, driven without a browser.
 
 Rules it shows come from the engine: `reach` (a tap on a later player's square skips
 everyone before them, design.md "skip"), `blocker` (why a step passes a player over), and
-the shared table's seats (issue 20: a seated phone records only its own player's turns).
+the shared table's seats (a seated phone records only its own player's turns).
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def test_energy_and_reset_and_the_end_lead_to_their_screens(store):
 
 
 def test_a_card_reads_the_seats_once_and_a_tap_reads_them_anew(store):
-    """Issue 22: on a hosted table every read of a seat is a database query, and a card asks
+    """On a hosted table every read of a seat is a database query, and a card asks
     for each of its controls; a drawing reads them once, a write as they are then."""
     reads = []
 

@@ -1,5 +1,5 @@
 """The play layer's bus and a page's visit: what a device may see and where its address
-leads, decided without Flet (issue 21) and without a browser."""
+leads, decided without Flet and without a browser."""
 
 from __future__ import annotations
 

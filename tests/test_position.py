@@ -1,4 +1,4 @@
-"""Position text: prints and parses back to the same position (issue 12, item 4), like FEN."""
+"""Position text: prints and parses back to the same position, like FEN."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""Bad input names its problem in the app's words (issue 12, item 6): never pydantic's phrasing."""
+"""Bad input names its problem in the app's words: never pydantic's phrasing."""
 
 import copy
 import json

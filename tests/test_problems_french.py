@@ -232,7 +232,7 @@ def test_the_command_line_refuses_input_in_the_language_asked(tmp_path):
     board = CliRunner().invoke(app, ["tally", "--lang", "fr", "-"], input=json.dumps(unknown))
     assert board.stderr.startswith("error: le plateau 'atlantis' est inconnu (plateaux fournis")
 
-    # Issue 14: game new and game import take --lang like the other game commands.
+    # Game new and game import take --lang like the other game commands.
     db = ["--db", str(tmp_path / "games.sqlite3")]
     crowded = ["game", "new", "--players", "a,b,c", "--board", "duel-isle", "--lang", "fr", *db]
     new = CliRunner().invoke(app, crowded)

@@ -223,7 +223,7 @@ def test_queries_change_nothing_and_equal_positions_have_equal_keys():
 
 
 def test_a_tap_asks_for_the_command_its_space_is_marked_with_and_one_declaration_answers():
-    """The digital board's tap mapping is the engine's (issue 21): on every space of positions
+    """The digital board's tap mapping is the engine's: on every space of positions
     met in random games, the one declaration answering a tap gives the space's own legal
     command wherever the space has one."""
     import random

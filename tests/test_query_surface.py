@@ -1,4 +1,4 @@
-"""Outside the engine, GameState is read only through its queries (issue 12, item 1).
+"""Outside the engine, GameState is read only through its queries.
 
 GameState keeps seat- and kind-indexed arrays (`occupant`, `pending`, `reserve`, ...) for
 speed; views and bots ask `companion/engine/queries.py` (or GameState's query methods)

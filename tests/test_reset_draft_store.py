@@ -1,4 +1,4 @@
-"""Issue 20: the Energy and Reset draft is the table's, kept in the store; issue 25: dice
+"""The Energy and Reset draft is the table's, kept in the store; dice
 come from a secret the store keeps, and an attack tried again rolls the same.
 
 Run against SQLite and, when a server is given, PostgreSQL (tests/store_support.py).
@@ -164,7 +164,7 @@ def test_deleting_a_game_deletes_its_draft(store):
     assert store.draft(saved.id).entries is None
 
 
-# --- dice nobody can outguess (issue 25) ---------------------------------------------------------
+# --- dice nobody can outguess --------------------------------------------------------------------
 
 
 def attacks(store, seed: int, count: int):
@@ -182,7 +182,7 @@ def attacks(store, seed: int, count: int):
 
 
 def test_rolls_cannot_be_foretold_from_the_game_id(store):
-    """Issue 25: the game id (in every address) and the record's number gave every roll."""
+    """The game id (in every address) and the record's number do not give the roll."""
     rolled = attacks(store, seed=4, count=30)
     foretold = 0
     for game_id, seq, attack in rolled:
@@ -194,7 +194,7 @@ def test_rolls_cannot_be_foretold_from_the_game_id(store):
 
 
 def test_an_attack_undone_and_tried_again_rolls_the_same(store):
-    """Issue 25: undo could fish for a better roll; the same position now rolls the same."""
+    """Undo cannot fish for a better roll: the same position rolls the same."""
     rng = random.Random(9)
     saved = store.new_game(DUEL)
     tried = 0

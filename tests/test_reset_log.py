@@ -1,4 +1,4 @@
-"""Each Energy and Reset is an entry of the game's log, in words with its numbers (issue 11).
+"""Each Energy and Reset is an entry of the game's log, in words with its numbers.
 
 The entry is derived: the command that finishes a round leaves the engine's tally, and the
 store words it (`LogEntry.reset`) when it records or replays the log; nothing new is stored.

@@ -1,4 +1,4 @@
-"""Digital Energy and Reset shows each energy as the passes leave it (issue 11, item 3).
+"""Digital Energy and Reset shows each energy as the passes leave it.
 
 Ruling 10: the modifier, Sprite and domination passes run one after another, in turn order.
 So when a player decides on a domination bonus, the first two passes and every bonus

@@ -217,7 +217,7 @@ def test_energy_starts_at_five(mode):
 def test_unaffordable_summon_is_refused_with_a_clear_message(mode):
     """Ruling 1: a summon the player cannot pay for is illegal and says why."""
     state = arrange(mode=mode, phase=Phase.SUMMONING, step=W, energy={"red": 4})
-    # The step passes red over (issue 20: one pass rule), and her tap is told why.
+    # The step passes red over (one pass rule), and her tap is told why.
     assert state.current_player == "blue"
     refused(
         state,
@@ -236,7 +236,7 @@ def test_summoning_down_to_exactly_zero(mode):
     for kind in (W, T, S):
         assert (state.current_player, state.step_kind) == ("blue", kind)
         state.apply(Pass())
-    # Digital: red's Wyrm acts. Table (issue 20, one pass rule): it could remove nothing, blue
+    # Digital: red's Wyrm acts. Table (one pass rule): it could remove nothing, blue
     # has no creature, so nobody is asked in the Actions phase.
     assert state.phase is (Phase.ACTIONS if mode == "digital" else Phase.ENERGY_AND_RESET)
     assert energies(state) == {"red": 0, "blue": 5}
@@ -451,7 +451,7 @@ def test_removed_creature_returns_next_round_table():
 def test_summon_of_a_removed_creature_this_round_says_when_it_returns():
     """Ruling 4: trying to summon a creature that is away this round names its return."""
     state = arrange(phase=Phase.SUMMONING, step=W, returning={"red": {W: 1}})
-    # The step passes red over, and her tap is told why (issue 20).
+    # The step passes red over, and her tap is told why.
     assert state.current_player == "blue"
     refused(state, Summon(W, "w1", by="red"), "red has no Wyrms left to summon (1 back next round)")
 
@@ -654,8 +654,8 @@ def test_sprite_defence_counts_only_the_owners_other_sprites_in_the_territory():
 
 
 def test_a_won_attack_says_the_attacker_moves_into_the_space_it_won_in_both_languages():
-    """Ruling 7: on success the attacker moves into the defender's location; issue 24's trial
-    found the sentence silent about it."""
+    """Ruling 7: on success the attacker moves into the defender's location, and its
+    sentence says so."""
     state = arrange({"m2": ("john", T), "e1": ("sarah", T)}, players=("john", "sarah"), step=T)
     state.apply(Activate("m2"))
     won = Attack("e1", attack_roll=6)
@@ -714,7 +714,7 @@ def test_bounty_is_paid_at_once_digital(victim, bounty):
 def test_bounty_is_paid_at_once_table(victim, bounty):
     """Ruling 7: a recorded removal pays 3 / 2 / 1 to the player whose turn it is (a Troll
     removes any kind: 2 + 6 reaches even a Wyrm's defence of 8)."""
-    # Blue's second creature leaves red's Troll something to do after (issue 20's pass rule).
+    # Blue's second creature leaves red's Troll something to do after (the one pass rule).
     state = arrange(
         {"a": ("red", T), "b": ("blue", victim), "c": ("blue", S)},
         mode="table",

@@ -1,4 +1,4 @@
-"""What another server process must see lives in the database (issue 22): a shared table's
+"""What another server process must see lives in the database: a shared table's
 codes, seats and wrong tries, the computers' leases, and the saved games behind the cache.
 
 Two stores on one database stand for two server processes (each has its own connections and

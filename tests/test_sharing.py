@@ -292,7 +292,7 @@ def test_a_seated_session_records_its_players_turns_and_is_refused_anothers(save
     seat["now"] = "red"
     assert session.undo().ok
     assert store.load(game_id).revision == 2 and not store.load(game_id).log
-    # Issue 20: with no device of her own, Ragna's turn is recorded from Bjorn's phone, as hers.
+    # With no device of her own, Ragna's turn is recorded from Bjorn's phone, as hers.
     seated.discard("red")
     seat["now"] = "blue"
     assert session.do(Pass(), by="red").ok
@@ -564,8 +564,8 @@ def test_the_share_panel_reads_its_codes_out_and_frees_a_seat(saved_game):
 def test_a_page_opening_elsewhere_leaves_a_game_screen_alone_and_a_freed_seat_does_not(
     saved_game,
 ):
-    # Issue 22: a hundred pages coming back after a process died each told every page of
-    # their table; a game's screen looked up its seat for each, though no seat had changed.
+    # A hundred pages coming back after a process died each tell every page of their
+    # table; a game's screen looks up its seat only when a seat changed.
     store, game_id = saved_game
     app, access, heard = _shared_app(store)
     device = app.ticket.device
@@ -648,7 +648,7 @@ def test_a_locked_out_address_is_told_so_not_its_device():
 
 
 def test_a_late_record_is_its_players_to_make():
-    """Issue 20's trial: the late-record dialogs recorded for another seated player."""
+    """The late-record dialogs never record for another seated player."""
     labels = {"red": "Ragna", "blue": "Bjorn", "green": "Sigrid"}
     late = LateRemoval("blue", "green", CreatureKind.TROLL)
     refused = others_refusal("red", [late], (), labels, {"red", "blue"})
@@ -666,7 +666,7 @@ def test_a_late_record_is_its_players_to_make():
 
 
 def test_a_stranger_behind_the_same_router_cannot_keep_the_tables_own_devices_out():
-    """Issue 25: wrong tries hold back an address; what only the table's devices hold (the
+    """Wrong tries hold back an address; what only the table's devices hold (the
     host's key, or the code a device came in with and the id it kept) still opens."""
     access = TableAccess(tables(), limiter=TryLimiter(tries=5, window_s=60, clock=Clock()))
     router = "203.0.113.5"  # a café's one public address, in the hosted mode

@@ -67,7 +67,7 @@ def test_a_game_from_start_to_export_and_back(tmp_path):
     assert (done["revision"], done["seq"], done["description"]) == (1, 1, first["description"])
 
     # The same tap again is Ragna's, and it is Bjorn's turn now: refused, not re-aimed at him,
-    # with the reason the step passes her over (issue 20), not just whose turn it is.
+    # with the reason the step passes her over, not just whose turn it is.
     again = one_line_error(invoke("do", game_id, json.dumps(first["command"]), *db))
     assert "Ragna has no Wyrms left to summon" in again
     # Left without `by`, a command typed at a terminal is the current player's.

@@ -72,7 +72,7 @@ def test_bytes_that_are_not_utf8_are_named():
         read_bounded(io.BytesIO(b'{"\xff'), "f.json")
 
 
-# --- linear in its input (issue 25) -------------------------------------------------------------
+# --- linear in its input ------------------------------------------------------------------------
 
 # Runs of escapes that made the reader quadratic (80 kB of `\"` took 23 s): each about 2 MB,
 # valid or cut short, behind an opening quote or none. A quadratic reader takes hours on them.

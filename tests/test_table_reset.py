@@ -1,6 +1,6 @@
 """Energy and Reset at the table: what the screen starts from and the record it ends in.
 
-Issue 10, nothing assumed: the draft starts from the last board seen (ruling 4: creatures
+Nothing assumed: the draft starts from the last board seen (ruling 4: creatures
 stay on the board across rounds) minus what was removed, and never guesses which creature a
 recorded removal took; the record it makes places or marks gone every creature on record.
 """
@@ -91,7 +91,7 @@ def where(draft) -> dict[str, list[tuple[str, str]]]:
 
 
 def test_round_1_has_nothing_to_start_from_so_every_creature_is_to_place():
-    """Issue 10: nothing assumed; this round's summons are to place, none is pre-filled."""
+    """Nothing assumed; this round's summons are to place, none is pre-filled."""
     draft = reset_draft(round_1())
     assert where(draft) == {}
     assert draft.groups() == [(ALICE_W, 1), (BOB_T, 1), (BOB_S, 2), (CARA_S, 2)]
@@ -116,7 +116,7 @@ def test_without_a_removal_every_creature_stays_where_it_was_seen_and_summons_ar
 
 
 def test_a_removed_creature_from_one_territory_is_not_pre_filled_and_the_rest_are():
-    """Issue 10, 'wrong advice': the removed Troll is not offered, and the record is accepted."""
+    """No wrong advice: the removed Troll is not offered, and the record is accepted."""
     state = round_2()
     to_reset(state, Removal("b", T, by="a"), Removal("c", S, by="a"))
     draft = reset_draft(state)
@@ -139,7 +139,7 @@ def test_when_removals_took_only_new_creatures_the_old_ones_stay():
 
 
 def test_when_the_record_cannot_say_which_creature_was_removed_none_of_that_group_is_pre_filled():
-    """Issue 10: Bob's Sprites stood in two territories and one was removed: ask, do not guess."""
+    """Bob's Sprites stood in two territories and one was removed: ask, do not guess."""
     state = round_2()
     to_reset(state, Removal("b", S, by="a"))
     draft = reset_draft(state)
@@ -199,7 +199,7 @@ def test_placing_taking_back_and_marking_gone_keep_every_creature_in_one_place()
 
 
 def test_the_record_is_refused_naming_what_is_left_and_the_trial_counts_it_as_gone():
-    """Issue 10, 'silent loss': nothing entered is never taken as removed by the record."""
+    """No silent loss: a creature nobody placed is never taken as removed by the record."""
     state = round_2()
     to_reset(state, Removal("b", S, by="a"))
     draft = reset_draft(state)

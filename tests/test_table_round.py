@@ -103,7 +103,7 @@ def wyrm_and_sprite_acting():
 def test_a_removal_is_made_by_the_player_whose_creatures_act_now():
     state = wyrm_and_sprite_acting()
     assert where(state) == ("actions", "wyrm", "a")
-    # Bob has no Wyrm: his tap is refused with the reason the step passes him over (issue 20).
+    # Bob has no Wyrm: his tap is refused with the reason the step passes him over.
     refused(state, Removal("a", W, by="b"), "Bob has no Wyrms on the board")
     state.apply(Removal("b", S, by="a"))
     assert state.energy_of("a") == 1
@@ -122,7 +122,7 @@ def test_skip_to_the_end_of_summoning_passes_everyone_left_in_one_record():
     )
     state.apply(skip)
     # Nobody but Alice has a creature: her Wyrm could remove nobody, so nobody is asked in the
-    # Actions phase (issue 20, one pass rule in every step).
+    # Actions phase (one pass rule in every step).
     assert where(state) == ("energy_and_reset", None, None)
 
 
@@ -342,7 +342,7 @@ def test_a_tap_the_round_has_passed_or_the_rules_refuse_is_refused_by_reach():
     # Her turn in this step is over, and she has no Wyrm left anyway: the reason is said.
     with pytest.raises(IllegalCommand, match="Alice has no Wyrms left to summon"):
         state.reach(Summon(W, by="a"))
-    # Alice has no energy left for a Troll: the refusal says so, not whose turn it is (issue 20).
+    # Alice has no energy left for a Troll: the refusal says so, not whose turn it is.
     with pytest.raises(IllegalCommand, match="Alice cannot summon Trolls: 0 energy"):
         state.reach(Summon(T, by="a"))
     assert where(state) == ("summoning", "wyrm", "b")
@@ -381,7 +381,7 @@ def test_a_wyrm_removes_at_most_as_many_creatures_as_its_actions():
     assert where(state) == ("actions", "wyrm", "a")
     state.apply(Removal("c", S, by="a"))
     # The third removal cannot be made: the second is the last, and the log says why Alice is
-    # then passed over (issue 20: nothing left to record, so no pass is asked of her).
+    # then passed over (nothing left to record, so no pass is asked of her).
     last = Removal("c", S, by="a")
     assert str(state.sentence(last)) == (
         "Alice removes Cara's Sprite and gains 1 (1 → 2); Alice's Wyrms have used all their actions"

@@ -1,4 +1,4 @@
-"""Issue 20's table rules: a summon needs a vacant place by the record, one pass rule in
+"""Table rules: a summon needs a vacant place by the record, one pass rule in
 every step, and every refusal gives its real reason.
 
 Positions are written as position text (docs/engine.md), so each test starts exactly where
@@ -105,7 +105,7 @@ def test_the_summoner_is_told_the_isle_is_full_by_the_record():
 
 
 def test_a_troll_one_cannot_afford_is_refused_with_the_energy_not_the_turn():
-    """Issue 20: 'it is Bob's turn, not Ann's' was the reason given; the real one is energy."""
+    """The reason given is the real one, energy, not 'it is Bob's turn, not Ann's'."""
     state = new_state()
     state.apply(Summon(W, by="a"))  # Ann is on 0
     with pytest.raises(IllegalCommand, match="Ann cannot summon Trolls: 0 energy"):
@@ -121,7 +121,7 @@ def test_a_fourth_troll_is_refused_with_the_reserve():
 
 
 def test_a_creature_removed_this_round_is_not_asked_to_be_summoned_again():
-    """Issue 20: placing a creature removed this round said 'record the summon first'."""
+    """Placing a creature removed this round never says 'record the summon first'."""
     state = new_state()
     play(
         state,
@@ -150,8 +150,8 @@ def test_a_creature_removed_this_round_is_not_asked_to_be_summoned_again():
 
 
 def test_a_player_whose_creatures_could_record_nothing_is_passed_over_and_told_why():
-    """Issue 20: Actions asked for a pass from a Wyrm with nothing left to do; Summoning
-    never did. Now neither does: a player is asked only if they could record something."""
+    """Neither Actions nor Summoning asks for a pass from a creature with nothing left to
+    do: a player is asked only if they could record something."""
     state = new_state()
     play(state, Summon(W, by="a"), Skip("summoning", S, "b"), Summon(S, by="b"))
     play(state, Skip("summoning"))

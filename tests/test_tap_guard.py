@@ -1,4 +1,4 @@
-"""Issue 20, one tap one record: the guard each screen asks before a tap is sent."""
+"""One tap one record: the guard each screen asks before a tap is sent."""
 
 from companion.play.tap_guard import GUARD_S, TapGuard, Verdict
 

@@ -1,4 +1,4 @@
-"""Issue 21: a record names the tap it belongs to, so undo and redo take back exactly what
+"""A record names the tap it belongs to, so undo and redo take back exactly what
 one tap recorded, and export, import and replay keep where taps begin. No clock decides it.
 """
 

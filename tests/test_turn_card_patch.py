@@ -1,4 +1,4 @@
-"""The table's turn card changes in place (issue 22): a tap sends each device a small patch,
+"""The table's turn card changes in place: a tap sends each device a small patch,
 and a tap made on the drawing before still reaches a handler of its own, never a control
 that now records something else.
 

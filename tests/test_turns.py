@@ -132,7 +132,7 @@ def test_computer_seats_come_from_the_setup_seeded_per_game_and_seat(store):
     turns, _ = against_a_bot(store)
     assert bot_seats(turns.session.saved.setup) == {"blue": "greedy"}
     assert set(seat_bots(turns.session)) == {"blue"}
-    # Issue 11: a computer's turn is shown for a moment per command, a little in all.
+    # A computer's turn is shown for a moment per command, a little in all.
     assert pause_for(Pass()) == 0 and pause_for(Move("rh1")) == SHOW_EACH
     assert pause_for(Activate("rh1")) == 0  # seen in the move or attack that follows
     assert pause_for(Move("rh1"), SHOW_PER_TURN - 0.1) == pytest.approx(0.1)
@@ -151,7 +151,7 @@ def test_a_computer_plays_its_seat_until_a_persons_turn(store):
     assert turns.human_to_move() and not turns.busy and turns.showing is None
     made = [entry.command.by for entry in log]
     assert made[0] == "red" and set(made[1:]) == {"blue"}
-    # Each command is shown for its share of its turn's showing time (issue 11); one with
+    # Each command is shown for its share of its turn's showing time; one with
     # none left (or a pass) is recorded without being pointed out.
     expected = pauses(turns.session, after=1)
     assert any(seconds == SHOW_EACH for seconds in expected)
@@ -426,7 +426,7 @@ def computers_only(store):
 
 
 def test_the_next_computer_decision_is_made_while_a_command_is_shown(store):
-    # Issue 11: showing a command and working out the next one overlap, and nothing is
+    # Showing a command and working out the next one overlap, and nothing is
     # searched twice: each decision recorded was searched once.
     turns, stage, bots = computers_only(store)
     session = turns.session

@@ -1,10 +1,10 @@
 """Text that comes in is clean Unicode wherever it arrives; text saved before is shown safely.
 
-Issue 25: a player name holding a lone surrogate ("Bo\\ud800b") was accepted through the app's
-Import, `game import` and a non-UTF-8 terminal, and then blanked Home and crashed `game list`,
-`game do`, `game show` and `game export` (which left an empty temporary file); bidi overrides
-and look-alike names were accepted as players. One check (models/text.py) now guards every
-entry point, and a game saved by an older version with such a name still opens.
+A player name holding a lone surrogate ("Bo\\ud800b"), bidi overrides or a look-alike of
+another name is refused wherever it arrives (the app's Import, `game import`, a non-UTF-8
+terminal): one check (models/text.py) guards every entry point. A game saved by an older
+version with such a name still opens, and Home, `game list`, `game do`, `game show` and
+`game export` show it without a crash or an empty temporary file.
 """
 
 from __future__ import annotations

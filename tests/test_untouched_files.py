@@ -174,7 +174,8 @@ def test_export_refuses_a_fifo_a_device_and_a_folder(tmp_path, game):
 
 
 def test_export_refuses_a_read_only_file_and_leaves_it_as_it_was(tmp_path, game):
-    """Issue 25: the export replaced a read-only file (the rename needs only the folder)."""
+    """The export never replaces a read-only file (a rename needs only the folder's
+    permission)."""
     path = tmp_path / "kept.json"
     path.write_text("keep me", encoding="utf-8")
     path.chmod(0o444)
@@ -194,7 +195,7 @@ def test_an_export_that_fails_midway_is_one_line_and_leaves_nothing(
     tmp_path, game, monkeypatch, failure
 ):
     """A disk that fills up (reported when the file is flushed to it), or text that cannot be
-    encoded (issue 25: a saved lone surrogate left an empty temporary file): one line for the
+    encoded (a saved lone surrogate): one line for the
     first, and never a file or a temporary file left behind."""
     out = tmp_path / "out"
     out.mkdir()
@@ -238,7 +239,7 @@ WRITERS = {
 
 @pytest.mark.parametrize("writer", list(WRITERS))
 def test_a_full_standard_output_is_one_line_and_a_failure(tmp_path, game, writer):
-    """Issue 25: `> /dev/full` was a traceback."""
+    """`> /dev/full` is one line, never a traceback."""
     args, stdin = WRITERS[writer]
     game_id = game[2]
     args = [game_id if arg == "{game}" else arg for arg in args]

@@ -139,7 +139,7 @@ def test_the_apps_own_pages_are_answered(client, headers):
     ],
 )
 def test_a_refusal_speaks_the_browsers_language(client, accept_language, said):
-    # Issue 14: every sentence the app says is in the device's language, this one included.
+    # Every sentence the app says is in the device's language, this one included.
     headers = {"host": "evil.example:8550"}
     if accept_language is not None:
         headers["accept-language"] = accept_language
@@ -249,7 +249,7 @@ def _fetch(port: int, path: str, **headers: str):
 
 
 def test_the_real_server_sends_its_files_gzipped_and_revalidated(served):
-    """Issue 22: a first visit was ~17 MB uncompressed, uncacheable; Flet's big two files
+    """A first visit is ~17 MB uncompressed; Flet's big two files
     must travel compressed where the client accepts it, and a second visit get 304s.
 
     A client that takes brotli too gets it once the file is packed (web_packs.py), gzip

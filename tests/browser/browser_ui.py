@@ -74,7 +74,7 @@ class Screen:
         """Wait until some visible text or label contains `text`.
 
         What shows may have come from another device's record: the screen just changed, and a
-        person's next tap comes after reading it (the app refuses a tap sooner, issue 20).
+        person's next tap comes after reading it (the app refuses a tap sooner).
         """
         self.page.wait_for_function(HAS_TEXT, arg=text, timeout=timeout * 1000)
         self.last_tap = max(self.last_tap, time.monotonic())
@@ -84,7 +84,7 @@ class Screen:
 
         A tap sooner after this device's last one is a double tap's second half, and one
         sooner after another device redrew the screen may be aimed at what was there; the app
-        drops both (issue 20). The margin covers the taps' uneven way to the server.
+        drops both. The margin covers the taps' uneven way to the server.
         """
         time.sleep(max(0.0, self.last_tap + GUARD_S + PACE_MARGIN_S - time.monotonic()))
         self.last_tap = time.monotonic()

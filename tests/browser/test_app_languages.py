@@ -1,4 +1,4 @@
-"""The app in French in Chromium (issue 14): the device's language, per device.
+"""The app in French in Chromium: the device's language, per device.
 
 A browser whose locale is French opens the app in French; one set to English stays in
 English. Switching on Home changes that device only, at once, and the choice outlives a

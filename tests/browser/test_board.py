@@ -71,7 +71,7 @@ CONTINUE = r"^(Continue to round \d+|See the result)$"
 
 def go_on_from_reset(ui, saved) -> bool:
     """If the screen shows the Energy and Reset the log ends with, check its sentences and tap
-    Continue; whether it did. Play waits for that tap (issue 11)."""
+    Continue; whether it did. Play waits for that tap."""
     button = ui.page.get_by_role("button", name=re.compile(CONTINUE))
     if not saved.log or saved.log[-1].reset is None or not button.count():
         return False
@@ -147,7 +147,7 @@ def test_a_whole_game_against_a_greedy_bot_by_touch(server, browser, artifacts):
     click_until(ui, ui.button("Digital board"), "any seat can be the computer")
     click_until(ui, page.locator("[flt-semantics-identifier=played-by-2]"), "Computer: hard")
     ui.click(ui.button("Computer: quick"))
-    # A screen reader hears the choice with the question (issue 24's trial).
+    # A screen reader hears the choice with the question.
     chosen = page.locator("[flt-semantics-identifier=played-by-2]").first
     page.wait_for_function(
         "e => e.textContent.includes('Player 2 is played by Computer: quick')",

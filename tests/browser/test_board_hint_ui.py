@@ -1,4 +1,4 @@
-"""The coach on the digital board in Chromium (issue 23, item 4).
+"""The coach on the digital board in Chromium.
 
 - "What would the computer do?": asked on a person's turn, the computer's move is drawn on
   the isle (each space it is about has a `hint-<id>` node of the semantics tree, over that

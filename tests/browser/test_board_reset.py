@@ -1,4 +1,4 @@
-"""Issue 11 on the digital board: an Energy and Reset shown and logged before play goes on,
+"""The digital board in Chromium: an Energy and Reset shown and logged before play goes on,
 bonuses decided on true totals, and the computers taken over when their device leaves.
 """
 

@@ -1,4 +1,4 @@
-"""A phone on its side plays like a tablet (issue 24): the isle takes the screen's height.
+"""A phone on its side plays like a tablet: the isle takes the screen's height.
 
 At 844x390, 740x360 and 915x412 every space of Gathering Isle (38, the most of any shipped
 board) is inside the visible isle without scrolling, none is under a control (a button's

@@ -1,4 +1,4 @@
-"""The coach on the screens in Chromium (issue 23, items 2, 3 and 5).
+"""The coach on the screens in Chromium.
 
 - The chance line after an Energy and Reset, behind this device's switch: off at first (no
   spoilers), on when turned on (and still on after a reload), off again when turned off.

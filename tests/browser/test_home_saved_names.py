@@ -1,4 +1,4 @@
-"""Home in Chromium with a game an older version saved with a bad player name (issue 25).
+"""Home in Chromium with a game an older version saved with a bad player name.
 
 A lone surrogate in a name made Home stay blank on every device, even after a restart: the
 name could not be sent to the browser. Now it is listed and opens, the bad character shown

@@ -1,4 +1,4 @@
-"""A hosted server's tables in Chromium (issue 22): a phone starts a table and is shown its
+"""A hosted server's tables in Chromium: a phone starts a table and is shown its
 codes; a phone on another server process joins by the code and sees the table's game; a
 stranger who starts a table of its own sees none of it.
 """

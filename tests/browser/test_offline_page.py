@@ -1,10 +1,10 @@
 """The page asks nothing of another host, and a browser that reloads or leaves is no error.
 
-Issue 20: the page asked a CDN for Rive's runtime and the server for Noto fonts it does not
-ship (404). Every browser test fails when a page asks a host other than the app server
+The page asks no CDN for Rive's runtime and the server for no font it does not ship
+(a 404). Every browser test fails when a page asks a host other than the app server
 (conftest.py, `OwnHostsOnly`); the first test shows that check catching a request.
-Issues 20 and 24: closing a tab, or reloading while the computers play, printed a traceback
-in the server's output.
+Closing a tab, or reloading while the computers play, prints no traceback in the server's
+output.
 """
 
 from __future__ import annotations

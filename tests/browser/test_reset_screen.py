@@ -1,6 +1,6 @@
 """The Energy and Reset screen in Chromium: nothing assumed, every creature accounted for.
 
-Issue 10: after a recorded removal the screen offers no creature the record says is gone
+After a recorded removal the screen offers no creature the record says is gone
 and guesses nothing it cannot know; a creature left unplaced is refused by name, not taken
 as removed; one tap places a creature, and Apply and the tally stay in view on a phone.
 Each game is imported at round 2's Energy and Reset (round 1's board already recorded).
@@ -142,7 +142,7 @@ def test_a_removed_creature_is_not_pre_filled_and_what_is_placed_is_recorded(
     draft.place(draft.next_to_place(None), "troll-mire")
     assert tally_label(ui) == expected_tally(before, draft, left=0)
     ui.shot("reset-removed-placed", tall=844)
-    # The tally explained is one tap from the pinned numbers (issue 20), then closed again.
+    # The tally explained is one tap from the pinned numbers, then closed again.
     ui.tap("Why?", " starts on ")
     # Escape closes the sheet; one pressed while it is still sliding in can be lost: again.
     for attempt in range(3):
@@ -188,7 +188,7 @@ def test_an_unplaced_creature_is_refused_by_name_until_marked_not_on_the_board(
     ui = open_reset(browser, artifacts, server, game_id, "Where is Sigrid's Sprite now?")
     ui.wait_for("1 summoned this round")
 
-    # Apply says how many are still to place and cannot be taken for ready (issue 20): a tap
+    # Apply says how many are still to place and cannot be taken for ready: a tap
     # on it stores nothing.
     waiting = ui.button("1 to place").first
     waiting.wait_for(timeout=20000)
@@ -263,7 +263,7 @@ def test_the_screen_fits_phones_and_tablets_in_both_themes(server, browser, arti
             time.sleep(1)
             ui.page.screenshot(path=str(artifacts / f"reset-{name}-{theme}.png"))
             if viewport is PHONE:
-                # Issue 20: on a small phone the territories get half the screen or more.
+                # On a small phone the territories get half the screen or more.
                 prompt = ui.page.locator("[flt-semantics-identifier=reset-prompt]").first
                 top = prompt.bounding_box()
                 assert top is not None

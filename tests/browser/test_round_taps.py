@@ -1,4 +1,4 @@
-"""A whole table round on a 390x844 phone, tap by tap: taps <= events + 4 (issue 10's measure).
+"""A whole table round on a 390x844 phone, tap by tap: taps <= events + 4.
 
 Three players on Gathering Isle. Round 1 is quiet (nobody can afford a Wyrm and two
 Sprites on 5 energy, so the scripted round is round 2, when everyone has 10). In round 2

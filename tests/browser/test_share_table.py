@@ -1,4 +1,4 @@
-"""Phones join a shared table (issue 13): a code lets them in, seats say who records what.
+"""Phones join a shared table: a code lets them in, seats say who records what.
 
 Every device is a browser context of its own (its own kept code, as separate phones have):
 the host, two players, a watcher and an intruder, all on loopback, where `--share` asks

@@ -2,8 +2,8 @@
 
 The second phone's screen is held back (its server messages are kept from it for a moment,
 as a slow network would), so its player taps a button for a turn that is already over. The
-tap must be refused with a sentence, and the next player's turn must be intact (issue 10:
-"a tap on a screen that has since moved on is refused, never re-aimed").
+tap must be refused with a sentence, and the next player's turn must be intact
+(a tap on a screen that has since moved on is refused, never re-aimed).
 """
 
 from __future__ import annotations

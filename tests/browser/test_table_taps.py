@@ -1,4 +1,4 @@
-"""Issue 20 in Chromium: a tap records what its person meant, once, on every phone.
+"""Table taps in Chromium: a tap records what its person meant, once, on every phone.
 
 - A double tap (two taps 80-250 ms apart, at one spot, as a finger makes them) records once,
   on every kind of table control: a summon square, a player's "done", the whole table's skip,
@@ -91,8 +91,8 @@ def test_a_double_tap_on_every_kind_of_table_control_records_once(server, browse
 def test_a_double_tap_that_ends_a_phase_does_not_also_tap_the_next_phase(
     server, browser, artifacts
 ):
-    """Issue 20's trial: "Nobody summons more" tapped twice also recorded "Ragna is done with
-    her Wyrms", drawn where it was when the Actions phase began."""
+    """A double tap on "Nobody summons more" records it once, never also "Ragna is done
+    with her Wyrms", drawn where it is when the Actions phase begins."""
     game_id = server.new_game(SETUP)
     ui = Screen(browser.new_page(viewport=PHONE), artifacts)
     ui.open(f"{server.url}/game/{game_id}", "Ragna: summon a Wyrm (1 left)")
@@ -204,7 +204,7 @@ def test_undoing_an_applied_energy_and_reset_brings_its_placements_back(server, 
 
 
 def test_a_double_tap_on_a_territory_places_once_and_keeps_it_there(server, browser, artifacts):
-    """Issue 20's trial: the second tap landed on the creature just drawn and took it off."""
+    """The second tap of a double tap never lands on the creature just drawn to take it off."""
     game_id = at_reset(server)
     ui = Screen(browser.new_page(viewport=PHONE), artifacts)
     ui.open(f"{server.url}/game/{game_id}/reset", "Where is Ragna's Wyrm now?")

@@ -1,4 +1,4 @@
-"""The table's tools and Energy and Reset's late records in Chromium (issue 21: their screens
+"""The table's tools and Energy and Reset's late records in Chromium (their screens
 draw the play layer's view-models, tests/test_play_table_tools.py and
 tests/test_play_late_records.py): the odds the engine gives, a correction refused field by
 field then recorded, and a late summon said before it is recorded, its fields named for a
