@@ -58,6 +58,7 @@ def test_game_log_doc_example_is_a_valid_log():
 # Names the docs quote as code (`GameState.from_position`, `companion/app/visit.py`,
 # `models.seeded_dice.SeededDice`) must name code that exists. Read with ast, not imported.
 ROOT = DOCS.parent
+HERE = Path(__file__).resolve().relative_to(ROOT).as_posix()
 SOURCES = ("models", "companion", "tests")
 TOP = (*SOURCES, "docs", "assets")
 FILE_ENDINGS = (".py", ".md")
@@ -65,6 +66,16 @@ FILE_ENDINGS = (".py", ".md")
 OTHER_FILES = ("wasm", "sqlite3", "json", "png", "ini", "toml", "po", "h")
 # Objects of Flet's that the docs name by their usual variable.
 FOREIGN = {"page"}
+# Other tools' names the docs quote (SQLAlchemy, nginx, PostgreSQL, gettext, uvicorn).
+THEIRS = {
+    "pool_pre_ping",
+    "least_conn",
+    "pg_total_relation_size",
+    "msgid_plural",
+    "ProxyHeadersMiddleware",
+}
+# A lone name that can only be code: with an underscore, or CamelCase.
+CODE_WORD = re.compile(r"_?[a-z]+(?:_[a-z0-9]+)+|_?[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+")
 # Files the docs name that a build or a run makes, or that the docs say are not needed.
 MADE_ELSEWHERE = {"companion/engine/compiled.json", "alembic.ini"}
 QUOTED = re.compile(r"`([^`\s]+)`")
@@ -91,6 +102,25 @@ def _members(node: ast.ClassDef) -> set[str]:
     return names
 
 
+def _words(tree: ast.Module) -> set[str]:
+    """Every name a module defines, reads, passes or keys a dictionary with."""
+    words: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            words.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            words.add(node.attr)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            words.add(node.name)
+        elif isinstance(node, (ast.arg, ast.keyword)) and node.arg:
+            words.add(node.arg)
+        elif isinstance(node, ast.alias):
+            words |= set((node.asname or node.name).split("."))
+        elif isinstance(node, ast.Constant) and str(node.value).isidentifier():
+            words.add(str(node.value))
+    return words
+
+
 def _table_names(node: ast.ClassDef) -> list[str]:
     """The SQL table a record class is stored in (its `__tablename__`), if any."""
     return [
@@ -111,11 +141,15 @@ class _Index:
         self.modules: dict[str, set[str]] = {}
         self.tables: dict[str, set[str]] = {}
         self.names: set[str] = set()
+        # Every word the sources use as a name: defined, read, passed, or a string key.
+        self.words: set[str] = set()
         for name in self.files:
-            if not name.endswith(".py") or not name.startswith(SOURCES):
+            # This file names wrong names on purpose.
+            if not name.endswith(".py") or not name.startswith(SOURCES) or name == HERE:
                 continue
             tree = ast.parse((ROOT / name).read_text())
             dotted = name[: -len(".py")].replace("/", ".").removesuffix(".__init__")
+            self.words |= _words(tree) | set(dotted.split("."))
             top: set[str] = set()
             for node in tree.body:
                 if isinstance(node, ast.ClassDef):
@@ -162,6 +196,10 @@ class _Index:
                     for f in self.files
                 )
             return None if found or _ignored(name) else "no such file"
+        if CODE_WORD.fullmatch(name):
+            if name in self.words or name in self.classes or name in THEIRS:
+                return None
+            return "defined nowhere"
         if not DOTTED.fullmatch(name) or name.rsplit(".", 1)[-1] in OTHER_FILES:
             return None
         first, *rest = name.split(".")
@@ -245,5 +283,7 @@ def test_a_wrong_name_is_found(index):
     assert index.missing("App.announce") == "App has no announce"
     assert index.missing("dice.nowhere") == "dice has no nowhere"
     assert index.missing("games.nowhere") == "games has no nowhere"
+    assert index.missing("seat_name") == "defined nowhere"
+    assert index.missing("seat_naming") is None
     assert index.missing("companion/app/nowhere.py") == "no such file"
     assert index.missing("companion.engine.nowhere") == "companion.engine has no nowhere"
