@@ -4,13 +4,21 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint browser proxy format bench simulate fonts clean
+.PHONY: run test lint lock browser proxy format bench simulate fonts clean
 
-$(STAMP): pyproject.toml
+# Every package at the version in constraints.txt, the build's own tools included.
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,postgres]'
+	$(PY) -m pip install --quiet -c constraints.txt pip
+	$(PY) -m pip install --quiet -c constraints.txt --build-constraint constraints.txt \
+	  -e '.[dev,postgres]'
 	touch $(STAMP)
+
+# constraints.txt from the versions .venv holds: run it once the whole suite passes with them.
+lock:
+	test -x $(PY)
+	{ echo "# The versions the suite passes with, written by make lock from .venv."; \
+	  $(PY) -m pip freeze --all --exclude-editable; } > constraints.txt
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -1,5 +1,6 @@
-"""Flet's encoder asking `is_dataclass` once per type (companion/app/dataclass_check.py):
-the same answers as the standard function, the same bytes sent for a screen."""
+"""Flet's encoder asking `is_dataclass` once per type
+(companion/app/flet_patches/dataclass_check.py): the same answers as the standard function,
+the same bytes sent for a screen."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from flet.controls.base_control import BaseControl
 from flet.messaging import protocol
 from screen_support import SETUP, Screen, scratch_store
 
-from companion.app import dataclass_check
+from companion.app import flet_patches
+from companion.app.flet_patches import dataclass_check
 from companion.store.store import Store
 
 ENCODE = protocol.configure_encode_object_for_msgpack(BaseControl)
@@ -67,7 +69,8 @@ def test_the_answer_is_the_standard_functions_for_instances_and_classes():
 def test_a_screen_is_sent_as_the_standard_function_sends_it(store: Store, standard: None):
     game = store.new_game(SETUP).id
     sent = [msgpack.packb(Screen(store, game).root, default=ENCODE)]
-    assert dataclass_check.check_by_type()
+    assert dataclass_check.why_not() is None
+    dataclass_check.install()
     assert protocol.is_dataclass is dataclass_check.is_dataclass
     sent.append(msgpack.packb(Screen(store, game).root, default=ENCODE))
     first, second = (msgpack.unpackb(raw, strict_map_key=False) for raw in sent)
@@ -79,9 +82,13 @@ def test_an_encoder_asking_another_function_is_left_alone(monkeypatch: pytest.Mo
     def other(value: object) -> bool:
         return dataclasses.is_dataclass(value)
 
+    flet_patches.restore()
     monkeypatch.setattr(protocol, "is_dataclass", other)
-    assert not dataclass_check.check_by_type()
-    assert protocol.is_dataclass is other
+    try:
+        assert "dataclass_check" not in flet_patches.install()
+        assert protocol.is_dataclass is other
+    finally:
+        flet_patches.restore()
 
 
 def _without_ids(value: Any) -> Any:

@@ -1,6 +1,6 @@
-"""Flet's set-up walk, shortened to what can hold a control (companion/app/diff_walk.py),
-sends what Flet's own walk sends and sets every control up alike: on a screen
-drawn whole, and on a screen changed in place after a record."""
+"""Flet's set-up walk, shortened to what can hold a control
+(companion/app/flet_patches/diff_walk.py), sends what Flet's own walk sends and sets every
+control up alike: on a screen drawn whole, and on a screen changed in place after a record."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from flet.controls.object_patch import DiffBuilder, ObjectPatch
 from flet.messaging.protocol import configure_encode_object_for_msgpack
 from screen_support import SETUP, Screen, scratch_store
 
-from companion.app import diff_walk
+from companion.app import flet_patches
+from companion.app.flet_patches import diff_walk
 from companion.store.store import Store
 
 ENCODE = configure_encode_object_for_msgpack(BaseControl)
@@ -29,13 +30,14 @@ def walks() -> Iterator[Callable[[bool], None]]:
 
     def use(shorter: bool) -> None:
         if shorter:
-            assert diff_walk.walk_shorter()
+            assert diff_walk.why_not() is None
+            diff_walk.install()
             assert DiffBuilder._configure_dataclass is not diff_walk._FLETS_OWN
         else:
-            diff_walk.flets_own()
+            diff_walk.undo()
 
     yield use
-    diff_walk.flets_own()
+    diff_walk.undo()
 
 
 def _numbered(value: Any, ids: dict[int, int]) -> Any:
@@ -106,7 +108,12 @@ def test_a_screen_changed_in_place_is_sent_and_set_up_as_flets_own_walk_does(
     assert short == own
 
 
-def test_another_version_of_flets_walk_is_left_alone(monkeypatch: Any) -> None:
+def test_another_source_of_flets_walk_is_left_alone(monkeypatch: Any, caplog: Any) -> None:
+    flet_patches.restore()
     monkeypatch.setattr(diff_walk, "CHECKED", "a walk of another version of Flet")
-    assert not diff_walk.walk_shorter()
-    assert DiffBuilder._configure_dataclass is diff_walk._FLETS_OWN
+    try:
+        assert "diff_walk" not in flet_patches.install()
+        assert DiffBuilder._configure_dataclass is diff_walk._FLETS_OWN
+        assert "Flet patch diff_walk left off: Flet's DiffBuilder" in caplog.text
+    finally:
+        flet_patches.restore()

@@ -1,10 +1,10 @@
 """The app's edge: an error in a page's code never shows the browser a Python traceback.
 
 Flet catches an exception raised by an event handler (or by the page's start), logs it with
-its traceback, and hands the text to `Session.error`, which sends it to the browser to show
-in place of the page. Here `Session.error` of each page is replaced: the browser is shown one
-sentence in the device's language instead, the page stays, and the traceback stays in the
-server's log, where Flet wrote it.
+its traceback, and sends the text to the browser to show in place of the page. Here each
+page has the failure handed to it instead (companion/app/flet_patches/errors.py): the browser
+is shown one sentence in the device's language, the page stays, and the traceback stays in
+the server's log, where Flet wrote it.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import flet as ft
 
+from companion.app.flet_patches.errors import on_failure
 from companion.app.widgets import notify
 
 log = logging.getLogger("companion.app")
@@ -36,5 +37,4 @@ def guard_page(
         except Exception:
             log.exception("could not tell a page that its code failed")
 
-    # Flet calls `session.error(text)` for every failure it catches in a session.
-    page.session.error = failed  # type: ignore[method-assign,assignment]
+    on_failure(page, failed)

@@ -15,6 +15,8 @@ import flet as ft
 
 from companion.app.coach_panels import remember_switch
 from companion.app.edge import guard_page
+from companion.app.flet_patches.errors import fail
+from companion.app.flet_patches.sessions import keep_after_disconnect
 from companion.app.kept import KEPT_TIMEOUT_S, STORED_CODE, STORED_DEVICE, Kept
 from companion.app.page_bus import PageBus
 from companion.app.page_language import PageLanguage
@@ -22,7 +24,6 @@ from companion.app.page_layout import PageLayout
 from companion.app.screens import home, join
 from companion.app.theme import FONTS, theme
 from companion.app.warm_up import screen_module, warm_up
-from companion.app.web_sessions import keep_after_disconnect
 from companion.app.widgets import SEAT_PICKER, SHARE_PANEL, notify
 from companion.app.wire_link import Link, current_link
 from companion.language.message import Message, Value
@@ -134,7 +135,7 @@ class App:
 
     def _spawn(self, work: Callable[[], Awaitable[None]]) -> None:
         """Run `work` on the page's loop. A page without the code that leaves meanwhile has its
-        session dropped (web_sessions.py): then the work ends there, quietly."""
+        session dropped (flet_patches/sessions.py): then the work ends there, quietly."""
 
         async def run() -> None:
             try:
@@ -144,7 +145,7 @@ class App:
                     # As Flet does for an event's handler: the traceback to the server's
                     # log, one sentence to the page (edge.py).
                     log.exception("a page's background work failed")
-                    self.page.session.error("")
+                    fail(self.page)
 
         self.page.run_task(run)
 

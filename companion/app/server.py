@@ -17,9 +17,8 @@ from urllib.parse import urlsplit
 
 import flet as ft
 
+from companion.app import flet_patches
 from companion.app.collector import tune_for_serving
-from companion.app.dataclass_check import check_by_type
-from companion.app.diff_walk import walk_shorter
 from companion.app.guard import (
     ASGIApp,
     OriginGuard,
@@ -37,7 +36,6 @@ from companion.app.warm_up import warm_up_once_listening
 from companion.app.web_packing import PackedFiles
 from companion.app.web_packs import PackStore, pack_in_background
 from companion.app.web_page import OfflinePage
-from companion.app.web_sessions import drop_unkept_sessions
 from companion.app.wire import WireGate
 from companion.app.wire_link import WireLimits
 from companion.play.bus import Bus, LocalBus
@@ -90,24 +88,9 @@ def bus_for(store: Store) -> Bus:
 
 def run_packaged() -> None:
     """Run inside a `flet build` bundle: Flet chooses the window; games go to the user data dir."""
+    flet_patches.install()
     service = Service(open_store())
     ft.run(lambda page: App(page, service).start(), assets_dir=str(ASSETS))
-
-
-def cheap_message_repr() -> None:
-    """Have a Flet protocol message read as its action alone.
-
-    Flet's web server logs each message it sends with an f-string (`flet_web`'s
-    `FletApp.send_message`): built at every send whatever the log level, it wrote out the
-    whole screen's controls. Profiled under the hosted load (issue 22), that was a tenth of
-    a busy server's event loop.
-    """
-    from flet.messaging.protocol import Message as FletMessage
-
-    def action_only(message: FletMessage) -> str:
-        return f"Message({message.action!r})"
-
-    FletMessage.__repr__ = action_only  # type: ignore[method-assign,assignment]
 
 
 def web_app(
@@ -129,13 +112,12 @@ def web_app(
     the names its links use, and its pages say when they are reconnecting. Behind a reverse
     proxy, the client's address is read from X-Forwarded-For, and only when the connection
     comes from one of `trusted_proxies` (addresses or networks). A hosted server
-    (`hosting`, issue 22) serves many tables, each its own, and answers under its public
+    (`hosting`) serves many tables, each its own, and answers under its public
     address too.
     """
     from flet_web.fastapi import app as flet_web_app  # type: ignore[import-untyped]
 
-    drop_unkept_sessions()
-    cheap_message_repr()
+    flet_patches.install()
     service = Service(store, table, bus=bus_for(store), hosting=hosting)
     app: ASGIApp = flet_web_app(
         lambda page: App(page, service).start(),
@@ -188,8 +170,7 @@ def serve(
     A shared `table` is always served on the web. `store`: the games, if opened already.
     """
     store = store or open_store(db)
-    walk_shorter()
-    check_by_type()
+    flet_patches.install()
     has_display = sys.platform != "linux" or bool(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     )

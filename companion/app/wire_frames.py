@@ -2,7 +2,8 @@
 
 Flet's server sets whatever a client sends (a property, an event's data) as it comes; these
 checks say which frames are the protocol's, and which properties and events a client may
-set or raise. `companion/app/wire.py`'s gate calls them on every frame.
+set or raise. `companion/app/wire.py`'s gate calls them on every frame. Flet's own functions
+they read frames with come from companion/app/flet_patches/privates.py.
 """
 
 from __future__ import annotations
@@ -12,9 +13,8 @@ import typing
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
-from flet.controls.control_event import get_event_field_type
-from flet.messaging.protocol import decode_ext_from_msgpack
-from flet.utils.from_dict import from_dict
+
+from companion.app.flet_patches import privates
 
 # Flet's actions (flet.messaging.protocol.MessageAction) a client sends, and their fields.
 REGISTER, EVENT, UPDATE, INVOKE = 1, 3, 4, 5
@@ -53,7 +53,7 @@ class BadFrame(ValueError):
 def read_frame(data: bytes) -> tuple[int, dict[str, Any]]:
     """A client's message as Flet will read it: (action, body); BadFrame if it is not one."""
     try:
-        message = msgpack.unpackb(data[1:], ext_hook=decode_ext_from_msgpack)
+        message = msgpack.unpackb(data[1:], ext_hook=privates.decode_ext or msgpack.ExtType)
     except Exception as error:
         raise BadFrame("not MessagePack") from error
     if not isinstance(message, list) or len(message) != 2:
@@ -114,16 +114,18 @@ def check_event(control: Any, name: str, data: Any) -> bool:
     handler = f"on_{name}"
     if getattr(control, handler, None) is None:
         return False
-    if isinstance(data, dict):
+    make_event, field_type = privates.from_dict, privates.event_field_type
+    if isinstance(data, dict) and make_event is not None and field_type is not None:
         key = (type(control), handler)
         if key not in _EVENT_TYPES:
-            _EVENT_TYPES[key] = get_event_field_type(control, handler)
+            # Called here: Flet's function resolves names in its caller's module.
+            _EVENT_TYPES[key] = field_type(control, handler)
         event_type = _EVENT_TYPES[key]
         # A generic event (DragUpdateEvent[GestureDetector]) is made as its class is.
         event_class = typing.get_origin(event_type) or event_type
         if isinstance(event_class, type) and dataclasses.is_dataclass(event_class):
             try:
-                from_dict(event_type, {"control": control, "name": name, **data})
+                make_event(event_type, {"control": control, "name": name, **data})
             except Exception as error:
                 raise BadFrame(f"the data of a {name} event") from error
     return True

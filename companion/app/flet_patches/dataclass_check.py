@@ -5,7 +5,7 @@ Encoding a screen for a page asks `dataclasses.is_dataclass` of each control, ea
 properties and each value inside them (a border, a padding): about 5,000 questions for the
 table screen. For a string or a number the standard function looks for an attribute the
 type does not have, which is slow; a table screen drawn whole spent an eighth of its time
-there (issue 22: 200 pages coming back at once to one process). The answer depends on the
+there (200 pages of a hosted server coming back at once to one process). The answer depends on the
 type alone, so it is looked up once per type; a class itself (not an instance) is asked
 of the standard function each time, as its type says nothing.
 """
@@ -32,10 +32,19 @@ def is_dataclass(value: object) -> bool:
     return answer
 
 
-def check_by_type() -> bool:
-    """Have Flet's encoder ask `is_dataclass` here; False (its own kept) if it asks another
-    function than the standard one, which this one stands for."""
-    if protocol.is_dataclass is dataclasses.is_dataclass:
-        # The standard function's overloads only narrow types for a checker.
-        protocol.is_dataclass = is_dataclass  # type: ignore[assignment]
-    return protocol.is_dataclass is is_dataclass
+def why_not() -> str | None:
+    """Why this check does not fit the Flet installed, or None if it does."""
+    if protocol.is_dataclass not in (dataclasses.is_dataclass, is_dataclass):
+        return "Flet's encoder asks another function than dataclasses.is_dataclass"
+    return None
+
+
+def install() -> None:
+    """Have Flet's encoder ask `is_dataclass` here, in place of the standard function."""
+    # The standard function's overloads only narrow types for a checker.
+    protocol.is_dataclass = is_dataclass  # type: ignore[assignment]
+
+
+def undo() -> None:
+    """Have Flet's encoder ask the standard function again."""
+    protocol.is_dataclass = dataclasses.is_dataclass

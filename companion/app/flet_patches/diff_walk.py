@@ -6,8 +6,8 @@ process died), Flet walks every field of every new control to set it up
 control, and clears what each recorded as changed. The table screen has about 400
 controls of 30 to 80 fields each, nearly all of them a default, a string or a number: that
 walk was half of what drawing the screen cost, and 200 returning pages are drawn one after
-another on the process left when the other is killed (issue 22, `bench --tables 100
---kill-one`).
+another on the process left when the other is killed (a hosted server's pages coming back,
+`bench --tables 100 --kill-one`).
 
 Flet's controls keep their non-default properties in `_values` and name their other fields
 in `_structural_fields`, so the walk here visits those only, in the fields' order, and
@@ -19,7 +19,8 @@ it, in the same order: the patches sent and every control's set-up are the same
 (tests/test_diff_walk.py).
 
 This stands in for a method of Flet's own, so it is used only with the version of that
-method it was checked against (its source's digest); with another, Flet's is left alone.
+method it was checked against (its source's digest); with another, Flet's is left alone
+(`companion.app.flet_patches.install`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from typing import Any
 from flet.controls import object_patch
 from flet.controls.object_patch import DiffBuilder, ObjectPatchException
 
-from companion.app.dataclass_check import is_dataclass
+from companion.app.flet_patches.dataclass_check import is_dataclass
 
 # Exactly these types: a subclass (an enum of str, say) still takes the full way.
 PLAIN = frozenset({str, int, float, bool, type(None)})
@@ -164,14 +165,18 @@ def _walk(
             yield from _walk(builder, value, parent, frozen)
 
 
-def walk_shorter() -> bool:
-    """Use the shorter walk if Flet's own is the one it was checked against; whether it is."""
+def why_not() -> str | None:
+    """Why the shorter walk does not fit the Flet installed, or None if it does."""
     if flets_source_digest() != CHECKED:
-        return False
+        return "Flet's DiffBuilder._configure_dataclass is not the one it was checked against"
+    return None
+
+
+def install() -> None:
+    """Use the shorter walk in place of Flet's own."""
     DiffBuilder._configure_dataclass = _walk  # type: ignore[method-assign,assignment]
-    return True
 
 
-def flets_own() -> None:
-    """Put Flet's own walk back (for the test comparing the two)."""
+def undo() -> None:
+    """Put Flet's own walk back."""
     DiffBuilder._configure_dataclass = _FLETS_OWN  # type: ignore[method-assign]
