@@ -157,8 +157,11 @@ def test_the_rulings_say_the_rules_tables_numbers():
         Message("aid.ruling.band", low=band.low, high=band.high, change=band.modifier)
         for band in ENERGY_BANDS
     )
+    kinds = tuple(Term(kind.plural, "creatures") for kind in KIND_ORDER)
+    assert by_id["aid.ruling.summoning"] == {"kinds": kinds}
     assert by_id["aid.ruling.actions"] == {
-        "actions": slash(str(CREATURES[k].actions) for k in KIND_ORDER)
+        "kinds": kinds,
+        "actions": slash(str(CREATURES[k].actions) for k in KIND_ORDER),
     }
     attack = by_id["aid.ruling.attack"]
     assert attack["sides"] == DIE_SIDES

@@ -6,6 +6,7 @@ from __future__ import annotations
 from companion.aid.numbers import RuleNumbers
 from companion.engine.names import kind_term, kinds_term
 from companion.language import Message
+from companion.language.message import Value
 from models.rules import CreatureStats
 
 
@@ -34,6 +35,7 @@ def _fixed_defences(numbers: RuleNumbers) -> tuple[Message, ...]:
 
 def rulings(numbers: RuleNumbers) -> tuple[Message, ...]:
     """Rulings 1 to 14, in order."""
+    kinds: tuple[Value, ...] = tuple(kinds_term(kind) for kind in numbers.kind_order)
     return (
         Message("aid.ruling.start", start=numbers.starting_energy),
         Message(
@@ -43,9 +45,9 @@ def rulings(numbers: RuleNumbers) -> tuple[Message, ...]:
                 for band in numbers.bands
             ),
         ),
-        Message("aid.ruling.summoning"),
+        Message("aid.ruling.summoning", kinds=kinds),
         Message("aid.ruling.stay"),
-        Message("aid.ruling.actions", actions=_by_kind(numbers, "actions")),
+        Message("aid.ruling.actions", kinds=kinds, actions=_by_kind(numbers, "actions")),
         Message("aid.ruling.move"),
         Message(
             "aid.ruling.attack",
