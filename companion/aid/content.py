@@ -2,7 +2,8 @@
 the rules table (`RuleNumbers`) and every chance from the engine's `attack_odds`.
 
 Nothing here is in a language: a section holds messages, names (`Term`s), whole numbers and
-chances (`Fraction`s); `companion.aid.page` and the app render them.
+chances (`Fraction`s); `companion.aid.page` renders them. The chances are the engine's,
+from the rules table it plays by, whatever `RuleNumbers` the rest is given.
 """
 
 from __future__ import annotations
