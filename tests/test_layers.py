@@ -1,4 +1,4 @@
-"""The layers import only downwards: models <- engine <- bots, store <- play <- app.
+"""The layers import only downwards: models <- engine <- bots, store, aid <- play <- app.
 
 Read from the source (every import statement, those inside functions too), so a layer
 cannot reach up even lazily.
@@ -51,6 +51,19 @@ FORBIDDEN = {
     # The play layer decides what a device may do and when; it draws nothing.
     "companion/play": {"companion.app", "flet"} | ENGINE_WORKINGS,
     "companion/app": ENGINE_WORKINGS,
+    # The player aid is made from the rules table and the engine's odds; the app, the web
+    # server and the command line show it.
+    "companion/aid": {
+        "companion.app",
+        "companion.bots",
+        "companion.cli",
+        "companion.play",
+        "companion.store",
+        "flet",
+        "sqlmodel",
+        "sqlalchemy",
+    }
+    | ENGINE_WORKINGS,
     "companion/store": {"companion.app", "companion.play", "companion.bots", "flet"},
 }
 # What a layer may import all the same: models say why input is refused as messages, pure

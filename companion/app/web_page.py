@@ -14,7 +14,8 @@ not shipped: 404). `OfflinePage` stands in front of Flet's static files:
   18 faces for formulas, Cupertino's icons) and gains the app's own font, so that font is
   there before the first frame;
 - a fallback font Flutter asks for is answered with the app's own font, which covers every
-  character the app shows (tests/test_app_logic.py checks it).
+  character the app shows (tests/test_app_logic.py checks it);
+- the player aid's printable page (/aid) is answered here too (companion/app/aid_page.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.app import aid_page
 from companion.app.guard import ASGIApp, Message, Receive, Scope, Send
 from companion.play.tap_guard import GUARD_S
 
@@ -150,11 +152,14 @@ class OfflinePage(HeadScript):
         self.font_url = f"/fonts/{font.name}"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Answer the stub and fallback fonts here, the font manifest trimmed, the rest as is."""
+        """Answer the stub, fallback fonts and the aid here, the font manifest trimmed, the
+        rest as is."""
         get = scope["type"] == "http" and scope.get("method") == "GET"
         path = scope.get("path", "") if get else ""
         if path == STUB_PATH:
             await _answer(send, STUB, b"text/javascript; charset=utf-8")
+        elif path == aid_page.PATH:
+            await aid_page.answer_aid(scope, send)
         elif path.startswith(FALLBACK_FONTS):
             await _answer(send, self.font, b"font/ttf")
         elif path == FONT_MANIFEST:

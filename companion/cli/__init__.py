@@ -1,4 +1,4 @@
-"""The command line: `python -m companion tally|replay|game|analyse|simulate|bench|app`.
+"""The command line: `python -m companion tally|replay|game|analyse|aid|simulate|bench|app`.
 
 Every command reads or prints JSON where it makes sense; bad input exits with
 status 2 and one line on stderr naming the problem, never a traceback.
@@ -19,6 +19,7 @@ import typer
 from pydantic import ValidationError
 
 from companion.boards import BoardError, resolve_board
+from companion.cli.aid import aid
 from companion.cli.analyse import analyse
 from companion.cli.game import game_app
 from companion.cli.io import (
@@ -53,6 +54,7 @@ app = typer.Typer(
 )
 app.add_typer(game_app, name="game")
 app.command("analyse")(analyse)
+app.command("aid")(aid)
 
 INPUT_HELP = "A JSON file, or - to read standard input."
 
