@@ -11,7 +11,7 @@ import tracemalloc
 import pytest
 from test_game_size import largest_log
 
-import companion.store.store as stored
+import companion.store.cache as cached
 from companion.store.cache_weight import game_bytes
 from companion.store.store import open_store
 from models.game_log import GameLog
@@ -38,9 +38,9 @@ def corrections_log(count: int, reason: str, board: object = "gathering-isle") -
 def measured(store, game_id: str) -> int:
     """The bytes a game read back from the database takes, as tracemalloc counts them (read
     once before, so what the first read leaves behind, a statement's cache, is not counted)."""
-    store._cache.clear()
+    store._cache.games.clear()
     store.load(game_id)
-    store._cache.clear()
+    store._cache.games.clear()
     gc.collect()
     tracemalloc.start()
     try:
@@ -76,25 +76,25 @@ def test_a_board_carried_in_the_setup_weighs_what_it_takes():
 
 
 def test_the_games_kept_stay_within_their_bytes_and_the_others_are_read_again(monkeypatch):
-    monkeypatch.setattr(stored, "CACHED_BYTES", 3 * 1024 * 1024)
+    monkeypatch.setattr(cached, "CACHED_BYTES", 3 * 1024 * 1024)
     with open_store("sqlite://") as store:
         ids = [store.import_log(corrections_log(300, "\U0001f600" * 200)).id for _ in range(6)]
-        weights = store._weights
-        assert 0 < weights.total <= stored.CACHED_BYTES
+        weights = store._cache.weights
+        assert 0 < weights.total <= cached.CACHED_BYTES
         assert weights.total == sum(weights.of.values())
-        assert set(weights.of) == set(store._cache) and len(store._cache) < 6
+        assert set(weights.of) == set(store._cache.games) and len(store._cache.games) < 6
         # The game used longest ago was let go; it is read again, whole.
-        assert ids[0] not in store._cache
+        assert ids[0] not in store._cache.games
         assert len(store.load(ids[0]).log) == 300
-        assert ids[0] in store._cache and weights.total <= stored.CACHED_BYTES
+        assert ids[0] in store._cache.games and weights.total <= cached.CACHED_BYTES
         store.delete_game(ids[0])
         assert ids[0] not in weights.of and weights.total == sum(weights.of.values())
 
 
 def test_one_game_heavier_than_the_bound_is_still_kept_while_used(monkeypatch):
-    monkeypatch.setattr(stored, "CACHED_BYTES", 1024)
+    monkeypatch.setattr(cached, "CACHED_BYTES", 1024)
     with open_store("sqlite://") as store:
         saved = store.import_log(corrections_log(10, "x"))
-        assert list(store._cache) == [saved.id]
+        assert list(store._cache.games) == [saved.id]
         other = store.import_log(corrections_log(10, "y"))
-        assert list(store._cache) == [other.id]
+        assert list(store._cache.games) == [other.id]

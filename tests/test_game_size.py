@@ -96,9 +96,9 @@ def test_a_log_longer_than_its_game_can_be_is_refused_in_a_sentence(store):
 
 
 def test_a_game_in_play_takes_no_record_past_its_bound(store, monkeypatch):
-    import companion.store.store as stored
+    import companion.store.writes as writes
 
-    monkeypatch.setattr(stored, "most_records", lambda players, rounds: 2)
+    monkeypatch.setattr(writes, "most_records", lambda players, rounds: 2)
     saved = store.new_game(DUEL)
     session = GameSession(store, saved.id)
     for _ in range(2):

@@ -200,11 +200,11 @@ def test_the_guard_accepts_the_public_address_as_a_proxy_forwards_it():
 
 
 def test_a_tables_games_are_bounded(servers, monkeypatch):
-    import companion.store.store as stored
+    import companion.store.core as core
     from companion.play.new_game import NewGameForm
 
     (first, second), _ = servers
-    monkeypatch.setattr(stored, "TABLE_GAMES", 2)
+    monkeypatch.setattr(core, "TABLE_GAMES", 2)
     ann = started(first)
     ann.store.new_game(DUEL)
     ann.store.new_game(DUEL)

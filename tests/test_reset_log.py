@@ -90,7 +90,7 @@ def test_the_command_that_ends_a_round_carries_its_energy_and_reset(tmp_path):
             )
             assert all(entry.reset is None for entry in saved.log[:-1])
             # Replayed from the database, undone and redone: the same entry.
-            store._cache.clear()
+            store._cache.games.clear()
             assert store.load(saved.id).log[-1].reset == last.reset
             undone = store.undo(saved.id, saved.revision)
             assert undone.undone[0].seq == last.seq

@@ -20,7 +20,7 @@ from companion.play.language_setting import ENGLISH
 from companion.play.sharing.hosting import HostedLimits
 from companion.play.visit import Visit
 from companion.store.errors import StoreError
-from companion.store.store import _stored_bytes
+from companion.store.rows import stored_bytes
 from companion.store.table_storage import IMPORTS_PER_HOUR, ROW_BYTES, size
 from models.board import Board
 from models.game_log import GameLog
@@ -33,7 +33,7 @@ servers = test_hosting.servers
 def recount(store, table_id: str) -> int:
     """What a table stores, counted afresh from its rows."""
     with store._database.engine.connect() as connection:
-        held = sum(_stored_bytes(connection, game.id) for game in store.scoped(table_id).games())
+        held = sum(stored_bytes(connection, game.id) for game in store.scoped(table_id).games())
     boards = store.boards.boards(table_id)
     return held + sum(
         ROW_BYTES + size(board.model_dump(mode="json", exclude_defaults=True)) for board in boards

@@ -13,7 +13,7 @@ from models.rules import MAX_PLAYERS
 from models.setup import name_key
 
 if TYPE_CHECKING:
-    from companion.store.store import GameSummary
+    from companion.store.saved import GameSummary
 
 
 def energy_by_round(game: Game, commands: Iterable[Command]) -> dict[str, list[int]]:
