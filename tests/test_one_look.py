@@ -11,7 +11,7 @@ from sqlalchemy import event
 from store_support import BACKENDS, DUEL, database_url, two_stores
 
 from companion.play.sharing.access import TableAccess
-from companion.store import tables as table_records
+from companion.store import table_codes
 from companion.store.one_look import one_look
 from companion.store.store import Store
 
@@ -132,11 +132,11 @@ def test_a_table_is_said_to_be_used_once_a_minute_by_a_process(two, monkeypatch)
     first, _ = two
     access = TableAccess(first.tables)
     now = [1000.0]
-    monkeypatch.setattr(table_records.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(table_codes.time, "monotonic", lambda: now[0])
     sent = Statements(first)
     for _ in range(5):
         first.tables.touch(access.id)
     assert sent.count("UPDATE") == 1
-    now[0] += table_records.TOUCH_EVERY_S
+    now[0] += table_codes.TOUCH_EVERY_S
     first.tables.touch(access.id)
     assert sent.count("UPDATE") == 2

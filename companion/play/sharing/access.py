@@ -17,10 +17,11 @@ from companion.play.language_setting import ENGLISH
 from companion.play.sharing.codes import masked, new_code, new_host_key, normalise
 from companion.play.sharing.limiter import Limiter, StoredTries
 from companion.play.sharing.seats import SeatRegistry
-from companion.store.tables import TableRecords, TableRow
+from companion.store.table_rows import TableRow
+from companion.store.tables import TableRecords
 
 log = logging.getLogger("companion.sharing")
-# What wrong codes count as in the database's tries (companion/store/tables.py).
+# What wrong codes count as in the database's tries (companion/store/table_tries.py).
 CODE_TRIES = "code"
 # The most devices let in at one table between two new codes: a table is a few people.
 TABLE_DEVICES = 64
