@@ -44,5 +44,6 @@ class Store(Writes, Drafts, Transfer):
 
     Its parts, each in its own module: the database and the games kept in memory (core.py),
     games started, read, listed and deleted (games.py), their revision-checked writes
-    (writes.py), Energy and Reset drafts (drafts.py), export and import (transfer.py).
+    (writes.py), Energy and Reset drafts (drafts.py), export and import (transfer.py) and
+    the database's keys for imported games' dice (dice_secrets.py).
     """
