@@ -1,9 +1,9 @@
 """Computers' searches in worker processes of their own, so that a search never holds the
 interpreter lock the server's pages are drawn under.
 
-A search run in a thread of the server shares its interpreter lock with the event loop:
-every time the loop waits for the network, it waits again for the lock, and on a busy
-machine a tap on another page took seconds to answer. Here each searching bot lives in
+A search run in a thread of the server would share its interpreter lock with the event
+loop: every time the loop waits for the network, it waits again for the lock, and on a busy
+machine a tap on another page takes seconds to answer. Here each searching bot lives in
 one worker process, the same one at every decision (its search tree and its turn's time
 budget stay there); the server sends the position and gets the command back, waiting in a
 thread that holds no lock meanwhile. A bot that answers at once (greedy, random) is asked
