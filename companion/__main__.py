@@ -2,4 +2,6 @@
 
 from companion.cli import main
 
-main()
+# Guarded: a worker process (spawned) imports this module again and must not run the CLI.
+if __name__ == "__main__":
+    main()

@@ -229,7 +229,8 @@ def test_the_coach_searches_once_off_the_pages_thread_and_records_nothing(tmp_pa
             return work_out_hint(state, seed, **QUICK)
 
         monkeypatch.setattr(board_hint, "work_out_hint", slow)
-        work = CoachWork()
+        # In a thread, so the patched search is the one counted (the server's is a process).
+        work = CoachWork(processes=False)
         kept = [entry.command for entry in saved.log]
 
         async def ask_twice() -> list[Hint]:

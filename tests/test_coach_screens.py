@@ -5,7 +5,10 @@ coach's work off the pages' thread, and playing on from the review's moments."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import threading
+import time
 from functools import cache
 
 import pytest
@@ -108,10 +111,26 @@ def test_the_chance_line_reads_like_ann_41_bob_33_cy_26_in_both_languages():
 # --- the coach's work --------------------------------------------------------------------
 
 
-def test_the_coach_works_off_the_callers_thread_once_per_moment_and_keeps_it_out_of_the_log():
+def test_the_coachs_work_is_done_in_a_process_of_its_own_which_is_replaced_if_it_dies():
     table, records = table_game(2)
     moment = records[: resets(records)[0]]
     work = CoachWork()
+    try:
+        elsewhere = work.submit("pid", os.getpid).result(timeout=60)
+        assert elsewhere != os.getpid()
+        assert asyncio.run(work.chances("g1", table, moment)) == chances_after(table, moment)
+        os.kill(elsewhere, signal.SIGKILL)
+        time.sleep(0.5)
+        assert asyncio.run(work.chances("g1", table, records)) == chances_after(table, records)
+    finally:
+        work.close()
+
+
+def test_the_coach_works_off_the_callers_thread_once_per_moment_and_keeps_it_out_of_the_log():
+    table, records = table_game(2)
+    moment = records[: resets(records)[0]]
+    # In a thread, so the patched estimator is the one counted (the server's is a process).
+    work = CoachWork(processes=False)
     threads: list[str] = []
     real = Estimator.chances
 

@@ -87,9 +87,9 @@ class Summoner:
         return next((c for c in legal if isinstance(c, Summon)), Pass())
 
 
-async def think_here(choose, state):
+async def think_here(bot, state):
     """Think on the event loop: no thread, so the test is exact."""
-    return choose(state)
+    return bot.choose(state)
 
 
 @pytest.fixture

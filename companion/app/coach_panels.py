@@ -2,7 +2,7 @@
 Energy and Reset, and the result's energy and chances round by round.
 
 What they say comes from the play layer (companion/play/coach_view.py); the chances are
-worked out by the server's coach thread (companion/play/coach_work.py) while the screen
+worked out by the server's coach worker (companion/play/coach_work.py) while the screen
 stays responsive and says it is working.
 """
 
@@ -87,6 +87,8 @@ class ChanceCard:
         self.session = session
         words = app.words
         self.on = bool(shows_chances(app))
+        if self.on:
+            app.service.coach.warm()
         self.switch = ft.Switch(
             label=words.render(Message("coachui.line.switch")),
             value=self.on,
@@ -125,6 +127,8 @@ class ChanceCard:
     def _switched(self, event: ft.Event[Any]) -> None:
         self.on = bool(self.switch.value)
         keep_switch(self.app, self.on)
+        if self.on:
+            self.app.service.coach.warm()
         self.app.page.update(*self.show())
 
     def show(self) -> list[ft.Control]:

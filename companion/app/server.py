@@ -39,6 +39,8 @@ from companion.app.web_page import OfflinePage
 from companion.app.wire import WireGate
 from companion.app.wire_link import WireLimits
 from companion.play.bus import Bus, LocalBus
+from companion.play.coach_work import CoachWork
+from companion.play.searches import Searches
 from companion.play.service import Service
 from companion.play.sharing.hosting import Hosting
 from companion.play.sharing.links import TableLinks, url_name
@@ -89,7 +91,11 @@ def bus_for(store: Store) -> Bus:
 def run_packaged() -> None:
     """Run inside a `flet build` bundle: Flet chooses the window; games go to the user data dir."""
     flet_patches.install()
-    service = Service(open_store())
+    # A bundle's embedded interpreter cannot spawn another: the computers and the coach
+    # work in threads.
+    service = Service(
+        open_store(), searches=Searches(processes=False), coach=CoachWork(processes=False)
+    )
     ft.run(lambda page: App(page, service).start(), assets_dir=str(ASSETS))
 
 

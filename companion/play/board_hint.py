@@ -11,10 +11,10 @@ gone when the position moves on, and a late answer dropped.
 
 from __future__ import annotations
 
-import asyncio
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from companion.bots import make_bot
 from companion.coach.chances import DEFAULT_BUDGET, Estimator
@@ -102,16 +102,20 @@ def work_out_hint(
     return Hint(player, command, state.sentence(command), hint_marks(state, command), keeps)
 
 
+def hint_after(game: Game, records: Sequence[Command], seed: int) -> Hint:
+    """The hint right after `records` (the coach's worker runs it)."""
+    return work_out_hint(replay(game, records), seed)
+
+
 async def coach_hint(
     coach: CoachWork, game_id: str, game: Game, records: Sequence[Command]
 ) -> Hint:
-    """The hint right after `records`, worked out on the coach's thread (once per position
+    """The hint right after `records`, worked out by the coach's worker (once per position
     for every page of the server; a page asking while it is under way waits for it)."""
     kept = tuple(records)
     key = records_key(game_id, kept)
     seed = hint_seed(game_id, kept)
-    work = coach.submit("hint/" + key, lambda: work_out_hint(replay(game, kept), seed))
-    return await asyncio.wrap_future(work)
+    return await coach.result("hint/" + key, partial(hint_after, game, kept, seed))
 
 
 @dataclass(frozen=True, slots=True)

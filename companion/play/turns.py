@@ -29,6 +29,7 @@ from companion.language import Message
 from companion.language.render import Language
 from companion.play.board_device import TIMINGS, Pace, Timing
 from companion.play.leases import BEAT_S, Leases
+from companion.play.searches import think_in_thread
 from companion.play.session import GameSession, Moment, Outcome
 from companion.store.store import LogEntry, tap_size
 from models.commands import Activate, Command, EndActivation, Pass
@@ -39,8 +40,8 @@ from models.setup import GameSetup
 # without a pause (the board and the log show them). A pass or the end of an activation
 # changes nothing to watch, and an activation is seen in the move or attack that follows
 # it (the active creature is ringed). With a level's thinking budget per turn this keeps a person's
-# waits short (issue 11; measured by `python -m companion bench --waits`). These are the
-# normal pace's; a device may pick another (`board_device.Pace`, issue 24).
+# waits short (measured by `python -m companion bench --waits`). These are the normal
+# pace's; a device may pick another (`board_device.Pace`).
 NORMAL = TIMINGS[Pace.NORMAL]
 SHOW_EACH = NORMAL.each
 SHOW_PER_TURN = NORMAL.per_turn
@@ -82,8 +83,9 @@ class Stage(Protocol):
         ...
 
 
-# think(bot.choose, state): how a bot's search is run (off the event loop in the app).
-Think = Callable[..., Awaitable[Command]]
+# think(bot, state): how a bot's decision is worked out, off the event loop (in the app, a
+# search in a worker process: `searches.Searches.think`).
+Think = Callable[[Bot, GameState], Awaitable[Command]]
 
 
 def bot_seats(setup: GameSetup) -> dict[str, str]:
@@ -117,7 +119,7 @@ class Turns:
         session: GameSession,
         announce: Callable[[int], None],
         bots: Mapping[str, Bot] | None = None,
-        think: Think = asyncio.to_thread,
+        think: Think = think_in_thread,
         leases: Leases | None = None,
         device: str | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -461,7 +463,7 @@ class Turns:
 
         async def anew() -> Command:
             await _settled(ahead)
-            return await self.think(bot.choose, state.clone())
+            return await self.think(bot, state.clone())
 
         return anew()
 
@@ -479,7 +481,7 @@ class Turns:
         bot = self.bots.get(player) if player else None
         if bot is None or after.is_terminal or after.round != state.round:
             return None
-        return revision + 1, asyncio.ensure_future(self.think(bot.choose, after))
+        return revision + 1, asyncio.ensure_future(self.think(bot, after))
 
 
 def _certain(state: GameState, command: Command) -> bool:

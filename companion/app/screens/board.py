@@ -74,7 +74,13 @@ class BoardScreen:
         self.view = view
         # The device's language, read as the screen is built: a switch builds it again.
         self.words = words = app.words
-        self.turns = Turns(session, self.announce, seat_bots(session), leases=app.service.leases)
+        searches = app.service.searches
+        bots = seat_bots(session)
+        self.turns = Turns(
+            session, self.announce, bots, think=searches.think, leases=app.service.leases
+        )
+        if any(bot.budget_ms is not None for bot in bots.values()):
+            searches.warm()
         # A screen built again for this browser (a phone turned) does not ask again to go on
         # from an Energy and Reset it went on from: the browser's session remembers.
         self.went_on_key = went_on_key(session.id)

@@ -2,7 +2,7 @@
 chance bars behind the device's switch.
 
 What they show and when they ask is the play layer's (`play/board_hint.py`,
-`play/board_chances.py`); the work runs on the server's coach thread
+`play/board_chances.py`); the work runs in the server's coach worker
 (`play/coach_work.py`) while the screen stays responsive. These cards only draw, and
 are made once and changed in place, like the bottom bar.
 """
@@ -112,7 +112,7 @@ class HintCard:
     async def _work_out(
         self, position: int, game_id: str, game: Game, records: list[Command]
     ) -> None:
-        """Have the coach's thread search, then draw the answer if the game is still there."""
+        """Have the coach's worker search, then draw the answer if the game is still there."""
         try:
             hint = await coach_hint(self.screen.app.service.coach, game_id, game, records)
         except Exception as error:  # a failing search is said, never a traceback
@@ -132,6 +132,8 @@ class BarsCard:
         app = screen.app
         words = screen.words
         self.bars = ChanceBars(bool(shows_chances(app)))
+        if self.bars.on:
+            app.service.coach.warm()
         self.switch = ft.Switch(
             label=words.render(Message("coachui.line.switch")),
             value=self.bars.on,
@@ -179,6 +181,8 @@ class BarsCard:
     def _switched(self, _: ft.Event[Any]) -> None:
         on = bool(self.switch.value)
         keep_switch(self.screen.app, on)
+        if on:
+            self.screen.app.service.coach.warm()
         self.bars.switch(on)
         self.show()
         self.control.update()
