@@ -11,6 +11,7 @@ import time
 from browser_ui import SEATS, Screen, seats
 from test_home import type_into
 
+from companion.engine.dice import attack_odds
 from companion.store.store import open_store
 from models.commands import Correction, LateSummon, Skip
 from models.game_log import GameLog
@@ -39,6 +40,17 @@ def test_the_odds_and_a_correction_refused_then_recorded(server, browser, artifa
     ui.open(f"{server.url}/game/{game_id}", "Table tools")
     # Ruling 7: a Troll (d6 + 2) against a lone Sprite (d6), the tool's first pick.
     ui.wait_for("5 in 6 · 83")
+    # Each picker is named for a screen reader by its question, and tells its choice.
+    for identifier, said in (("attacker", "Attacker Troll"), ("defender", "Defender Sprite")):
+        picker = ui.page.locator(f"[flt-semantics-identifier=odds-{identifier}]")
+        assert " ".join(picker.inner_text().split()) == said
+    ui.click(ui.page.get_by_role("button", name="Defender").first)
+    # The open menu's choices are buttons named by their text, drawn after the screen.
+    ui.click(ui.page.get_by_role("button", name="Wyrm", exact=True).last)
+    odds = attack_odds(CreatureKind.TROLL, CreatureKind.WYRM)
+    ui.wait_for(f"{odds.numerator} in {odds.denominator}")
+    defender = ui.page.locator("[flt-semantics-identifier=odds-defender]")
+    assert " ".join(defender.inner_text().split()) == "Defender Wyrm"
     ui.tap("Correct energy by hand", "Reason (required)")
     type_into(ui, "Change (e.g. 2 or -3)", "two")
     ui.tap("Save", "Write a whole number, e.g. 2 or -3")

@@ -13,7 +13,15 @@ from companion.app.order_strip import OrderStrip
 from companion.app.screens.seat import seat_line
 from companion.app.screens.table_correction import correction_tool
 from companion.app.screens.table_turn import TurnCard
-from companion.app.widgets import WIDE, EnergyTrack, big_button, notify, screen, section
+from companion.app.widgets import (
+    WIDE,
+    EnergyTrack,
+    NamedPicker,
+    big_button,
+    notify,
+    screen,
+    section,
+)
 from companion.engine import Phase
 from companion.play.game_words import say
 from companion.play.odds_tool import OddsTool
@@ -244,48 +252,37 @@ class TableScreen:
     def odds_helper(self) -> ft.Control:
         """The chance that an attack succeeds, for any attacker and defender (from the engine)."""
         tool = OddsTool(self.words)
-        choice = {"attacker": tool.ATTACKER, "defender": tool.DEFENDER}
-        support_choice = {"sprites": 0}
         result = ft.Text(size=18, weight=ft.FontWeight.BOLD)
         words = self.words
 
-        def update(_: object = None) -> None:
-            odds = tool.odds(choice["attacker"], choice["defender"], support_choice["sprites"])
+        def update() -> None:
+            odds = tool.odds(
+                CreatureKind(attacker.value), CreatureKind(defender.value), int(support.value)
+            )
             support_part.visible = odds.support
             result.value = odds.said
 
-        def picker(label: str, key: str) -> ft.Dropdown:
-            def picked(event: ft.Event[ft.Dropdown]) -> None:
-                if event.control.value is not None:  # a selection carries its option's key
-                    choice[key] = CreatureKind(event.control.value)
-                update()
-                self.app.page.update()
-
-            return ft.Dropdown(
-                label=label,
-                value=choice[key].value,
-                width=150,
-                options=[ft.DropdownOption(key=k, text=text) for k, text in tool.kinds()],
-                on_select=picked,
-            )
-
-        def supported(event: ft.Event[ft.Dropdown]) -> None:
-            if event.control.value is not None:  # a selection carries its option's key
-                support_choice["sprites"] = int(event.control.value)
+        def picked() -> None:
             update()
             self.app.page.update()
 
-        support = ft.Dropdown(
-            label=say(words, "game.tools.support"),
-            width=200,
-            value="0",
-            options=[ft.DropdownOption(key=k, text=text) for k, text in tool.supports()],
-            on_select=supported,
+        # Named pickers: a screen reader says each one's question and choice.
+        kinds = list(tool.kinds())
+        attacker = NamedPicker(
+            say(words, "game.tools.attacker"), kinds, tool.ATTACKER.value, "odds-attacker", picked
         )
+        defender = NamedPicker(
+            say(words, "game.tools.defender"), kinds, tool.DEFENDER.value, "odds-defender", picked
+        )
+        support = NamedPicker(
+            say(words, "game.tools.support"), list(tool.supports()), "0", "odds-support", picked
+        )
+        attacker.dropdown.width = defender.dropdown.width = 150
+        support.dropdown.width = 200
         # The explanation wraps below the field: as the field's helper text it was cut short.
         support_part = ft.Column(
             [
-                support,
+                support.control,
                 ft.Text(say(words, "game.tools.support_help"), size=13),
             ],
             spacing=4,
@@ -296,8 +293,8 @@ class TableScreen:
                 ft.Text(say(words, "game.tools.odds_title"), size=15, weight=ft.FontWeight.BOLD),
                 ft.Row(
                     [
-                        picker(say(words, "game.tools.attacker"), "attacker"),
-                        picker(say(words, "game.tools.defender"), "defender"),
+                        attacker.control,
+                        defender.control,
                     ],
                     wrap=True,
                 ),
