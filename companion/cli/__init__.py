@@ -6,11 +6,7 @@ status 2 and one line on stderr naming the problem, never a traceback.
 
 from __future__ import annotations
 
-import math
-import os
-import sys
-from enum import StrEnum
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
@@ -18,12 +14,15 @@ from pydantic import ValidationError
 from companion.boards import BoardError, resolve_board
 from companion.cli.aid import aid
 from companion.cli.analyse import analyse
+from companion.cli.bench_commands import bench_app
 from companion.cli.game import game_app
 from companion.cli.io import (
+    Clock,
     OneLineErrors,
     UserError,
     echo,
     fail,
+    interrupted,
     print_json,
     read_json,
     unicode_argument,
@@ -35,7 +34,6 @@ from companion.engine import reset_phase
 from companion.engine.isle import compile_isle
 from companion.engine.serialize import state_to_json
 from companion.language.render import DEFAULT_LANGUAGE, language, render
-from companion.store.errors import StoreError
 from models.problems import problem
 from models.tally_request import TallyRequest
 
@@ -51,20 +49,6 @@ app.command("analyse")(analyse)
 app.command("aid")(aid)
 
 INPUT_HELP = "A JSON file, or - to read standard input."
-
-
-class Clock(StrEnum):
-    """What the bots of a simulation read their budgets on, or a bench's playouts are timed on."""
-
-    WALL = "wall"
-    CPU = "cpu"
-
-
-MAX_BENCH_SECONDS = 600
-MAX_WAIT_GAMES = 100
-MAX_LOAD_TABLES = 500
-MAX_CALIBRATION_GAMES = 1000
-MAX_CALIBRATION_BUDGET = 10_000
 
 
 @app.command()
@@ -203,247 +187,7 @@ def simulate(
         raise typer.Exit(1)
 
 
-@app.command()
-def bench(
-    seconds: Annotated[float, typer.Option(help="How long the playout benchmark runs.")] = 3.0,
-    waits: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            max=MAX_WAIT_GAMES,
-            help="Instead, play this many 4-player games of a person against three "
-            "mcts:normal seats and report how long the person waits (minutes per game).",
-        ),
-    ] = 0,
-    waits_app: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            max=MAX_WAIT_GAMES,
-            help="Instead, serve this many games of four mcts:normal seats to a headless "
-            "Chromium at a phone's size and report each seat's waits as a person's "
-            "(a few minutes per game; needs what `make test` installs).",
-        ),
-    ] = 0,
-    page_load: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            max=MAX_WAIT_GAMES,
-            help="Instead, load the app this many times in a headless Chromium over an "
-            "emulated phone network and report the seconds until Home is usable, first "
-            "visit and reload (needs what `make test` installs).",
-        ),
-    ] = 0,
-    openspiel: Annotated[
-        bool,
-        typer.Option(
-            "--openspiel",
-            help="Instead, race the engine's random playouts against OpenSpiel's backgammon "
-            "for --seconds (needs the openspiel extra).",
-        ),
-    ] = False,
-    coach: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            max=MAX_WAIT_GAMES,
-            help="Instead, time the coach on this many table games of 2, 3 and 4 players: "
-            "each position's chances and each whole game's review.",
-        ),
-    ] = 0,
-    calibration: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            max=MAX_CALIBRATION_GAMES,
-            help="Instead, play this many games of 2, 3 and 4 mcts:hard seats and measure "
-            "how well the coach's chances are calibrated on them (hours of CPU).",
-        ),
-    ] = 0,
-    games_in: Annotated[
-        str | None,
-        typer.Option(
-            metavar="FILE",
-            help="Measure the calibration on these games (JSON lines of game logs) instead "
-            "of playing new ones.",
-        ),
-    ] = None,
-    games_out: Annotated[
-        str | None,
-        typer.Option(metavar="FILE", help="Save the games --calibration plays (JSON lines)."),
-    ] = None,
-    check: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            max=MAX_CALIBRATION_GAMES,
-            help="With --calibration, check the map on this many other games of 2, 3 and 4 "
-            "players, played with the next seed (else out of fold on the same games).",
-        ),
-    ] = 0,
-    check_in: Annotated[
-        str | None,
-        typer.Option(metavar="FILE", help="Check the calibration on these saved games."),
-    ] = None,
-    budget: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            max=MAX_CALIBRATION_BUDGET,
-            help="With --calibration or --games-in, the playouts each position is judged "
-            "with (the coach's own budget unless told).",
-        ),
-    ] = None,
-    check_out: Annotated[
-        str | None,
-        typer.Option(metavar="FILE", help="Save the games --check plays (JSON lines)."),
-    ] = None,
-    tables: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            max=MAX_LOAD_TABLES,
-            help="Instead, load a hosted server: this many tables of 4 devices speaking Flet's "
-            "websocket protocol, records at a human pace for --seconds (docs/hosting.md); "
-            "needs --db with a PostgreSQL URL.",
-        ),
-    ] = 0,
-    processes: Annotated[
-        int, typer.Option(min=1, max=8, help="Server processes for --tables.")
-    ] = 2,
-    kill_one: Annotated[
-        bool,
-        typer.Option("--kill-one", help="With --tables: kill one server process mid-run."),
-    ] = False,
-    behind_nginx: Annotated[
-        bool,
-        typer.Option(
-            "--behind-nginx",
-            help="With --tables: the devices reach the processes through nginx (installed "
-            "here), set as docs/hosting.md shows, and come back through it after --kill-one.",
-        ),
-    ] = False,
-    hostile: Annotated[
-        bool,
-        typer.Option(
-            "--hostile",
-            help="With --tables: one process serves the tables while one more address runs "
-            "every heavy thing its limits allow against it (docs/hosting.md).",
-        ),
-    ] = False,
-    db_hour: Annotated[
-        bool,
-        typer.Option(
-            "--db-hour",
-            help="Instead, write what one address may write in an hour at a hosted server's "
-            "limits into --db (PostgreSQL), and report how much the database grew.",
-        ),
-    ] = False,
-    db: Annotated[
-        str | None, typer.Option(help="With --tables: the PostgreSQL database to serve from.")
-    ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of --coach and --calibration.")] = 1,
-    workers: Annotated[
-        int | None,
-        typer.Option(min=1, max=32, help="Processes for --calibration (default: cores)."),
-    ] = None,
-    clock: Annotated[
-        Clock,
-        typer.Option(
-            help="What the engine's figures (and --openspiel) are timed on: wall, or cpu "
-            "(this thread's own CPU time, so other work on the machine does not count)."
-        ),
-    ] = Clock.WALL,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
-    """Measure the engine (decisions per second, tally, replay) and the store (append, reopen)."""
-    from companion.cli.app_waits import AppWaitsUnavailable
-    from companion.cli.bench import (
-        OpenSpielMissing,
-        run_app_waits,
-        run_bench,
-        run_calibration,
-        run_coach,
-        run_openspiel,
-        run_waits,
-    )
-
-    # NaN passes a `<= 0` test, and infinity would never end.
-    if not math.isfinite(seconds) or not 0 < seconds <= MAX_BENCH_SECONDS:
-        fail(f"--seconds must be a positive number, at most {MAX_BENCH_SECONDS}, not {seconds}")
-    try:
-        if tables and hostile:
-            from companion.cli.hostile_load import run_hostile_load
-            from companion.cli.table_load import LoadError
-
-            try:
-                result = run_hostile_load(db or "", tables, seconds, seed)
-            except LoadError as error:
-                raise UserError(str(error)) from None
-        elif tables:
-            from companion.cli.table_load import LoadError, run_table_load
-
-            try:
-                result = run_table_load(
-                    db or "", tables, processes, seconds, kill_one, seed, proxy=behind_nginx
-                )
-            except LoadError as error:
-                raise UserError(str(error)) from None
-        elif db_hour:
-            from companion.cli.db_growth import run_db_hour
-            from companion.cli.table_load import LoadError
-
-            try:
-                result = run_db_hour(db or "")
-            except LoadError as error:
-                raise UserError(str(error)) from None
-        elif waits_app:
-            result = run_app_waits(waits_app)
-        elif page_load:
-            from companion.cli.page_load import measure_page_load
-
-            result = measure_page_load(page_load)
-        elif waits:
-            result = run_waits(waits)
-        elif openspiel:
-            result = run_openspiel(seconds, clock=clock.value)
-        elif coach:
-            result = run_coach(coach, seed)
-        elif calibration or games_in:
-            result = run_calibration(
-                calibration,
-                seed,
-                workers,
-                games_in,
-                games_out,
-                as_json,
-                (check, check_in, check_out),
-                budget,
-            )
-        else:
-            result = run_bench(seconds, clock.value)
-    except AppWaitsUnavailable as error:
-        fail(f"cannot measure the app in a browser: {error}")
-    except OpenSpielMissing as error:
-        fail(str(error))
-    except UserError as error:
-        fail(str(error))
-    except (OSError, StoreError) as error:
-        fail(f"cannot run the store benchmark: {getattr(error, 'strerror', None) or error}")
-    except KeyboardInterrupt:
-        interrupted()
-    if as_json:
-        print_json(result)
-        return
-    for key, value in result.items():
-        if isinstance(value, dict):
-            value = ", ".join(f"{k} {v}" for k, v in value.items())
-        elif isinstance(value, list):
-            value = "\n" + "\n".join(f"  {item}" for item in value)
-        typer.echo(f"{key:16} {value}")
-
-
+app.add_typer(bench_app, name="bench")
 app.command("app")(app_command)
 
 
@@ -453,13 +197,3 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         interrupted()
-
-
-def interrupted() -> NoReturn:
-    """Ctrl-C: say so in one line and stop with status 130."""
-    typer.echo("interrupted", err=True)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    # Not sys.exit: the exit handlers of a process pool whose workers Ctrl-C already
-    # stopped can print a traceback of their own while the interpreter shuts down.
-    os._exit(130)

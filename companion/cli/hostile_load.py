@@ -1,6 +1,6 @@
-"""One address's weight against a hosted process (`bench --tables N --hostile`).
+"""One address's weight against a hosted process (`bench hostile N`).
 
-While N tables play on one `--hosted` server process as `bench --tables` plays them
+While N tables play on one `--hosted` server process as `bench tables` plays them
 (companion/cli/table_load.py), one more address, a stranger's, runs every heavy thing the
 limits let one address do against the same process, all at once and for as long:
 
@@ -353,5 +353,5 @@ def run_hostile_load(db: str, tables: int, seconds: float, seed: int = 1) -> dic
     while one more address runs every heavy thing it may against it for `seconds`; report
     the tables' latencies and the process's memory."""
     if not db.startswith("postgresql"):
-        raise LoadError("--hostile needs --db with a PostgreSQL URL (postgresql+psycopg://...)")
+        raise LoadError("bench hostile needs --db with a PostgreSQL URL (postgresql+psycopg://...)")
     return asyncio.run(_hostile(db, tables, seconds, seed))

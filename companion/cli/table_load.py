@@ -1,4 +1,4 @@
-"""A hosted server under load (`bench --tables N --processes P [--kill-one]`).
+"""A hosted server under load (`bench tables N --processes P [--kill-one]`).
 
 It starts P `app --web --hosted` server processes on one PostgreSQL database, opens N tables
 of 4 devices each, every device a websocket speaking Flet's protocol as its web client does
@@ -555,7 +555,7 @@ def run_table_load(
     database `db`, tap at a human pace for `seconds`, and report latencies, taps lost or
     doubled, errors, memory and CPU."""
     if not db.startswith("postgresql"):
-        raise LoadError("--tables needs --db with a PostgreSQL URL (postgresql+psycopg://...)")
+        raise LoadError("bench tables needs --db with a PostgreSQL URL (postgresql+psycopg://...)")
     if kill_one and processes < 2:
         raise LoadError("--kill-one needs at least 2 processes")
     return asyncio.run(_load(db, tables, processes, seconds, kill_one, seed, proxy))
