@@ -11,10 +11,11 @@ import sys
 import pytest
 from store_support import PG_SKIP, PG_URL, postgresql_url
 
-from companion.cli.db_growth import run_db_hour
-from companion.cli.hostile_load import run_hostile_load
-from companion.cli.load_proxy import nginx_path
-from companion.cli.table_load import LoadError, run_table_load
+from companion.load.db_growth import run_db_hour
+from companion.load.hostile import run_hostile_load
+from companion.load.proxy import nginx_path
+from companion.load.servers import LoadError
+from companion.load.tables import run_table_load
 
 NGINX = nginx_path()
 

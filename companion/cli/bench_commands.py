@@ -87,7 +87,7 @@ def report(measure: Callable[[], dict[str, Any]], as_json: bool) -> None:
 
 def under_load(measure: Callable[[], dict[str, Any]]) -> Callable[[], dict[str, Any]]:
     """A load measure whose LoadError is said as bad input."""
-    from companion.cli.table_load import LoadError
+    from companion.load.servers import LoadError
 
     def run() -> dict[str, Any]:
         try:
@@ -301,7 +301,7 @@ def tables(
     as_json: AsJson = False,
 ) -> None:
     """Load a hosted server with tables of 4 websocket devices at a human pace (docs/hosting.md)."""
-    from companion.cli.table_load import run_table_load
+    from companion.load.tables import run_table_load
 
     checked_seconds(seconds)
     measure = under_load(
@@ -317,7 +317,7 @@ def hostile(
     count: Tables, seconds: Seconds = 3.0, db: Db = None, seed: Seed = 1, as_json: AsJson = False
 ) -> None:
     """Tables on one process while one more address runs every heavy thing its limits allow."""
-    from companion.cli.hostile_load import run_hostile_load
+    from companion.load.hostile import run_hostile_load
 
     checked_seconds(seconds)
     report(under_load(lambda: run_hostile_load(db or "", count, seconds, seed)), as_json)
@@ -326,6 +326,6 @@ def hostile(
 @bench_app.command("db-hour")
 def db_hour(db: Db = None, as_json: AsJson = False) -> None:
     """One address's hour of writes at a hosted server's limits: how much --db grows."""
-    from companion.cli.db_growth import run_db_hour
+    from companion.load.db_growth import run_db_hour
 
     report(under_load(lambda: run_db_hour(db or "")), as_json)

@@ -23,8 +23,8 @@ from typing import Any
 
 from sqlalchemy import text
 
-from companion.cli.hostile_load import largest_log
-from companion.cli.table_load import LoadError
+from companion.load.hostile import largest_log
+from companion.load.servers import LoadError
 from companion.play.language_setting import ENGLISH
 from companion.play.sharing.access import TableAccess
 from companion.play.sharing.hosting import Hosting
