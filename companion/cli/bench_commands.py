@@ -46,7 +46,7 @@ TimedOn = Annotated[
         "other work on the machine does not count)."
     ),
 ]
-Db = Annotated[str | None, typer.Option(help="The PostgreSQL database to serve from (a URL).")]
+Db = Annotated[str | None, typer.Option(help="The PostgreSQL database to use (a URL).")]
 
 
 def checked_seconds(seconds: float) -> float:
