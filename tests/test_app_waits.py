@@ -1,4 +1,4 @@
-"""Waits read from a game's log, as `bench --waits-app` reads them."""
+"""Waits read from a game's log, as `bench waits-app` reads them."""
 
 from datetime import UTC, datetime, timedelta
 
@@ -52,7 +52,7 @@ def test_without_a_browser_the_benchmark_says_what_is_missing_in_one_line(monkey
 
     monkeypatch.setattr(app_waits, "playwright_api", missing)
     with pytest.raises(SystemExit) as stopped:
-        cli_app(["bench", "--waits-app", "1"], standalone_mode=True)
+        cli_app(["bench", "waits-app", "1"], standalone_mode=True)
     assert stopped.value.code == 2
     assert capsys.readouterr().err.strip() == (
         "error: cannot measure the app in a browser: Debian's chromium is not installed."

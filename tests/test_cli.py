@@ -354,6 +354,7 @@ def test_the_rounds_option_is_described_from_the_rules_table():
 # Modules that print or default to rule numbers; simulate.py also uses 7 as a seed multiplier.
 RULE_NUMBERS = {
     "companion/cli/game.py": {WINNING_ENERGY, STANDARD_ROUNDS, EXTENDED_ROUNDS},
+    "companion/cli/game_show.py": {WINNING_ENERGY, STANDARD_ROUNDS, EXTENDED_ROUNDS},
     "companion/cli/bench.py": {WINNING_ENERGY, STANDARD_ROUNDS, EXTENDED_ROUNDS},
     "companion/bots/simulate.py": {WINNING_ENERGY},
 }

@@ -1,7 +1,7 @@
 """The coach: table positions carried over to the digital rules, win chances, reviews, analyse.
 
 How well the chances are calibrated and how fast they come are measured by
-`python -m companion bench --calibration` and `--coach` (docs/coach.md); these tests
+`python -m companion bench calibration` and `bench coach` (docs/coach.md); these tests
 check what the coach promises whatever the numbers: a pure function of position, budget
 and seed, chances that add up, the table's position as the digital game has it, a story
 in both languages, and one line for bad input.
@@ -293,7 +293,7 @@ def test_bench_openspiel_says_in_one_line_when_openspiel_is_missing(monkeypatch)
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(importlib, "import_module", without_openspiel)
-    result = CliRunner().invoke(app, ["bench", "--openspiel", "--seconds", "0.1"])
+    result = CliRunner().invoke(app, ["bench", "openspiel", "--seconds", "0.1"])
     assert result.exit_code == 2
     assert "OpenSpiel is not installed" in result.output
 
@@ -301,7 +301,7 @@ def test_bench_openspiel_says_in_one_line_when_openspiel_is_missing(monkeypatch)
 def test_bench_openspiel_races_the_engine_against_backgammon():
     pytest.importorskip("pyspiel")
     result = CliRunner().invoke(
-        app, ["bench", "--openspiel", "--seconds", "0.3", "--clock", "cpu", "--json"]
+        app, ["bench", "openspiel", "--seconds", "0.3", "--clock", "cpu", "--json"]
     )
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
@@ -327,7 +327,18 @@ def test_bench_calibration_measures_saved_games(tmp_path):
             out.write(json.dumps(GameLog.of(game.setup, played.commands).to_json()) + "\n")
     # Few playouts a position: what is checked is the report, not the chances' quality.
     result = CliRunner().invoke(
-        app, ["bench", "--games-in", str(games), "--workers", "1", "--budget", "16", "--json"]
+        app,
+        [
+            "bench",
+            "calibration",
+            "--games-in",
+            str(games),
+            "--workers",
+            "1",
+            "--budget",
+            "16",
+            "--json",
+        ],
     )
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
@@ -351,7 +362,7 @@ def test_bench_calibration_measures_saved_games(tmp_path):
     checked = CliRunner().invoke(
         app,
         [
-            *("bench", "--games-in", str(games), "--check-in", str(games)),
+            *("bench", "calibration", "--games-in", str(games), "--check-in", str(games)),
             *("--workers", "1", "--budget", "16", "--json"),
         ],
     )
@@ -361,7 +372,7 @@ def test_bench_calibration_measures_saved_games(tmp_path):
     assert on_check["check_positions"] == report["positions"]
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"format": "summoners-isle-game"}\n', encoding="utf-8")
-    refused = CliRunner().invoke(app, ["bench", "--games-in", str(bad)])
+    refused = CliRunner().invoke(app, ["bench", "calibration", "--games-in", str(bad)])
     assert refused.exit_code == 2
     assert "line 1" in refused.output
 

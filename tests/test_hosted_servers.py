@@ -1,5 +1,5 @@
 """Two `app --web --hosted` server processes on one database, spoken to as Flet's
-web client speaks (companion/app/wire_client.py), without a browser: a table started on one
+web client speaks (companion/load/client.py), without a browser: a table started on one
 process is joined on the other by its code, and another table's device sees none of its
 games, whatever address it asks for.
 """
@@ -21,7 +21,9 @@ import pytest
 from store_support import BACKENDS, database_url
 
 from companion.app.kept import STORED_CODE, STORED_DEVICE
-from companion.app.wire_client import EVENT, UPDATE, FletClient, registration, shown
+from companion.load.client import FletClient
+from companion.load.frames import EVENT, UPDATE, registration
+from companion.load.screen import shown
 from companion.play.sharing.access import TableAccess
 from companion.store.store import open_store
 from models.setup import GameSetup

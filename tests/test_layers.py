@@ -1,4 +1,5 @@
-"""The layers import only downwards: models <- engine <- bots, store, aid <- play <- app.
+"""The layers import only downwards: models <- engine <- bots, store, aid <- play <- app <- cli;
+the load generator (load) stands beside the command line, outside the app it loads.
 
 Read from the source (every import statement, those inside functions too), so a layer
 cannot reach up even lazily.
@@ -50,7 +51,11 @@ FORBIDDEN = {
     | ENGINE_WORKINGS,
     # The play layer decides what a device may do and when; it draws nothing.
     "companion/play": {"companion.app", "flet"} | ENGINE_WORKINGS,
-    "companion/app": ENGINE_WORKINGS,
+    # The app serves; the load generator and the command line that runs it are its clients.
+    "companion/app": {"companion.cli", "companion.load"} | ENGINE_WORKINGS,
+    # The load generator reaches the app as a browser does, over its websocket, never by its
+    # code (but the keys a browser keeps for it); it sets tables up through play/ and store/.
+    "companion/load": {"companion.app", "companion.cli", "flet"} | ENGINE_WORKINGS,
     # The player aid is made from the rules table and the engine's odds; the app, the web
     # server and the command line show it.
     "companion/aid": {
@@ -67,8 +72,9 @@ FORBIDDEN = {
     "companion/store": {"companion.app", "companion.play", "companion.bots", "flet"},
 }
 # What a layer may import all the same: models say why input is refused as messages, pure
-# data (companion.language.message imports nothing); rendering them (Babel) is above.
-ALLOWED = {"models": {"companion.language.message"}}
+# data (companion.language.message imports nothing); rendering them (Babel) is above. The
+# load generator's devices keep what a browser keeps, under the app's keys.
+ALLOWED = {"models": {"companion.language.message"}, "companion/load": {"companion.app.kept"}}
 
 
 def imported(path: Path) -> set[str]:

@@ -28,15 +28,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from companion.app.wire_client import (
-    EVENT,
-    REGISTER,
-    UPDATE,
-    FletClient,
-    controls,
-    frame,
-    open_socket,
-)
+from companion.load.client import FletClient, open_socket
+from companion.load.frames import EVENT, REGISTER, UPDATE, frame
+from companion.load.screen import controls
 from companion.store.store import open_store
 from models.setup import GameSetup
 

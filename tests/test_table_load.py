@@ -1,4 +1,4 @@
-"""The hosted server's load generator (`bench --tables N --processes P [--kill-one]`, issue
+"""The hosted server's load generator (`bench tables N --processes P [--kill-one]`, issue
 22) runs a small load end to end: devices tapping over Flet's websocket protocol, two
 processes on one PostgreSQL database, one of them killed mid-run, every tap answered found
 once in the stored log."""
@@ -11,10 +11,11 @@ import sys
 import pytest
 from store_support import PG_SKIP, PG_URL, postgresql_url
 
-from companion.cli.db_growth import run_db_hour
-from companion.cli.hostile_load import run_hostile_load
-from companion.cli.load_proxy import nginx_path
-from companion.cli.table_load import LoadError, run_table_load
+from companion.load.db_growth import run_db_hour
+from companion.load.hostile import run_hostile_load
+from companion.load.proxy import nginx_path
+from companion.load.servers import LoadError
+from companion.load.tables import run_table_load
 
 NGINX = nginx_path()
 
@@ -50,20 +51,20 @@ def test_behind_nginx_a_killed_process_devices_come_back_through_the_proxy():
 
 def test_the_load_needs_postgresql_and_says_so_in_one_line(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "companion", "bench", "--tables", "1", "--db", str(tmp_path)],
+        [sys.executable, "-m", "companion", "bench", "tables", "1", "--db", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert (done.returncode, done.stderr.strip().splitlines()) == (
         2,
-        ["error: --tables needs --db with a PostgreSQL URL (postgresql+psycopg://...)"],
+        ["error: bench tables needs --db with a PostgreSQL URL (postgresql+psycopg://...)"],
     )
 
 
 def test_the_hostile_load_and_the_hour_of_writes_need_postgresql_too(tmp_path):
     # The command line says a LoadError as the line above says it.
-    with pytest.raises(LoadError, match=r"^--hostile needs --db with a PostgreSQL URL"):
+    with pytest.raises(LoadError, match=r"^bench hostile needs --db with a PostgreSQL URL"):
         run_hostile_load(str(tmp_path), tables=1, seconds=1)
-    with pytest.raises(LoadError, match=r"^--db-hour needs --db with a PostgreSQL URL"):
+    with pytest.raises(LoadError, match=r"^bench db-hour needs --db with a PostgreSQL URL"):
         run_db_hour(str(tmp_path))

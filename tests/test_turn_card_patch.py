@@ -3,7 +3,7 @@ and a tap made on the drawing before still reaches a handler of its own, never a
 that now records something else.
 
 No browser: the card is diffed as Flet's server diffs it, and the patches are applied by the
-load generator's client (`companion/app/wire_client.py`, `Screen`), as a browser applies them.
+load generator's client (`companion/load/screen.py`, `Screen`), as a browser applies them.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from flet.controls.object_patch import ObjectPatch
 from flet.messaging.protocol import configure_encode_object_for_msgpack
 
 from companion.app.screens.table_turn import TurnCard
-from companion.app.wire_client import Screen, shown, tappable
 from companion.language.render import render, screen_language
+from companion.load.screen import Screen, shown, tappable
 from companion.play.session import GameSession
 from companion.play.table_turn import Tap, turn_view
 from companion.play.tap_guard import TapGuard

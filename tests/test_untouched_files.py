@@ -203,7 +203,7 @@ def test_an_export_that_fails_midway_is_one_line_and_leaves_nothing(
     def fails(descriptor: int) -> None:
         raise failure
 
-    monkeypatch.setattr("companion.cli.game.os.fsync", fails)
+    monkeypatch.setattr("companion.cli.game_files.os.fsync", fails)
     result = CliRunner().invoke(app, [*game, "--output", str(out / "game.json")])
     if isinstance(failure, OSError):
         assert result.exit_code == 2

@@ -107,7 +107,7 @@ def font_manifest(manifest: bytes, family: str, font_url: str) -> bytes:
 
 # What the app fetches only once its code has started: asked for with the page instead, so
 # they come while the engine and the app's code are still arriving (~0.3 s sooner usable
-# over a phone's network, `bench --page-load`).
+# over a phone's network, `bench page-load`).
 PRELOADED = (FONT_MANIFEST, "/assets/fonts/MaterialIcons-Regular.otf", "/assets/fonts/roboto.woff2")
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from companion.cli.game import Db, opened
+from companion.cli.game_store import Db, opened
 from companion.cli.io import echo, fail, print_json
 from companion.cli.language import Lang
 from companion.cli.logs import replayed_log

@@ -1,6 +1,6 @@
-"""A person's waits measured in the app itself, in Chromium (`bench --waits-app`).
+"""A person's waits measured in the app itself, in Chromium (`bench waits-app`).
 
-`bench --waits` times the computers' searches and the app's pacing on their own. This
+`bench waits` times the computers' searches and the app's pacing on their own. This
 measures what a person at the table sees: the app serves a digital game to a headless
 Chromium at a phone's size, four computer seats at "normal" play it through the real
 screen, turn controller and store, and every command's time comes from the game's log.

@@ -6,6 +6,7 @@ import errno
 import json
 import os
 import sys
+from enum import StrEnum
 from typing import Any, NoReturn
 
 import typer
@@ -26,6 +27,13 @@ EXIT_NOT_WRITTEN = 1
 _OUTPUT_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
+class Clock(StrEnum):
+    """What the bots of a simulation read their budgets on, or a bench's playouts are timed on."""
+
+    WALL = "wall"
+    CPU = "cpu"
+
+
 class UserError(Exception):
     """Bad input: reported as one line, exit status 2."""
 
@@ -35,6 +43,16 @@ def fail(message: str, status: int = EXIT_BAD_INPUT) -> NoReturn:
     # Escaped: a message may quote input, and a newline in it would forge a second line.
     typer.echo(f"error: {printable(message)}", err=True)
     raise typer.Exit(status)
+
+
+def interrupted() -> NoReturn:
+    """Ctrl-C: say so in one line and stop with status 130."""
+    typer.echo("interrupted", err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Not sys.exit: the exit handlers of a process pool whose workers Ctrl-C already
+    # stopped can print a traceback of their own while the interpreter shuts down.
+    os._exit(130)
 
 
 def output_failed(error: OSError) -> NoReturn:

@@ -1,4 +1,4 @@
-"""How fast the page is usable over a phone's network (`bench --page-load`).
+"""How fast the page is usable over a phone's network (`bench page-load`).
 
 The app is served as `make run` serves it; a headless Chromium at a phone's size loads
 it with Chromium's own network emulation (20 Mbit/s down, 5 up, 40 ms added to every

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 TEMPERATURES: dict[int, float] = {1: 4.28, 2: 12.52, 3: 33.21, 4: 166.15, 5: 166.15}
 
 # The map's power by number of players, then by rounds still to come after the position's
-# round (0: the final round): the fit of `python -m companion bench --calibration` on 22
+# round (0: the final round): the fit of `python -m companion bench calibration` on 22
 # games between `mcts:hard` seats (docs/coach.md), drawn towards 1 as few games ask.
 POWERS: dict[int, dict[int, float]] = {
     2: {0: 1.0, 1: 0.85, 2: 0.85, 3: 0.95, 4: 1.0, 5: 0.95},

@@ -39,7 +39,7 @@ class Timing:
 # Quick and normal show one beat per computer turn: its first summon, move, attack, swap or
 # bonus pointed out, the rest of the turn drawn done with the next beat (drawing the screen
 # takes about as long as a beat, so two beats a turn made a person's longest wait, over six
-# computer turns, run past 5 s; `bench --waits-app`). Slow shows each command for most of a
+# computer turns, run past 5 s; `bench waits-app`). Slow shows each command for most of a
 # second, and a computer's turn in full.
 TIMINGS: dict[Pace, Timing] = {
     Pace.QUICK: Timing(each=0.15, per_turn=0.15, replay=0.7),

@@ -40,7 +40,7 @@ from models.setup import GameSetup
 # without a pause (the board and the log show them). A pass or the end of an activation
 # changes nothing to watch, and an activation is seen in the move or attack that follows
 # it (the active creature is ringed). With a level's thinking budget per turn this keeps a person's
-# waits short (measured by `python -m companion bench --waits`). These are the normal
+# waits short (measured by `python -m companion bench waits`). These are the normal
 # pace's; a device may pick another (`board_device.Pace`).
 NORMAL = TIMINGS[Pace.NORMAL]
 SHOW_EACH = NORMAL.each

@@ -4,7 +4,7 @@ Drawing a shared table's game screen asked the database for the same table row f
 the same game three or four times and the device's seat three times, from the parts of the
 page that each need them (who may see the game, which screen, the seat line, the turn
 card). A page coming back after its server process died draws its whole screen, and 200
-come back at once to the process left (`bench --tables 100 --kill-one`).
+come back at once to the process left (`bench tables 100 --kill-one`).
 
 Within `one_look()` a read asked again is answered from what this look already read. A
 write through the store ends the look's memory (whatever it wrote may change what was

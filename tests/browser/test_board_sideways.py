@@ -167,7 +167,7 @@ def test_reloads_and_leaving_a_sideways_board_while_computers_play_print_no_trac
 
     The computers are greedy ones: their turns are paced as any computer's, and their quick
     choices keep this test about what the server prints. How long a page waits while searching
-    computers hold the process is a measure of its own (`bench --waits-app`)."""
+    computers hold the process is a measure of its own (`bench waits-app`)."""
     setup = GameSetup(
         players=seats("red", "blue", "green", **dict.fromkeys(("red", "blue", "green"), "greedy")),
         board="gathering-isle",

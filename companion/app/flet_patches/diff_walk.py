@@ -7,7 +7,7 @@ control, and clears what each recorded as changed. The table screen has about 40
 controls of 30 to 80 fields each, nearly all of them a default, a string or a number: that
 walk was half of what drawing the screen cost, and 200 returning pages are drawn one after
 another on the process left when the other is killed (a hosted server's pages coming back,
-`bench --tables 100 --kill-one`).
+`bench tables 100 --kill-one`).
 
 Flet's controls keep their non-default properties in `_values` and name their other fields
 in `_structural_fields`, so the walk here visits those only, in the fields' order, and

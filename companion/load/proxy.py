@@ -1,4 +1,4 @@
-"""nginx in front of the load's server processes (`bench --tables N --behind-nginx`), set as
+"""nginx in front of the load's server processes (`bench tables N --behind-nginx`), set as
 docs/hosting.md's example is, without TLS: the devices reach every process through it, and a
 killed process's devices come back through it to a live one, as phones do behind a proxy."""
 

@@ -1,7 +1,7 @@
-"""One address's weight against a hosted process (`bench --tables N --hostile`).
+"""One address's weight against a hosted process (`bench hostile N`).
 
-While N tables play on one `--hosted` server process as `bench --tables` plays them
-(companion/cli/table_load.py), one more address, a stranger's, runs every heavy thing the
+While N tables play on one `--hosted` server process as `bench tables` plays them
+(companion/load/tables.py), one more address, a stranger's, runs every heavy thing the
 limits let one address do against the same process, all at once and for as long:
 
 - importers: pages on Home sending the largest game log a file may hold (5,327
@@ -32,23 +32,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.app.kept import STORED_CODE
-from companion.app.wire_client import AsyncPage, frame
-from companion.app.wire_frames import EVENT, UPDATE
-from companion.cli.table_load import (
-    SEATING,
-    LoadError,
-    Table,
-    Tally,
-    _collector_held,
-    _cpu_s,
-    _free_port,
-    _open_table,
-    _p,
-    _play,
-    _rss_kib,
-    _seated_line,
-    _serve,
-)
+from companion.load.client import AsyncPage
+from companion.load.frames import EVENT, UPDATE, frame
+from companion.load.servers import LoadError, collector_held, cpu_s, free_port, rss_kib, serve
+from companion.load.table import SEATING, Table, Tally, open_table, play, seated_line
+from companion.load.tables import percentile_ms
 from companion.play.sharing.access import TableAccess
 from companion.store.store import Store, open_store
 from models.game_log import GameLog
@@ -241,7 +229,7 @@ async def _seated(join: str, port: int, game: str) -> dict[str, Any]:
         if not await page.wait(lambda: page.tappable(SEAT) is not None, 30):
             raise LoadError("the stranger's device was not shown its game's seats")
         at = await page.click(page.tappable(SEAT) or 0)
-        if not await page.wait(lambda: page.shows(_seated_line(SEAT), at), 30):
+        if not await page.wait(lambda: page.shows(seated_line(SEAT), at), 30):
             raise LoadError("the stranger's device could not take its seat")
         return dict(page.kept)
     finally:
@@ -274,42 +262,42 @@ async def _stranger(store: Store, port: int, until: float, seen: Stranger) -> li
 
 async def _watch_memory(pid: int, until: float, peak: list[int]) -> None:
     while time.monotonic() < until:
-        peak[0] = max(peak[0], _rss_kib(pid))
+        peak[0] = max(peak[0], rss_kib(pid))
         await asyncio.sleep(0.5)
 
 
 async def _hostile(db: str, tables: int, seconds: float, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
-    port = _free_port()
+    port = free_port()
     server = await asyncio.to_thread(
-        _serve, db, port, tempfile.mkdtemp(prefix="summoners-hostile-"), None
+        serve, db, port, tempfile.mkdtemp(prefix="summoners-hostile-"), None
     )
     store = open_store(db)
     made: list[Table] = []
     try:
         limit = asyncio.Semaphore(SEATING)
         opened = await asyncio.gather(
-            *(_open_table(store, number, [port], limit) for number in range(tables)),
+            *(open_table(store, number, [port], limit) for number in range(tables)),
             return_exceptions=True,
         )
         made = [table for table in opened if isinstance(table, Table)]
         if len(made) < tables:
             raise LoadError(f"only {len(made)} of {tables} tables sat down")
         await asyncio.sleep(2.0)
-        before = _rss_kib(server.pid)
+        before = rss_kib(server.pid)
         seen, tally, peak = Stranger(), Tally(), [before]
-        with _collector_held():
+        with collector_held():
             load_start = os.getloadavg()[0]
-            cpu_start = _cpu_s(server.pid)
+            cpu_start = cpu_s(server.pid)
             until = time.monotonic() + seconds
             stranger = asyncio.create_task(_stranger(store, port, until, seen))
             memory = asyncio.create_task(_watch_memory(server.pid, until, peak))
             await asyncio.gather(
-                *(_play(store, table, random.Random(rng.random()), tally, until) for table in made)
+                *(play(store, table, random.Random(rng.random()), tally, until) for table in made)
             )
             outcomes = await stranger
             await memory
-            cpu = _cpu_s(server.pid) - cpu_start
+            cpu = cpu_s(server.pid) - cpu_start
         failures = sorted({repr(error)[:120] for error in outcomes if error is not None})
         ordered = sorted(tally.latencies)
         return {
@@ -317,14 +305,14 @@ async def _hostile(db: str, tables: int, seconds: float, seed: int) -> dict[str,
             "seconds": seconds,
             "taps": sum(table.sent for table in made),
             "update_p50_ms": round(1000 * statistics.median(ordered), 1) if ordered else None,
-            "update_p95_ms": _p(ordered, 0.95),
-            "update_p99_ms": _p(ordered, 0.99),
+            "update_p95_ms": percentile_ms(ordered, 0.95),
+            "update_p99_ms": percentile_ms(ordered, 0.99),
             "updates_missed": tally.missed,
             "server_cpu_share": round(cpu / seconds, 2),
             "memory_before_mib": round(before / 1024, 1),
             "memory_peak_mib": round(peak[0] / 1024, 1),
             "memory_rise_mib": round((peak[0] - before) / 1024, 1),
-            "memory_after_mib": round(_rss_kib(server.pid) / 1024, 1),
+            "memory_after_mib": round(rss_kib(server.pid) / 1024, 1),
             "stranger_imports_sent": seen.imports_sent,
             "stranger_routes_sent": seen.routes_sent,
             "stranger_slow_readers": seen.slow_opened,
@@ -353,5 +341,5 @@ def run_hostile_load(db: str, tables: int, seconds: float, seed: int = 1) -> dic
     while one more address runs every heavy thing it may against it for `seconds`; report
     the tables' latencies and the process's memory."""
     if not db.startswith("postgresql"):
-        raise LoadError("--hostile needs --db with a PostgreSQL URL (postgresql+psycopg://...)")
+        raise LoadError("bench hostile needs --db with a PostgreSQL URL (postgresql+psycopg://...)")
     return asyncio.run(_hostile(db, tables, seconds, seed))

@@ -1,4 +1,4 @@
-"""What one address may add to a hosted server's database in an hour (`bench --db-hour`).
+"""What one address may add to a hosted server's database in an hour (`bench db-hour`).
 
 The hourly limits are counts (tables started from an address, games imported at a table)
 and bytes (what a table stores, and what it writes within an hour: table_storage.py), none
@@ -23,8 +23,8 @@ from typing import Any
 
 from sqlalchemy import text
 
-from companion.cli.hostile_load import largest_log
-from companion.cli.table_load import LoadError
+from companion.load.hostile import largest_log
+from companion.load.servers import LoadError
 from companion.play.language_setting import ENGLISH
 from companion.play.sharing.access import TableAccess
 from companion.play.sharing.hosting import Hosting
@@ -133,7 +133,7 @@ def _fill(
 def run_db_hour(db: str) -> dict[str, Any]:
     """Write into `db` what one address may write in an hour at the limits; the growth."""
     if not db.startswith("postgresql"):
-        raise LoadError("--db-hour needs --db with a PostgreSQL URL (postgresql+psycopg://...)")
+        raise LoadError("bench db-hour needs --db with a PostgreSQL URL (postgresql+psycopg://...)")
     store = open_store(db)
     hosting = Hosting(store.tables, "https://isle.example.org")
     # An address of its own each run: the hour's tables of an address are counted an hour.
