@@ -74,3 +74,13 @@ def test_every_word_of_a_search_must_be_said() -> None:
 
 def test_fold_drops_accents_and_case() -> None:
     assert fold("Égalité Réinitialisation") == "egalite reinitialisation"
+
+
+def test_a_table_turned_keeps_every_cell_beside_its_heads() -> None:
+    creatures = {p.key: p for p in aid_parts(language("en"))}["creatures"].table
+    assert creatures is not None
+    turned = creatures.transposed()
+    assert turned.columns == ("Creature", "Wyrm", "Troll", "Sprite")
+    costs = {row[0]: row[1:] for row in turned.rows}["Cost"]
+    assert costs == tuple(row[2] for row in creatures.rows) == ("5", "3", "1")
+    assert turned.transposed() == creatures

@@ -45,6 +45,11 @@ class AidTable:
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
 
+    def transposed(self) -> AidTable:
+        """The same table turned: its columns become rows (a wide table fits a phone)."""
+        turned = list(zip(self.columns, *self.rows, strict=True))
+        return AidTable(turned[0], tuple(turned[1:]))
+
 
 @dataclass(frozen=True, slots=True)
 class AidPart:
