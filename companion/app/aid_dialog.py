@@ -34,6 +34,9 @@ MOST_WIDTH = 760
 PADDING = 14
 HEAD_RULE = ft.BorderSide(1.5, ft.Colors.OUTLINE)
 ROW_RULE = ft.BorderSide(0.5, ft.Colors.OUTLINE_VARIANT)
+# A table's width shared between its heads' column and each other column.
+HEAD_SHARE = 4
+CELL_SHARE = 3
 # Flet declares its keys through a decorator mypy cannot read: the key made from its value.
 scroll_key = cast(Callable[[str], ft.ScrollKey], ft.ScrollKey)
 
@@ -184,7 +187,8 @@ def table_control(table: AidTable) -> ft.Control:
                     [
                         ft.Text(
                             cell,
-                            expand=True,
+                            # The heads' column a little wider: 'Défenseur' on a phone.
+                            expand=HEAD_SHARE if first else CELL_SHARE,
                             size=14,
                             weight=ft.FontWeight.BOLD if first or number == 0 else None,
                             text_align=ft.TextAlign.START if first else ft.TextAlign.CENTER,
