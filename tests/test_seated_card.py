@@ -164,6 +164,8 @@ def test_a_players_removals_are_grouped_by_the_kind_that_made_them(phones):
 def test_undo_and_redo_are_offered_where_they_act_and_say_why_elsewhere(phones):
     """Bob's record is Bob's phone's to take back (and Ann's once he is unseated); Ann's
     phone shows Undo disabled, saying whose it is, instead of refusing after a tap."""
+    import flet as ft
+
     from companion.app.game_panels import GameBar
 
     table = Table(phones)
@@ -172,7 +174,7 @@ def test_undo_and_redo_are_offered_where_they_act_and_say_why_elsewhere(phones):
     refused = phones["a"].undo_refusal()
     assert refused is not None and "Bob" in EN.render(refused)
     assert phones["b"].undo_refusal() is None
-    bar = GameBar(lambda _: None, phones["a"].id, print, print, EN)
+    bar = GameBar(lambda _: None, phones["a"].id, print, print, EN, ft.IconButton(), 360)
     bar.show(phones["a"].state, "Bob's Troll", None, refused=(EN.render(refused), None))
     assert bar.undo_button.disabled and bar.undo_button.tooltip == EN.render(refused)
     assert phones["b"].undo().ok

@@ -12,18 +12,27 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import flet as ft
 
+from companion.app.sizes import TAP
 from companion.app.theme import ACCENT
 from companion.app.widgets import player_chip, reserve_line, section
 from companion.engine import GameState, Tally
 from companion.language.render import Language
 from companion.play.game_words import english, say
 from companion.play.session import GameSession
+from companion.play.text_width import fitting_size
 from companion.play.turns import Turns
 
 if TYPE_CHECKING:
     from companion.app.main import App
 
 NO_BORDER = ft.Border.all(2, ft.Colors.TRANSPARENT)
+# The game bar's actions, each a tap target wide: undo, redo, the aid, the log.
+BAR_ACTIONS = ("undo", "redo", "aid", "log")
+TITLE_SPACING = 4
+# Kept free beside the title: the font's measure is close, not exact.
+TITLE_MARGIN = 4
+TITLE_SIZE = 20
+SMALLEST_TITLE = 16
 CURRENT_BORDER = ft.Border.all(2, ACCENT)
 
 
@@ -61,7 +70,8 @@ def show_round(
 
 
 class GameBar:
-    """The app bar of a game: home, the round rune, undo and redo saying what they do, the log."""
+    """The app bar of a game: home, the round rune, undo and redo saying what they do, the
+    rules at a glance (`aid`), the log."""
 
     def __init__(
         self,
@@ -70,21 +80,27 @@ class GameBar:
         undo: Callable[[ft.Event[Any]], object],
         redo: Callable[[ft.Event[Any]], object],
         words: Language,
+        aid: ft.Control,
+        width: float,
     ) -> None:
         self.words = words
-        # Home and three actions leave a 360 px phone about 150 px: 'Round 6/7' must fit.
-        self.title = ft.Text(size=20)
+        # Home and four actions leave a 360 px phone about 110 px: the round's title is set
+        # as large as fits, from TITLE_SIZE down (`show`).
+        self.room = width - (len(BAR_ACTIONS) + 1) * TAP - TITLE_SPACING - TITLE_MARGIN
+        self.title = ft.Text(size=TITLE_SIZE)
         self.undo_button = ft.IconButton(ft.Icons.UNDO, on_click=undo)
         self.redo_button = ft.IconButton(ft.Icons.REDO, on_click=redo)
         self.control = ft.AppBar(
             title=self.title,
-            title_spacing=4,
+            title_spacing=TITLE_SPACING,
+            leading_width=TAP,
             leading=ft.IconButton(
                 ft.Icons.HOME, tooltip=say(words, "game.bar.home"), on_click=lambda _: go("/")
             ),
             actions=[
                 self.undo_button,
                 self.redo_button,
+                aid,
                 ft.IconButton(
                     ft.Icons.LIST_ALT,
                     tooltip=say(words, "game.bar.log"),
@@ -105,6 +121,7 @@ class GameBar:
         `undo` and `redo` describe what the buttons would do, or None; `refused` why this
         device may not."""
         show_round(self, self.words, state, undo, redo, round_, refused)
+        self.title.size = fitting_size(self.title.value, self.room, TITLE_SIZE, SMALLEST_TITLE)
 
 
 class _PlayerRow:

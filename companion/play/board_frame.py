@@ -65,6 +65,11 @@ def sideways_isle(board: Board, width: float, height: float) -> tuple[float, flo
     return min(tight_width(board, canvas), width * ISLE_MOST), canvas
 
 
+def side_width(board: Board, width: float, height: float) -> float:
+    """On a phone on its side, the width of the column beside the isle."""
+    return width - sideways_isle(board, width, height)[0] - SPACING - 2 * SIDEWAYS_PADDING
+
+
 def isle_width(board: Board, width: float, height: float) -> float:
     """A first guess at the isle's canvas width (the canvas reports its own once laid out)."""
     shown = arrangement(width, height)

@@ -34,3 +34,16 @@ def text_width(line: str, size: float, *, bold: bool = True) -> float:
     advances = _advances()
     ems = sum(advances.get(ord(character), MISSING) for character in line)
     return ems * size * (BOLD if bold else 1.0)
+
+
+def fitting_size(line: str, room: float, largest: int, smallest: int, *, bold: bool = False) -> int:
+    """The largest whole size from `largest` down to `smallest` that sets `line` within
+    `room` pixels (`smallest` if none does)."""
+    return next(
+        (
+            size
+            for size in range(largest, smallest, -1)
+            if text_width(line, size, bold=bold) <= room
+        ),
+        smallest,
+    )

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import flet as ft
 
+from companion.app.aid_dialog import aid_button
 from companion.app.board_view import IsleCanvas
 from companion.app.game_panels import GameBar, PlayersCard
 from companion.app.screens import board_pace, board_render, board_replay
@@ -29,12 +30,14 @@ from companion.app.screens.board_side import SideRail
 from companion.app.theme import colour_of
 from companion.app.widgets import notify, screen
 from companion.language import Message
+from companion.play.aid_view import opening_part
 from companion.play.board_device import TIMINGS, pace_of, went_on_key
 from companion.play.board_frame import (
     Arrangement,
     arrangement,
     isle_height,
     isle_width,
+    side_width,
     sideways_isle,
 )
 from companion.play.board_refusals import untaken
@@ -127,8 +130,11 @@ class BoardScreen:
             session, self.turns, self.record, self.go_on, self.cards.go_on_label, words
         )
         self.bottom.fit_width(width)
-        self.game_bar = GameBar(app.go, session.id, self.undo, self.redo, words)
-        self.rail = SideRail(app.go, session.id, self.undo, self.redo, self.open_panels, words)
+        # The rules at a glance open at the part of the phase being played.
+        aid = [aid_button(app, lambda: opening_part(session.state.phase)) for _ in range(2)]
+        self.game_bar = GameBar(app.go, session.id, self.undo, self.redo, words, aid[0], width)
+        rail_taps = (self.undo, self.redo, self.open_panels)
+        self.rail = SideRail(app.go, session.id, rail_taps, words, aid[1])
         notes = {player: say(words, "game.players.computer") for player in self.turns.bots}
         self.players = PlayersCard(session, notes, words=words)
         # Under the players while an Energy and Reset is read: who is ringed already, and why.
@@ -153,6 +159,7 @@ class BoardScreen:
         self.view.appbar = None if sideways else self.game_bar.control
         board = self.session.saved.game.board
         self.frame.arrange(self.view, shown, sideways_isle(board, width, height)[0])
+        self.rail.room = side_width(board, width, height)
         self.isle.tight = sideways
         # The screen is sent whole next (`show`): the isle is not sent on its own first.
         self.isle.refit(isle_width(board, width, height), send=False)

@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 from babel.numbers import format_percent
 
+from companion.app.aid_dialog import open_aid
 from companion.app.screens.board_motion import DIE_FACES, die_face, tumble
 from companion.app.theme import ACCENT, ACCENT_TEXT
 from companion.engine.names import kind_term
+from companion.play.aid_view import opening_part
 from companion.play.game_words import say
 from models.commands import Attack
 from models.rules import DIE_SIDES
@@ -79,7 +81,13 @@ class AttackPanel:
             weight=ft.FontWeight.BOLD,
             color=ACCENT_TEXT,
         )
-        self.body = ft.Column([self.explain, self.chance], tight=True, spacing=10)
+        # The odds of every other attack, in the rules at a glance, over this panel.
+        odds = ft.TextButton(
+            say(words, "aid.app.odds"),
+            icon=ft.Icons.MENU_BOOK,
+            on_click=lambda _: open_aid(screen.app, opening_part(attacking=True)),
+        )
+        self.body = ft.Column([self.explain, self.chance, odds], tight=True, spacing=10)
         page_width = screen.app.page.width or 360
         # On a phone the buttons stand full width under the text, not in a ragged stack; the
         # panel keeps one width from the odds to the dice.

@@ -1,9 +1,10 @@
 """The digital board on a phone on its side: the rail beside the isle, and the panels' drawer.
 
-A sideways phone has no height to spare above or below the isle, so what the
-app bar holds elsewhere (home, the round, undo and redo saying what they do, the log) is a
-row at the top of the column beside the isle, with one more button: the panels (players,
-energy, the last tally, the computers' pace), which fold into a drawer from the right.
+A sideways phone has no height to spare above or below the isle, so what the app bar holds
+elsewhere (home, the round, undo and redo saying what they do, the rules at a glance, the
+log) is a row at the top of the column beside the isle, with one more button: the panels
+(players, energy, the last tally, the computers' pace), which fold into a drawer from the
+right.
 """
 
 from __future__ import annotations
@@ -14,25 +15,36 @@ from typing import Any
 import flet as ft
 
 from companion.app.game_panels import show_round
+from companion.app.sizes import TAP
 from companion.engine import GameState
 from companion.language.render import Language
 from companion.play.game_words import say
+from companion.play.text_width import text_width
+
+Handler = Callable[[ft.Event[Any]], object]
+TITLE_SIZE = 17
+# Home, undo, redo, the aid, the log and the panels, each a tap target wide.
+RAIL_BUTTONS = 6
 
 
 class SideRail:
-    """Home, the round, undo, redo, the log and the panels, in a row beside the isle."""
+    """Home, the round, undo, redo, the rules at a glance, the log and the panels, in a row
+    beside the isle."""
 
     def __init__(
         self,
         go: Callable[[str], None],
         game_id: str,
-        undo: Callable[[ft.Event[Any]], object],
-        redo: Callable[[ft.Event[Any]], object],
-        panels: Callable[[ft.Event[Any]], object],
+        taps: tuple[Handler, Handler, Handler],
         words: Language,
+        aid: ft.Control,
     ) -> None:
+        """`taps`: undo, redo, and the panels' drawer; `aid` opens the rules at a glance."""
+        undo, redo, panels = taps
         self.words = words
-        self.title = ft.Text(size=17, weight=ft.FontWeight.BOLD, no_wrap=True, expand=True)
+        self.title = ft.Text(size=TITLE_SIZE, weight=ft.FontWeight.BOLD, no_wrap=True, expand=True)
+        # The column's width beside the isle, set as the screen is laid out.
+        self.room = 0.0
         self.undo_button = ft.IconButton(ft.Icons.UNDO, on_click=undo)
         self.redo_button = ft.IconButton(ft.Icons.REDO, on_click=redo)
         self.control = ft.Row(
@@ -43,6 +55,7 @@ class SideRail:
                 self.title,
                 self.undo_button,
                 self.redo_button,
+                aid,
                 ft.IconButton(
                     ft.Icons.LIST_ALT,
                     tooltip=say(words, "game.bar.log"),
@@ -61,6 +74,18 @@ class SideRail:
     ) -> None:
         """As the app bar shows them (`GameBar.show`): the round, what undo and redo do."""
         show_round(self, self.words, state, undo, redo, round_)
+        # Six buttons leave a phone on its side little room: where the words do not fit,
+        # the round rune and numbers only (the words stay the title's label).
+        words = self.title.value
+        fits = text_width(str(words), TITLE_SIZE) <= self.room - RAIL_BUTTONS * TAP
+        self.title.semantics_label = None if fits else words
+        if not fits:
+            self.title.value = say(
+                self.words,
+                "game.bar.round_short",
+                round=round_ or state.round,
+                final=state.game.final_round,
+            )
 
 
 def drawer(controls: list[ft.Control]) -> ft.NavigationDrawer:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.app.aid_dialog import aid_button
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, notify, screen, section
@@ -131,11 +132,12 @@ def build(app: App) -> ft.View:
     view.appbar = ft.AppBar(
         title=ft.Text(app.say("app.home.title")),
         actions=[
+            aid_button(app, lambda: None),
             ft.IconButton(
                 ft.Icons.BRIGHTNESS_6,
                 tooltip=app.say("app.home.theme"),
                 on_click=lambda _: app.toggle_theme(),
-            )
+            ),
         ],
     )
     share = []

@@ -16,15 +16,18 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.app.aid_dialog import aid_button
 from companion.app.game_panels import page_turns
 from companion.app.screens.reset_bar import TallyBar, explanation
 from companion.app.screens.reset_cards import Prompt, TerritoryCard
 from companion.app.screens.reset_late import LateMenu
 from companion.app.widgets import WIDE, big_button, notify
 from companion.engine import Tally
+from companion.engine.constants import Phase
 from companion.engine.names import kinds_term
 from companion.engine.table_reset import Creature, ResetDraft
 from companion.language import Message, Value
+from companion.play.aid_view import opening_part
 from companion.play.game_words import order_of, say
 from companion.play.reset_entry import ResetEntry, Step
 from companion.play.session import GameSession
@@ -71,7 +74,10 @@ class ResetScreen:
                 tooltip=say(words, "game.reset.back"),
                 on_click=lambda _: self.app.go(f"/game/{self.session.id}"),
             ),
-            actions=[self.late.menu()],
+            actions=[
+                aid_button(app, lambda: opening_part(Phase.ENERGY_AND_RESET)),
+                self.late.menu(),
+            ],
         )
         self.entry = ResetEntry(session, self.turns, TapGuard(doubles=not app.page.web))
         # Set by refresh before anything shows it.

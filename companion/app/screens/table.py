@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from companion.app.aid_dialog import PHONE_WIDTH, aid_button
 from companion.app.coach_panels import ChanceCard
 from companion.app.game_panels import GameBar, PlayersCard, page_turns
 from companion.app.order_strip import OrderStrip
@@ -23,6 +24,7 @@ from companion.app.widgets import (
     section,
 )
 from companion.engine import Phase
+from companion.play.aid_view import opening_part
 from companion.play.game_words import say
 from companion.play.odds_tool import OddsTool
 from companion.play.session import GameSession, Moment, Outcome
@@ -67,7 +69,11 @@ class TableScreen:
         # Turn driving shared with the digital board: records, undo, other devices.
         self.turns = page_turns(app, session)
         self.die = ft.Text("", size=40)
-        self.bar = GameBar(app.go, session.id, self.undo, self.redo, words)
+        # The rules at a glance open at the part of the phase being played.
+        aid = aid_button(app, lambda: opening_part(session.state.phase))
+        self.bar = GameBar(
+            app.go, session.id, self.undo, self.redo, words, aid, app.page.width or PHONE_WIDTH
+        )
         self.track = EnergyTrack((), words)
         self.strip = OrderStrip(session, words)
         self.players = PlayersCard(session, words=words)
