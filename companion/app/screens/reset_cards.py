@@ -27,7 +27,7 @@ SELECTED_BORDER = ft.Border.all(3, ACCENT_TEXT)
 # The question card's rows keep their height whatever they say, so the territories below
 # never move under a finger: two lines of question, two of note, a row of chips.
 QUESTION_HEIGHT = 44
-NOTE_HEIGHT = 52
+NOTE_HEIGHT = 34
 PLAIN_BORDER = ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)
 
 
@@ -101,11 +101,10 @@ class Prompt:
             max_lines=2,
             overflow=ft.TextOverflow.ELLIPSIS,
         )
-        # Three lines: the board check's sentence fits a 320 px card in French too.
         self.note = ft.Text(
             size=13,
             color=ft.Colors.ON_SURFACE_VARIANT,
-            max_lines=3,
+            max_lines=2,
             overflow=ft.TextOverflow.ELLIPSIS,
         )
         self.gone_button = ft.OutlinedButton(
