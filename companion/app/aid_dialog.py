@@ -140,6 +140,8 @@ class AidDialog:
             self.said.value = say(self.words, "aid.app.none", query=query)
         self.show(found)
         self.dialog.update()
+        # What was found is read from its first part, wherever the column had been scrolled.
+        self.app.page.run_task(self.column.scroll_to, offset=0, duration=0)
 
     def clear(self, _: ft.Event[Any]) -> None:
         """The whole aid again."""

@@ -156,6 +156,10 @@ def test_a_search_finds_bounty_and_home_opens_the_aid_in_both_themes(server, bro
     # From Home the aid opens at its top: no part is where the player is.
     ui.wait_for("The round")
     assert not ui.page.evaluate(HAS_TEXT, "Where you are")
+    # Read down a while first: what a search finds still starts at its first part.
+    ui.page.mouse.move(PHONE["width"] / 2, PHONE["height"] * 0.7)
+    ui.page.mouse.wheel(0, 1500)
+    time.sleep(1)
     field = ui.page.get_by_role("textbox").first
     field.click()
     ui.page.keyboard.type("bounty")
