@@ -398,3 +398,19 @@ def test_the_scorekeeper_or_any_phone_for_a_holder_with_no_device_declines(store
     clock.later()
     assert only.decline("c", "skalds-stair", take=False).announce
     assert only.bonuses(only.tally())["skalds-stair"].declined_by is None
+
+
+def test_a_seated_phone_is_asked_first_about_its_own_players_creatures(store, clock):
+    """Each phone fixes what its player knows: Cy's phone starts on Cy's Sprites, not on the
+    first player's Wyrm; once they are placed it goes on with the table's in turn order."""
+    game_id = to_reset(store)
+    cy = seated(store, game_id, clock, "c")
+    assert cy.selected == CY_S
+    cy.place("skalds-stair")
+    clock.later()
+    assert cy.selected == CY_S
+    cy.place("skalds-stair")
+    assert cy.selected == ANN_W
+    # The scorekeeper (no player of its own) and an unshared phone start in turn order.
+    assert seated(store, game_id, clock, SCOREKEEPER).selected == ANN_W
+    assert phone(store, to_reset(store), clock).selected == ANN_W

@@ -92,9 +92,13 @@ class ResetEntry:
         return state.phase is Phase.ENERGY_AND_RESET and not state.game.digital
 
     def load(self) -> None:
-        """Read the draft as the table has it, and ask about the first creature to place."""
+        """Read the draft as the table has it, and ask about the first creature to place:
+        this phone's own player's, where it has any left (the player knows where they
+        stand), else the first in turn order."""
         self.draft, self.version = self.session.draft()
-        self.selected = self.draft.next_to_place(None)
+        seat = self.session.seat
+        own = (creature for creature, _ in self.draft.groups() if creature.player == seat)
+        self.selected = next(own, None) or self.draft.next_to_place(None)
 
     @property
     def back(self) -> str:

@@ -41,14 +41,28 @@ if not os.path.exists(CHROMIUM):
 # A browser test that hangs (a busy renderer answers no Playwright call, and those calls
 # have no timeout of their own) fails after this long, with a traceback of where it hung.
 BROWSER_TEST_TIMEOUT_S = 300
+# Four browsers and four app servers on two cores starve one now and then past any wait a
+# test can afford: a browser test that failed runs once more, from the start, and fails the
+# suite only if it fails again. Each rerun is listed in the summary (pytest-rerunfailures's
+# "R"), with what the screens showed when it failed.
+BROWSER_RERUNS = 1
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put every browser test under the browser timeout."""
+    """Put every browser test under the browser timeout, with one rerun."""
     for item in items:
         if "browser" in item.path.parts:
             item.add_marker(pytest.mark.timeout(BROWSER_TEST_TIMEOUT_S))
+            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS))
 
+
+# What a page shows: its text, then each semantics label not already in it.
+SHOWN_TEXT = """body => {
+  const text = body.innerText;
+  const labels = [...document.querySelectorAll('[aria-label]')]
+    .map(e => e.getAttribute('aria-label')).filter(l => l && !text.includes(l));
+  return [text, ...labels].join('\\n');
+}"""
 
 # The app server's host: a page may ask nothing of any other (nor of a CDN).
 OWN_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -81,6 +95,20 @@ class OwnHostsOnly:
         if url.scheme not in ("data", "blob") and url.hostname not in OWN_HOSTS:
             self.foreign.append(request.url)
 
+    def what_pages_show(self) -> str:
+        """The text every open page shows (its semantics' labels too), for a failed test's
+        report: what the screen said when the awaited text never came."""
+        shown = []
+        for number, page in enumerate(
+            (page for context in self.browser.contexts for page in context.pages), 1
+        ):
+            try:
+                text = page.locator("body").evaluate(SHOWN_TEXT, timeout=5000)
+            except Exception as error:  # a page closed or hung: say so, and go on
+                text = f"(unreadable: {type(error).__name__})"
+            shown.append(f"--- page {number}: {page.url}\n{text[:3000]}")
+        return "\n".join(shown) or "(no open page)"
+
     def settle(self) -> None:
         """Take in the requests Playwright has not reported yet (it reports them while it is
         called): every open page is asked for nothing, once."""
@@ -97,7 +125,12 @@ def pytest_runtest_call(item: pytest.Item):
     watched = getattr(item, "funcargs", {}).get("browser")
     if isinstance(watched, OwnHostsOnly):
         watched.foreign.clear()
-    result = yield
+    try:
+        result = yield
+    except BaseException:
+        if isinstance(watched, OwnHostsOnly):
+            item.add_report_section("call", "screens", watched.what_pages_show())
+        raise
     if isinstance(watched, OwnHostsOnly):
         watched.settle()
         if watched.foreign:

@@ -27,6 +27,10 @@ from models.setup import GameSetup
 
 READY = "flt-semantics-placeholder"
 CODE_SCREEN = "Join the table"
+# Flutter's editing element has the focus; and it holds a text (the field may show it in
+# capitals).
+EDITING = "() => ['INPUT', 'TEXTAREA'].includes(document.activeElement?.tagName)"
+HOLDS = "t => (document.activeElement?.value ?? '').toUpperCase() === t.toUpperCase()"
 
 
 @dataclass
@@ -158,24 +162,24 @@ class Device:
 
     def type_code(self, code: str, then: str) -> None:
         """Type a code into the code screen's field as a person would, press Enter, and wait
-        for `then`. Keys typed before Flutter has focused its editing element can be lost (on
-        a loaded machine): then the person types it again."""
+        for `then`. Keys typed before Flutter has taken over its editing element are lost (on
+        a loaded machine): the field is read back, and the person types again until it holds
+        the code, before Enter."""
         field = self.page.get_by_role("textbox", name=re.compile("Table code"))
         for attempt in range(3):
             field.click()
-            self.page.wait_for_timeout(500)
-            # A failed try leaves what was typed in the field: it is replaced, not added to.
-            self.page.keyboard.press("Control+a")
-            self.page.keyboard.type(code, delay=50)
-            self.page.wait_for_timeout(300)
-            self.page.keyboard.press("Enter")
             try:
-                self.ui.wait_for(then, timeout=15)
-                return
+                self.page.wait_for_function(EDITING, timeout=10000)
+                # A failed try leaves what was typed in the field: it is replaced, not added to.
+                self.page.keyboard.press("Control+a")
+                self.page.keyboard.type(code, delay=50)
+                self.page.wait_for_function(HOLDS, arg=code, timeout=5000)
+                break
             except Exception:
                 if attempt == 2:
                     raise
-                self.page.keyboard.press("Escape")
+        self.page.keyboard.press("Enter")
+        self.ui.wait_for(then, timeout=30)
 
     def take_seat(self, game_url: str, seat: str, said: str) -> None:
         """Open a game, pick a seat on the seat screen, and wait for the table to say `said`."""
