@@ -37,6 +37,13 @@ bench_app = typer.Typer(
 )
 
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def counted(metavar: str, help: str, low: int = 1, high: int = MAX_WAIT_GAMES) -> Any:
+    """A measure's count argument (games, loads, tables), from `low` to `high`."""
+    return typer.Argument(min=low, max=high, metavar=metavar, help=help)
+
+
 Seconds = Annotated[float, typer.Option(help="How long the measure runs.")]
 Seed = Annotated[int, typer.Option(help="Seed of the games played.")]
 TimedOn = Annotated[
@@ -120,11 +127,9 @@ def openspiel(seconds: Seconds = 3.0, clock: TimedOn = Clock.WALL, as_json: AsJs
 def waits(
     games: Annotated[
         int,
-        typer.Argument(
-            min=1,
-            max=MAX_WAIT_GAMES,
-            metavar="GAMES",
-            help="4-player games to play (minutes each).",
+        counted(
+            "GAMES",
+            "4-player games to play (minutes each).",
         ),
     ],
     as_json: AsJson = False,
@@ -139,11 +144,9 @@ def waits(
 def waits_app(
     games: Annotated[
         int,
-        typer.Argument(
-            min=1,
-            max=MAX_WAIT_GAMES,
-            metavar="GAMES",
-            help="4-player games, each seat a person at a phone's size (a few minutes each; "
+        counted(
+            "GAMES",
+            "4-player games, each seat a person at a phone's size (a few minutes each; "
             "needs what `make test` installs).",
         ),
     ],
@@ -159,11 +162,9 @@ def waits_app(
 def page_load(
     loads: Annotated[
         int,
-        typer.Argument(
-            min=1,
-            max=MAX_WAIT_GAMES,
-            metavar="LOADS",
-            help="Times the app is loaded, over an emulated phone network (needs what "
+        counted(
+            "LOADS",
+            "Times the app is loaded, over an emulated phone network (needs what "
             "`make test` installs).",
         ),
     ],
@@ -179,11 +180,9 @@ def page_load(
 def coach(
     games: Annotated[
         int,
-        typer.Argument(
-            min=1,
-            max=MAX_WAIT_GAMES,
-            metavar="GAMES",
-            help="Table games of each of 2, 3 and 4 players.",
+        counted(
+            "GAMES",
+            "Table games of each of 2, 3 and 4 players.",
         ),
     ],
     seed: Seed = 1,
@@ -199,11 +198,11 @@ def coach(
 def calibration(
     games: Annotated[
         int,
-        typer.Argument(
-            min=0,
-            max=MAX_CALIBRATION_GAMES,
-            metavar="GAMES",
-            help="Games of 2, 3 and 4 mcts:hard seats to play (hours of CPU); 0 with --games-in.",
+        counted(
+            "GAMES",
+            "Games of 2, 3 and 4 mcts:hard seats to play (hours of CPU); 0 with --games-in.",
+            0,
+            MAX_CALIBRATION_GAMES,
         ),
     ] = 0,
     games_in: Annotated[
@@ -271,11 +270,11 @@ def calibration(
 
 Tables = Annotated[
     int,
-    typer.Argument(
-        min=1,
-        max=MAX_LOAD_TABLES,
-        metavar="TABLES",
-        help="Tables of 4 devices speaking Flet's websocket protocol; needs --db.",
+    counted(
+        "TABLES",
+        "Tables of 4 devices speaking Flet's websocket protocol; needs --db.",
+        1,
+        MAX_LOAD_TABLES,
     ),
 ]
 
