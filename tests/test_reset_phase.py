@@ -236,18 +236,21 @@ def test_first_in_turn_order_to_reach_36_wins(first, second):
     assert result.player(second).sprites == 0
 
 
+# Red's Sprites hold the South and the Rock (bonus 4), blue's the West (bonus 2).
+BOTH_HOLD_A_TERRITORY = {
+    "s1": ("red", S),
+    "s2": ("red", S),
+    "s3": ("red", S),
+    "r1": ("red", S),
+    "w1": ("blue", S),
+    "w2": ("blue", S),
+    "w3": ("blue", S),
+}
+
+
 def test_win_in_domination_pass_stops_later_players():
     """Ruling 11: red wins in the domination pass; blue, later, keeps its Sprites, no bonus."""
-    placed = {
-        "s1": ("red", S),
-        "s2": ("red", S),
-        "s3": ("red", S),
-        "r1": ("red", S),
-        "w1": ("blue", S),
-        "w2": ("blue", S),
-        "w3": ("blue", S),
-    }
-    result = tally({"red": 35, "blue": 20}, **placed)
+    result = tally({"red": 35, "blue": 20}, **BOTH_HOLD_A_TERRITORY)
     assert result.winner == "red"
     assert result.decided_in is Pass.DOMINATION
     red = result.player("red")
@@ -259,16 +262,7 @@ def test_win_in_domination_pass_stops_later_players():
 
 def test_domination_earlier_in_order_is_applied_before_a_later_win():
     """Ruling 11: blue, earlier in the order, takes its bonus before red wins."""
-    placed = {
-        "s1": ("red", S),
-        "s2": ("red", S),
-        "s3": ("red", S),
-        "r1": ("red", S),
-        "w1": ("blue", S),
-        "w2": ("blue", S),
-        "w3": ("blue", S),
-    }
-    result = tally({"red": 35, "blue": 20}, order=("blue", "red"), **placed)
+    result = tally({"red": 35, "blue": 20}, order=("blue", "red"), **BOTH_HOLD_A_TERRITORY)
     assert result.winner == "red"
     assert result.player("blue").after == 25
     assert result.player("blue").domination == 2

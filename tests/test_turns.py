@@ -486,7 +486,7 @@ def test_a_decision_made_ahead_for_a_command_undone_meanwhile_is_dropped(store):
     assert chosen_where_recorded(turns, bots)
 
 
-def test_a_failing_computer_is_reported_and_play_stops(store):
+def test_a_failing_computer_is_reported_and_play_stops(store, caplog):
     class Broken:
         def choose(self, state):
             raise RuntimeError("out of ideas")
@@ -495,7 +495,12 @@ def test_a_failing_computer_is_reported_and_play_stops(store):
     turns.record([Summon(K.WYRM, "rh1")], "red")
     asyncio.run(turns.play_bots(stage))
     shown = stage.shown[-1]
-    assert not shown.ok and str(shown.said) == "Bjorn (computer) could not decide: out of ideas"
+    # A sentence for the person; the reason in the server's log.
+    assert not shown.ok and str(shown.said) == (
+        "Bjorn (computer) could not decide, and play has stopped: reload the page to let it "
+        "try again."
+    )
+    assert "out of ideas" in caplog.text
     assert not turns.busy and len(turns.session.saved.log) == 1
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 import zlib
@@ -34,6 +35,8 @@ from companion.play.session import GameSession, Moment, Outcome
 from companion.store.store import LogEntry, tap_size
 from models.commands import Activate, Command, EndActivation, Pass
 from models.setup import GameSetup
+
+log = logging.getLogger(__name__)
 
 # How long a computer's command stays pointed out before it is played, in seconds, and how
 # much of that one computer turn may take in all: past it the turn's commands are played
@@ -389,10 +392,10 @@ class Turns:
                 ahead = None
                 try:
                     command = await search
-                except Exception as error:
-                    # Reported in one line; the person can go on or reload.
-                    name = self.session.label(player)
-                    said = Message("game.bot_failed", player=name, error=str(error))
+                except Exception:
+                    # The person is told in a sentence; the reason goes to the server's log.
+                    log.exception("computer %s failed to decide in game %s", bot, self.session.id)
+                    said = Message("game.bot_failed", player=self.session.label(player))
                     stage.show(Outcome(False, said))
                     return
                 if self.session.saved.revision != revision:
