@@ -70,7 +70,7 @@ def read(page: str) -> Texts:
     ("code", "title", "bounty", "territory"),
     [
         ("en", "Summoner's Isle: the rules at a glance", "Bounty", "North Cliffs"),
-        ("fr", "Summoner's Isle\u202f: les règles en un coup d'œil", "Prime", "Falaises du Nord"),
+        ("fr", "Summoner's Isle\u202f: les règles en bref", "Prime", "Falaises du Nord"),
     ],
 )
 def test_the_command_prints_the_page_in_each_language_with_the_boards_territories(

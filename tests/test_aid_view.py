@@ -6,7 +6,7 @@ import pytest
 from companion.aid.content import aid_sections
 from companion.engine.constants import Phase
 from companion.language.render import language
-from companion.play.aid_view import aid_parts, fold, opening_part, search
+from companion.play.aid_view import aid_parts, fold, marked, opening_part, search
 
 
 @pytest.mark.parametrize(
@@ -84,3 +84,38 @@ def test_a_table_turned_keeps_every_cell_beside_its_heads() -> None:
     costs = {row[0]: row[1:] for row in turned.rows}["Cost"]
     assert costs == tuple(row[2] for row in creatures.rows) == ("5", "3", "1")
     assert turned.transposed() == creatures
+
+
+def test_what_a_search_found_is_marked_where_each_line_says_it() -> None:
+    """The words found are marked in the text as shown, accents and case as written."""
+    line = "En cas d'égalité, l'ÉGALITÉ va au dernier"
+    assert marked(line, "egalite") == [
+        ("En cas d'", False),
+        ("égalité", True),
+        (", l'", False),
+        ("ÉGALITÉ", True),
+        (" va au dernier", False),
+    ]
+    # Every word of the search, wherever it stands; the rest of the line unmarked.
+    assert marked("A Troll's bounty", "bounty troll") == [
+        ("A ", False),
+        ("Troll", True),
+        ("'s ", False),
+        ("bounty", True),
+    ]
+    # A character folded into two (ß: ss) is marked whole; no search marks nothing.
+    assert marked("Straße", "strasse") == [("Straße", True)]
+    assert marked("Sprites", "  ") == [("Sprites", False)]
+    # Marked runs put back together are the line as it was.
+    french = aid_parts(language("fr"))
+    for part in search(french, "égalité"):
+        for text in (part.title, *part.lines):
+            assert "".join(run for run, _ in marked(text, "égalité")) == text
+
+
+def test_the_aid_opens_at_energy_while_a_tally_is_read_after_play_went_on() -> None:
+    """On the digital board the Energy and Reset's tally is read while the game is already
+    at the next round's Summoning: the aid opens where the player reads."""
+    assert opening_part(Phase.SUMMONING, reading=True) == opening_part(Phase.ENERGY_AND_RESET)
+    # An attack's odds come first, whatever is read.
+    assert opening_part(Phase.ACTIONS, attacking=True, reading=True) == "odds"

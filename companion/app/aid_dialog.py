@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import flet as ft
 
 from companion.app.theme import ACCENT, ACCENT_TEXT
-from companion.play.aid_view import AidPart, AidTable, aid_parts, search
+from companion.play.aid_view import AidPart, AidTable, aid_parts, marked, search
 from companion.play.game_words import say
 
 if TYPE_CHECKING:
@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 # A page's size before the browser has told it.
 PHONE_WIDTH = 360
 PHONE_HEIGHT = 740
-# Narrower than this, the dialog takes the whole screen but a thin margin.
+# Narrower (or shorter) than this, the dialog takes the whole width (or height) but a thin
+# margin.
 PHONE = 600
 PHONE_INSET = 6
 WIDE_INSET = 32
@@ -67,6 +68,8 @@ class AidDialog:
         width = app.page.width or PHONE_WIDTH
         height = app.page.height or PHONE_HEIGHT
         inset = PHONE_INSET if width < PHONE else WIDE_INSET
+        # A phone on its side is wide but short: the rules get its whole height.
+        rise = (PHONE_INSET if height < PHONE else WIDE_INSET) + 6
         self.column = ft.Column(scroll=ft.ScrollMode.AUTO, expand=True, spacing=18)
         self.said = ft.Text(size=14, color=ft.Colors.ON_SURFACE_VARIANT, visible=False)
         self.field = ft.TextField(
@@ -97,10 +100,10 @@ class AidDialog:
             top = [ft.Row([title, self.field, close], spacing=16)]
         self.dialog = ft.AlertDialog(
             content_padding=ft.Padding.symmetric(horizontal=PADDING, vertical=PADDING / 2),
-            inset_padding=ft.Padding.symmetric(horizontal=inset, vertical=inset + 6),
+            inset_padding=ft.Padding.symmetric(horizontal=inset, vertical=rise),
             content=ft.Container(
                 width=min(MOST_WIDTH, width - 2 * (inset + PADDING)),
-                height=height - 2 * (inset + 6) - PADDING,
+                height=height - 2 * rise - PADDING,
                 content=ft.Column(
                     [*top, self.said, self.column],
                     spacing=8,
@@ -116,9 +119,12 @@ class AidDialog:
         if self.here is not None:
             self.app.page.run_task(self.column.scroll_to, scroll_key=self.here)
 
-    def show(self, parts: list[AidPart]) -> None:
-        """Draw `parts`, the one the player is at marked (each drawn once, then kept: a search
-        sends the client which parts show, not the parts again)."""
+    def show(self, parts: list[AidPart], query: str = "") -> None:
+        """Draw `parts`, the one the player is at marked (the whole aid is drawn once, then
+        kept); a search's finds are drawn with what it found marked in them."""
+        if query.strip():
+            self.column.controls = [part_control(part, query=query) for part in parts]
+            return
         marked = say(self.words, "aid.app.here")
         for part in parts:
             if part.key not in self.drawn:
@@ -138,7 +144,7 @@ class AidDialog:
             self.said.value = say(self.words, "aid.app.found", count=len(found), query=query)
         else:
             self.said.value = say(self.words, "aid.app.none", query=query)
-        self.show(found)
+        self.show(found, query)
         self.dialog.update()
         # What was found is read from its first part, wherever the column had been scrolled.
         self.app.page.run_task(self.column.scroll_to, offset=0, duration=0)
@@ -149,18 +155,19 @@ class AidDialog:
         self.find("")
 
 
-def part_control(part: AidPart, here: str | None = None) -> ft.Control:
+def part_control(part: AidPart, here: str | None = None, query: str = "") -> ft.Control:
     """One part: its title, its sentences, its table; where the player is, marked with
-    `here`'s words ('Where you are') and a border."""
+    `here`'s words ('Where you are') and a border; the words of a search's `query`
+    underlined in bold wherever it says them."""
     head: list[ft.Control] = [
-        ft.Text(part.title, size=18, weight=ft.FontWeight.BOLD, color=ACCENT_TEXT)
+        searched(part.title, query, size=18, weight=ft.FontWeight.BOLD, color=ACCENT_TEXT)
     ]
     lines: list[ft.Control] = [
-        ft.Text(f"{number}. {line}" if part.numbered else line, size=15, selectable=True)
+        searched(f"{number}. {line}" if part.numbered else line, query, size=15, selectable=True)
         for number, line in enumerate(part.lines, start=1)
     ]
     if part.table is not None:
-        lines.append(table_control(part.table))
+        lines.append(table_control(part.table, query))
     body = ft.Column([*head, *lines], spacing=8)
     if here is None:
         return ft.Container(key=scroll_key(part.key), content=body)
@@ -176,8 +183,25 @@ def part_control(part: AidPart, here: str | None = None) -> ft.Control:
     )
 
 
-def table_control(table: AidTable) -> ft.Control:
-    """A small table ruled under each row; one wider than tall is turned, so it fits a phone."""
+def searched(text: str, query: str, **style: Any) -> ft.Text:
+    """A text, the words of `query` in it marked (bold, underlined and tinted: not by colour
+    alone); without a query, plain."""
+    if not query.strip():
+        return ft.Text(text, **style)
+    found = ft.TextStyle(
+        weight=ft.FontWeight.BOLD,
+        decoration=ft.TextDecoration.UNDERLINE,
+        bgcolor=ft.Colors.with_opacity(0.25, ACCENT),
+    )
+    return ft.Text(
+        spans=[ft.TextSpan(run, found if hit else None) for run, hit in marked(text, query)],
+        **style,
+    )
+
+
+def table_control(table: AidTable, query: str = "") -> ft.Control:
+    """A small table ruled under each row, a search's words marked in it; one wider than tall
+    is turned, so it fits a phone."""
     if len(table.columns) > len(table.rows) + 1:
         table = table.transposed()
     return ft.Column(
@@ -187,8 +211,9 @@ def table_control(table: AidTable) -> ft.Control:
                 padding=ft.Padding.symmetric(vertical=6),
                 content=ft.Row(
                     [
-                        ft.Text(
+                        searched(
                             cell,
+                            query,
                             # The heads' column a little wider: 'Défenseur' on a phone.
                             expand=HEAD_SHARE if first else CELL_SHARE,
                             size=14,

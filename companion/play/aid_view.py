@@ -2,7 +2,8 @@
 
 The aid's content is `companion.aid.content.aid_sections`; here it is rendered in the
 device's language (`AidPart`), opened at the part where the player is (`opening_part`) and
-searched in the words the device shows (`search`), accents and case aside.
+searched in the words the device shows (`search`), accents and case aside, what a search
+found marked in each line (`marked`).
 """
 
 from __future__ import annotations
@@ -30,11 +31,16 @@ PHASE_PART = {
 ATTACK_PART = "odds"
 
 
-def opening_part(phase: Phase | None = None, *, attacking: bool = False) -> str | None:
-    """The key of the part the aid opens at: the odds for an attack, else the phase's part;
-    None (the top) outside a game."""
+def opening_part(
+    phase: Phase | None = None, *, attacking: bool = False, reading: bool = False
+) -> str | None:
+    """The key of the part the aid opens at: the odds for an attack; the Energy and Reset's
+    while its tally is being `reading` (play has gone on to the next round meanwhile); else
+    the phase's part; None (the top) outside a game."""
     if attacking:
         return ATTACK_PART
+    if reading:
+        return PHASE_PART[Phase.ENERGY_AND_RESET]
     return None if phase is None else PHASE_PART[phase]
 
 
@@ -96,3 +102,30 @@ def search(parts: list[AidPart], query: str) -> list[AidPart]:
     all of them for an empty query."""
     wanted = fold(query).split()
     return [part for part in parts if all(word in part.folded for word in wanted)]
+
+
+def marked(text: str, query: str) -> list[tuple[str, bool]]:
+    """`text` in runs, each True where it says a word of `query` (accents and case aside):
+    'Égalité' in 'en cas d'égalité' for 'egalite'. One run, unmarked, for an empty query."""
+    # Each character folded on its own, so that a match in the folded text points back at
+    # the characters it came from.
+    folded, origin = [], []
+    for index, character in enumerate(text):
+        for piece in fold(character):
+            folded.append(piece)
+            origin.append(index)
+    plain = "".join(folded)
+    hit = [False] * len(text)
+    for word in fold(query).split():
+        start = plain.find(word)
+        while start >= 0:
+            for position in range(start, start + len(word)):
+                hit[origin[position]] = True
+            start = plain.find(word, start + 1)
+    runs: list[tuple[str, bool]] = []
+    for character, found in zip(text, hit, strict=True):
+        if runs and runs[-1][1] == found:
+            runs[-1] = (runs[-1][0] + character, found)
+        else:
+            runs.append((character, found))
+    return runs or [("", False)]

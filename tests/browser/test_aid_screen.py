@@ -53,14 +53,18 @@ LOCALES = {"en": "en-US", "fr": "fr-FR"}
 
 
 def games(server) -> dict[str, str]:
-    """A table game at Summoning, one at Energy and Reset, a digital one at Actions: ids."""
+    """A table game at Summoning, one at Energy and Reset, a digital one at Actions and one
+    whose round 1 tally is read: ids."""
     with open_store(server.db) as store:
         summoning = store.new_game(DUEL).id
         reset = store.import_log(GameLog.of(DUEL, [Skip("summoning")]))
         actions = store.import_log(GameLog.of(DIGITAL, ATTACK))
+        # Everyone passed every step: round 1's Energy and Reset is done, its tally to read.
+        read = store.import_log(GameLog.of(DIGITAL, [Pass()] * 6))
     assert reset.state.phase is Phase.ENERGY_AND_RESET
     assert actions.state.phase is Phase.ACTIONS
-    return {"summoning": summoning, "reset": reset.id, "actions": actions.id}
+    assert read.state.round == 2 and read.log[-1].reset is not None
+    return {"summoning": summoning, "reset": reset.id, "actions": actions.id, "read": read.id}
 
 
 def say(code: str, message_id: str, **values) -> str:
@@ -145,6 +149,12 @@ def test_the_aid_opens_where_the_player_is_in_both_languages(server, browser, ar
             open_aid(ui, code)
             opened_at(ui, code, opening_part(Phase.ENERGY_AND_RESET) or "")
             shot(ui, f"aid-reset-{code}-{size}")
+            close_aid(ui, code)
+
+            # The digital board's tally of round 1, read while play is at round 2 already.
+            ui.open(f"{server.url}/game/{ids['read']}", say(code, "game.tally.title", round=1))
+            open_aid(ui, code)
+            opened_at(ui, code, opening_part(Phase.ENERGY_AND_RESET) or "")
             close_aid(ui, code)
             context.close()
 

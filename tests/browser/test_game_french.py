@@ -10,9 +10,10 @@ from __future__ import annotations
 import time
 
 from browser_ui import PHONE, TABLET, Screen, seats, tap_location
+from test_reset_screen import ROUND_1, SETUP
 
 from companion.store.store import open_store
-from models.commands import EnergyAndReset, Pass, Placement, Skip, Summon
+from models.commands import Pass, Skip, Summon
 from models.game_log import GameLog
 from models.rules import CreatureKind
 from models.setup import GameSetup
@@ -102,35 +103,8 @@ def test_a_digital_game_in_french(server, browser, artifacts):
     tablet.shot("fr-tablet-reset-card", tall=800)
 
 
-TABLE = GameSetup(players=seats("red", "blue", "green"), board="gathering-isle")
-ROUND_1 = [
-    Summon(W, by="red"),
-    Skip("summoning", T, "blue"),
-    Summon(T, by="blue"),
-    Skip("summoning", S, "blue"),
-    Summon(S, by="blue"),
-    Summon(S, by="blue"),
-    Summon(S, by="green"),
-    Summon(S, by="green"),
-    Skip("summoning"),
-    Skip("actions"),
-    EnergyAndReset(
-        (
-            Placement("rh1", "red", W),
-            Placement("ag1", "blue", T),
-            Placement("ag2", "blue", S),
-            Placement("tm1", "blue", S),
-            Placement("ss1", "green", S),
-            Placement("ss2", "green", S),
-        ),
-        (),
-        (),
-    ),
-]
-
-
 def test_a_table_game_in_french(server, browser, artifacts):
-    summoning = imported(server, TABLE, [Summon(W, by="red")])
+    summoning = imported(server, SETUP, [Summon(W, by="red")])
     ui = Screen(page(browser, PHONE), artifacts)
     ui.open(f"{server.url}/game/{summoning}", "Invocation · étape des Wyrms")
     ui.wait_for("Plus personne n'invoque")
@@ -141,13 +115,13 @@ def test_a_table_game_in_french(server, browser, artifacts):
     settle(tablet)
     tablet.shot("fr-tablet-table-summoning", tall=800)
 
-    acting = imported(server, TABLE, ROUND_1)
+    acting = imported(server, SETUP, ROUND_1)
     ui.open(f"{server.url}/game/{acting}", "Invocation")
     ui.click(ui.button("Plus personne n'invoque", exact=False))
     ui.wait_for("agissent sur le plateau")
     ui.shot("fr-phone-table-actions", tall=740)
 
-    at_reset = imported(server, TABLE, [*ROUND_1, Skip("summoning"), Skip("actions")])
+    at_reset = imported(server, SETUP, [*ROUND_1, Skip("summoning"), Skip("actions")])
     ui.open(f"{server.url}/game/{at_reset}/reset", "Appliquer")
     ui.wait_for("Décompte")
     ui.shot("fr-phone-table-reset", tall=740)
@@ -155,7 +129,7 @@ def test_a_table_game_in_french(server, browser, artifacts):
     # A Troll summoned this round: the screen asks where it stands.
     asking = imported(
         server,
-        TABLE,
+        SETUP,
         [
             *ROUND_1,
             Skip("summoning", T, "red"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from browser_ui import HAS_TEXT, PHONE, TABLET, Screen, box_in_view, click_until, seats
+from test_share_table import SharedServer, joined
 
 from companion.engine.table_reset import reset_draft
 from companion.store.store import open_store
@@ -64,7 +65,12 @@ LANDSCAPE = {"width": 844, "height": 390}
 def at_reset(server, round_2: list) -> str:
     """Save a game at round 2's Energy and Reset for the server; its id."""
     with open_store(server.db) as store:
-        saved = store.import_log(GameLog.of(SETUP, [*ROUND_1, *round_2, Skip("actions")]))
+        return at_reset_in(store, round_2)
+
+
+def at_reset_in(store, round_2: list) -> str:
+    """Save a game at round 2's Energy and Reset in a store; its id."""
+    saved = store.import_log(GameLog.of(SETUP, [*ROUND_1, *round_2, Skip("actions")]))
     assert saved.state.phase.value == "energy_and_reset"
     return saved.id
 
@@ -269,3 +275,36 @@ def test_the_screen_fits_phones_and_tablets_in_both_themes(server, browser, arti
                 assert top is not None
                 room = tally["y"] - 8 - (top["y"] + top["height"])
                 assert room >= viewport["height"] / 2, f"territories get {room} px ({theme})"
+
+
+def test_another_seated_players_bonus_is_a_lock_saying_whose_and_follows_their_choice(
+    tmp_path, browser, artifacts
+):
+    """Ruling 10: a domination bonus is its holder's to take or decline. On a shared table
+    Ragna's phone shows Sigrid's bonus with a lock in place of the switch (a switch shown
+    disabled reads as a bonus switched off), named for screen readers; Sigrid's own phone
+    has the switch, and Ragna's phone follows what she chose."""
+    server = SharedServer(tmp_path)
+    with open_store(server.db) as store:
+        game_id = at_reset_in(store, [Skip("summoning"), *REMOVALS])
+    server.start()
+    try:
+        url = f"{server.base}/game/{game_id}"
+        whose = "Sigrid's bonus is taken or declined on Sigrid's own device or the scorekeeper's."
+        switch = "Sigrid takes Skald's Stair (+1)"
+        seated = "Every creature has acted"
+        sigrid = joined(browser, artifacts, server)
+        sigrid.take_seat(url, "Sigrid", seated)
+        sigrid.goto(f"{url}/reset", "takes +1")
+        ragna = joined(browser, artifacts, server)
+        ragna.take_seat(url, "Ragna", seated)
+        ragna.goto(f"{url}/reset", whose)
+        # The lock's sentence is what a screen reader reads there; no switch is offered.
+        assert ragna.page.get_by_label(switch).count() == 0
+        ragna.ui.shot("reset-bonus-locked", tall=844)
+        sigrid.ui.wait_for(switch)
+        assert not sigrid.page.evaluate(HAS_TEXT, whose)
+        sigrid.ui.click(sigrid.page.get_by_label(switch).first)
+        ragna.ui.wait_for("declined by Sigrid")
+    finally:
+        server.stop()

@@ -130,8 +130,13 @@ class BoardScreen:
             session, self.turns, self.record, self.go_on, self.cards.go_on_label, words
         )
         self.bottom.fit_width(width)
-        # The rules at a glance open at the part of the phase being played.
-        aid = [aid_button(app, lambda: opening_part(session.state.phase)) for _ in range(2)]
+
+        # The rules at a glance open at the part of the phase being played, or read.
+        def aid_part() -> str | None:
+            reading = self.turns.reset_waiting() is not None
+            return opening_part(session.state.phase, reading=reading)
+
+        aid = [aid_button(app, aid_part) for _ in range(2)]
         self.game_bar = GameBar(app.go, session.id, self.undo, self.redo, words, aid[0], width)
         rail_taps = (self.undo, self.redo, self.open_panels)
         self.rail = SideRail(app.go, session.id, rail_taps, words, aid[1])

@@ -353,8 +353,8 @@ class TerritoryCard:
 
     def held_row(self, held: Bonus) -> list[ft.Control]:
         """One player holds every place: their bonus, taken unless switched off (ruling 10),
-        who declined it; the switch is shown but disabled where this device may not use it,
-        its tooltip saying whose it is."""
+        who declined it; where this device may not use the switch, a lock saying whose it is
+        stands in its place (a disabled switch would read as a bonus switched off)."""
         screen = self.screen
         player = held.player
         name = screen.session.label(player)
@@ -372,8 +372,24 @@ class TerritoryCard:
             ft.Text(state, size=12, weight=ft.FontWeight.BOLD, expand=True),
             ft.Switch(
                 value=held.taken,
-                disabled=held.locked is not None,
-                tooltip=take if held.locked is None else words.render(held.locked),
+                tooltip=take,
                 on_change=lambda e: screen.decline(player, territory.id, e.control.value),
-            ),
+            )
+            if held.locked is None
+            else locked_mark(words.render(held.locked)),
         ]
+
+
+def locked_mark(why: str) -> ft.Control:
+    """A lock where a control this device may not use would be, saying why (tooltip and
+    screen reader)."""
+    return ft.Semantics(
+        label=why,
+        content=ft.Container(
+            width=48,
+            height=48,
+            alignment=ft.Alignment.CENTER,
+            tooltip=why,
+            content=ft.Icon(ft.Icons.LOCK_OUTLINE, size=20, color=ft.Colors.ON_SURFACE_VARIANT),
+        ),
+    )
