@@ -14,6 +14,7 @@ from companion.boards.user import board_from_counts
 from companion.engine import Game, Phase
 from companion.engine.dice import with_rolls
 from companion.engine.queries import undo_depth
+from companion.language import Message
 from companion.language.render import language
 from companion.play.board_draft import BoardDraft
 from companion.play.board_guide import step_guide
@@ -26,7 +27,7 @@ from companion.play.board_layout import (
     canvas_height,
     convex_hull,
 )
-from companion.play.board_taps import Mark, describe_board, targets
+from companion.play.board_taps import Mark, describe_board, meaning, targets
 from companion.play.turns import bot_seats
 from models.commands import Activate, Attack, Dominate, EndActivation, Move, Pass, Summon, Swap
 from models.rules import CreatureKind as K
@@ -134,6 +135,20 @@ def test_an_active_creature_shows_its_moves_with_costs_attacks_and_nothing_else(
     assert state.tap_command("nc4") == Move("nc4") == marks["nc4"].command
     # A space beyond reach is still a Move, so the engine can say why it is refused.
     assert state.tap_command("er2") == Move("er2") and "er2" not in marks
+
+
+def test_a_tap_means_the_legal_command_or_says_why_not():
+    """A tap on a space is the engine's command there when it is legal; one that is not is
+    told with the reason asked of the session (or a plain 'nothing to do'); the sea is None."""
+    state = duel().new_initial_state()
+    assert meaning(state, "rh1", lambda _: None) == Summon(K.WYRM, "rh1")
+    state.apply(Summon(K.WYRM, "rh1"))
+    why = Message("refuse.occupied")
+    asked = []
+    assert meaning(state, "rh1", lambda command: asked.append(command) or why) == why
+    assert asked == [state.tap_command("rh1")]
+    assert meaning(state, "rh1", lambda _: None) == Message("game.board.nothing")
+    assert meaning(state, "nowhere", lambda _: why) is None
 
 
 def test_a_wyrm_next_to_its_own_creature_can_swap_for_energy():

@@ -2,12 +2,13 @@
 
 `targets` marks each space whose tap would make a legal command (`GameState.space_commands`,
 with a move's cost from `GameState.move_costs`); the command a tap asks for, legal or not, is
-the engine's (`GameState.tap_command`); `describe_board` says it all in words.
+the engine's (`GameState.tap_command`), and `meaning` says what the tap comes to: that command,
+or why it cannot be made; `describe_board` says it all in words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -48,6 +49,20 @@ MARKS: dict[type, Mark] = {
     Attack: Mark.ATTACK,
     Swap: Mark.SWAP,
 }
+
+
+def meaning(
+    state: GameState, location: str, refusal: Callable[[Command], Message | None]
+) -> Command | Message | None:
+    """What a tap on a space comes to: the legal command it asks for; why not, for one that
+    cannot be made (`refusal`: the engine's reason, or the table's); None where a tap means
+    nothing."""
+    command = state.tap_command(location)
+    if command is None:
+        return None
+    if command in state.legal_commands():
+        return command
+    return refusal(command) or Message("game.board.nothing")
 
 
 def targets(state: GameState) -> dict[str, Target]:

@@ -42,6 +42,7 @@ from companion.play.board_frame import (
 )
 from companion.play.board_refusals import untaken
 from companion.play.board_summary import Replay, Story
+from companion.play.board_taps import meaning
 from companion.play.game_words import say
 from companion.play.session import GameSession, Outcome
 from companion.play.tap_guard import TapGuard, Verdict
@@ -278,14 +279,11 @@ class BoardScreen:
             return
         if self.turns.busy:
             return  # the person's own move is still gliding
-        state = self.session.state
-        command = state.tap_command(location)
+        command = meaning(self.session.state, location, self.session.refusal)
         if command is None:
             return
-        if command not in state.legal_commands():
-            reason = self.session.refusal(command)
-            said = self.words.render(reason) if reason else say(self.words, "game.board.nothing")
-            self.tell(said, error=True)
+        if isinstance(command, Message):
+            self.tell(self.words.render(command), error=True)
             return
         if isinstance(command, Attack):
             self.attack = AttackPanel(self, command)
@@ -348,18 +346,6 @@ class BoardScreen:
         self.after(Outcome(True))
 
     # --- the story since a person's last turn, replayed ----------------------------------
-
-    def story(self, player: str) -> Story:
-        """Everything since `player` last decided, worked out once per revision."""
-        return board_replay.story(self, player)
-
-    def reset_story(self) -> Story | None:
-        """What the computers played up to the Energy and Reset on screen, if anything."""
-        return board_replay.reset_story(self)
-
-    def last_line(self) -> tuple[Message, tuple[Message, ...]] | None:
-        """The newest record's line and the players it passed over, once per revision."""
-        return board_replay.last_line(self)
 
     def start_replay(self) -> None:
         """Play the story since the person's last turn again on the isle."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import flet as ft
 
-from companion.app.screens import board_pace
+from companion.app.screens import board_pace, board_replay
 from companion.app.widgets import RESIZES, energy_track, section
 from companion.play.board_frame import Arrangement
 from companion.play.board_taps import targets
@@ -44,15 +44,15 @@ def render(screen: BoardScreen) -> None:
     tally = state.last_tally
     # Play waits while an Energy and Reset is shown; it takes the step guide's place.
     if waiting and tally:
-        card = screen.cards.reset_card(tally, screen.reset_story())
+        card = screen.cards.reset_card(tally, board_replay.reset_story(screen))
     else:
         player = state.current_player
         story = (
-            screen.story(player)
+            board_replay.story(screen, player)
             if player is not None and screen.turns.human_to_move() and screen.replay is None
             else None
         )
-        card = screen.cards.turn_card(story, screen.last_line(), screen.replay)
+        card = screen.cards.turn_card(story, board_replay.last_line(screen), screen.replay)
     ringed = screen.cards.ringed_note() if waiting else None
     screen.ringed.value = ringed or ""
     screen.ringed.visible = ringed is not None
