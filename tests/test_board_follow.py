@@ -6,7 +6,7 @@ follow, nothing unexplained.
 - every space a sentence names shows its number, on every kind of space;
 - the story since a person's last decision (`board_summary.story_since`) tells every record
   since then, once and in order, grouped by player, with the players the engine passed over
-  and why (`queries.passed_over_by`); Replay plays them in order and stops when skipped;
+  and why (`passed_over.passed_over_by`); Replay plays them in order and stops when skipped;
 - Redo brings back what Undo took back and says so in the same words, an Energy and Reset
   among them shown again; Home says the round and step the game's screen shows;
 - the computers' pace (quick, normal, slow) per device.
@@ -42,7 +42,8 @@ from companion.boards import shipped_board
 from companion.boards.user import FolderShelf
 from companion.bots import make_bot
 from companion.engine import Game
-from companion.engine.queries import Creature, passed_over_by
+from companion.engine.passed_over import passed_over_by
+from companion.engine.queries import Creature
 from companion.language import Message
 from companion.language.render import language
 from companion.play.board_device import TIMINGS, Pace, pace_of, went_on_key

@@ -23,7 +23,7 @@ from companion.cli import app
 from companion.engine import Game
 from companion.engine.constants import SPRITE
 from companion.engine.dice import attack_odds, with_rolls
-from companion.engine.queries import turn_key
+from companion.engine.position_keys import turn_key
 from companion.engine.serialize import state_to_json
 from models.commands import Attack
 from models.opponents import MCTS_LEVELS

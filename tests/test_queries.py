@@ -6,7 +6,7 @@ from collections import deque
 import pytest
 
 from companion.boards import shipped_board
-from companion.engine import Game, GameState, IllegalCommand, Phase, queries
+from companion.engine import Game, GameState, IllegalCommand, Phase, position_keys, queries
 from companion.engine.dice import attack_odds, with_rolls
 from companion.engine.table_reset import reset_draft
 from models.commands import (
@@ -184,9 +184,9 @@ def test_the_table_tally_is_previewed_on_a_copy_and_a_refusal_says_why():
     state.apply(Summon(K.WYRM))
     pass_until(state, lambda: state.phase is Phase.ENERGY_AND_RESET)
     record = reset_draft(state).trial()
-    before = queries.position_key(state)
+    before = position_keys.position_key(state)
     tally = queries.tally_after(state, record)
-    assert queries.position_key(state) == before
+    assert position_keys.position_key(state) == before
     assert [line.player for line in tally.players] == ["red", "blue"]
     with pytest.raises(IllegalCommand):
         queries.tally_after(state, EnergyAndReset((), (Declined("red", "nowhere"),), ()))
@@ -207,8 +207,8 @@ def test_queries_change_nothing_and_equal_positions_have_equal_keys():
     for _ in range(400):
         if state.is_terminal:
             break
-        key = queries.position_key(state)
-        assert queries.position_key(state.clone()) == key
+        key = position_keys.position_key(state)
+        assert position_keys.position_key(state.clone()) == key
         state.decision()
         state.space_commands()
         state.move_costs()
@@ -218,7 +218,7 @@ def test_queries_change_nothing_and_equal_positions_have_equal_keys():
         if state.phase is Phase.ENERGY_AND_RESET and state.pending:
             state.domination_preview(True)
             assert isinstance(state.decision().commands[0], Dominate)
-        assert queries.position_key(state) == key
+        assert position_keys.position_key(state) == key
         state.apply(with_rolls(state, rng.choice(state.legal_commands()), dice))
 
 

@@ -4,7 +4,7 @@ GameState keeps seat- and kind-indexed arrays (`occupant`, `pending`, `reserve`,
 speed; views and bots ask `companion/engine/queries.py` (or GameState's query methods)
 in player and location ids instead. Read from the source: an attribute of a GameState
 internal's name, on an expression that holds a state, fails the test. Bots' fast path is
-`queries.search_view`, an engine function; they do not read the fields themselves.
+`position_keys.search_view`, an engine function; they do not read the fields themselves.
 """
 
 import ast

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from companion.engine.queries import turn_key
+from companion.engine.position_keys import turn_key
 from companion.language.render import language
 from companion.play.leases import BEAT_S, LEASE_S, Leases
 from companion.play.session import GameSession, Outcome

@@ -24,7 +24,7 @@ from companion.engine import GameState, Phase
 from companion.engine.constants import ACTIONS, BOUNTY, COSTS, OWNED, SPRITE
 from companion.engine.dice import attack_odds
 from companion.engine.isle import Isle
-from companion.engine.queries import SearchView, position_key, reset_key, search_view
+from companion.engine.position_keys import SearchView, position_key, reset_key, search_view
 from models.rules import KIND_ORDER
 
 # Added to the winner's energy once the game is over: no position outscores a won game.

@@ -23,7 +23,7 @@ from typing import final
 from companion.bots.evaluation import Evaluator, Weights
 from companion.bots.trail import Trail, after, purposeful
 from companion.engine import GameState
-from companion.engine.queries import turn_key
+from companion.engine.position_keys import turn_key
 from companion.engine.state import FIELDS
 from models.commands import Command
 from models.opponents import MCTS_LEVELS

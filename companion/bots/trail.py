@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from companion.engine import GameState
 from companion.engine.constants import ACTIONS
-from companion.engine.queries import search_view
+from companion.engine.position_keys import search_view
 from models.commands import Command, EndActivation, Move
 
 

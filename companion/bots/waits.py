@@ -20,7 +20,7 @@ from companion.boards import shipped_board
 from companion.bots import make_bot
 from companion.engine import Game
 from companion.engine.dice import with_rolls
-from companion.engine.queries import turn_key
+from companion.engine.position_keys import turn_key
 from models.commands import Command
 from models.seeded_dice import SeededDice
 from models.setup import GameSetup, Mode

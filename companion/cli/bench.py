@@ -16,7 +16,7 @@ from companion.bots.playout import play
 from companion.bots.waits import measure_waits
 from companion.engine import Game, compiled, reset_phase
 from companion.engine.dice import with_rolls
-from companion.engine.queries import search_view
+from companion.engine.position_keys import search_view
 from companion.engine.replay import replay
 from models.commands import Attack, Command, EndActivation, Move, Pass, Swap
 from models.game_log import GameLog

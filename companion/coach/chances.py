@@ -29,7 +29,7 @@ from companion.engine import Game, GameState, Phase
 from companion.engine.constants import BOUNTY, COSTS
 from companion.engine.dice import chances as attack_chances
 from companion.engine.dice import rolls_defence
-from companion.engine.queries import dice_text, full_key, search_view
+from companion.engine.position_keys import dice_text, full_key, search_view
 from companion.engine.settled import decided
 from models.commands import Activate, Attack, Command, Dominate, EndActivation, Move, Pass
 

@@ -22,18 +22,16 @@ Summon(kind=<CreatureKind.WYRM: 'wyrm'>, location='rh1', by=None)
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from companion.engine.ahead import own_stage, stage_of
 from companion.engine.commands._declaration import Tapped
-from companion.engine.constants import COSTS, KINDS, SPRITE, Phase, Token
+from companion.engine.constants import COSTS, SPRITE, Phase
 from companion.engine.dice import attack_odds
 from companion.engine.errors import IllegalCommand
-from companion.engine.flow import blocker, position
 from companion.engine.names import kind_term, location_term
 from companion.engine.reset_phase import Tally
 from companion.language import Message
@@ -133,21 +131,6 @@ class AttackView:
             defence=self.defence,
             bounty=bounty,
         )
-
-
-class SearchView(NamedTuple):
-    """The seat- and location-indexed arrays search reads, as the state holds them (not copied).
-
-    For bots only, where a copy per evaluated position would cost: never change them.
-    """
-
-    occupant: list[Token | None]
-    face_down: list[bool]
-    energy: list[int]
-    on_board: list[list[int]]
-    active: int | None
-    actions_left: int
-    winner: int | None
 
 
 def decision(state: GameState) -> Decision | None:
@@ -367,55 +350,6 @@ def undo_depth(commands: Sequence[Command], computers: Collection[str]) -> int:
     return 0
 
 
-def passed_over_by(state: GameState, command: Command) -> tuple[tuple[str, Message], ...]:
-    """The turns the engine passes over by itself once `command` is played, in order: each
-    as (player id, why, `GameState.blocker_message`'s sentence). These are the turns between
-    this decision and the next one: in this round, and in the next one's first steps when
-    the command ends this one. IllegalCommand if the command is refused.
-
-    A screen says them before play goes on: otherwise a step closed for want of
-    anyone able to act, or a player skipped for want of energy, happens unseen.
-    """
-    if state.phase not in (Phase.SUMMONING, Phase.ACTIONS, Phase.ENERGY_AND_RESET):
-        return ()
-    # Played on a copy whose Energy and Reset waits: its board is the round's as it ended.
-    held = state.clone()
-    held.game = copy.copy(state.game)
-    held.game.rules = replace(state.game.rules, enter_reset=_reset_waits)
-    held.apply(command)
-    passed: list[tuple[str, Message]] = []
-    if held.round == state.round:
-        passed += _passed_between(held, position(state), position(held))
-    after = state.clone()
-    after.apply(command)
-    if after.round != state.round and after.phase in (Phase.SUMMONING, Phase.ACTIONS):
-        passed += _passed_between(after, (-1, 0, 0), position(after))
-    return tuple(passed)
-
-
-def _reset_waits(state: GameState) -> None:
-    """Energy and Reset begun and left as it is (for `passed_over_by`)."""
-
-
-def _passed_between(
-    state: GameState, start: tuple[int, int, int], end: tuple[int, int, int]
-) -> list[tuple[str, Message]]:
-    """Every turn of `state`'s round strictly between two places of the round, with why its
-    player has nothing to decide there (the turns settling passed over)."""
-    passed: list[tuple[str, Message]] = []
-    for rank, phase in enumerate((Phase.SUMMONING, Phase.ACTIONS)):
-        for step in range(KINDS):
-            for turn, seat in enumerate(state.turn_order):
-                if not start < (rank, step, turn) < end:
-                    continue
-                probe = state.clone()
-                probe.phase, probe.step, probe.turn, probe.active = phase, step, turn, None
-                reason = blocker(probe, seat)
-                if reason is not None:
-                    passed.append((state.game.players[seat], reason))
-    return passed
-
-
 def stage_reached(state: GameState, player: str) -> int:
     """Where a table player is in the round (engine/ahead.py): 0-2 Summoning's steps, 3-5
     the Actions phase's, 6 when they record nothing more this round."""
@@ -446,77 +380,8 @@ def removals_for(state: GameState, player: str) -> tuple[Removal, ...]:
     return tuple(found)
 
 
-def turn_key(state: GameState) -> tuple[object, ...]:
-    """What stays the same through one seat's turn and changes when another turn begins."""
-    return (state.round, state.phase, state.step_kind, state.turn, state.current_seat)
-
-
 def made_by(command: Command) -> str | None:
     """The player a command was made by, as the log records it; None for table records."""
     if isinstance(command, PLAYER_COMMANDS):
         return command.by
     return None
-
-
-def search_view(state: GameState) -> SearchView:
-    """The arrays search reads, for bots' evaluation (not copied: never change them)."""
-    return SearchView(
-        state.occupant,
-        state.face_down,
-        state.energy,
-        state.on_board,
-        state.active,
-        state.actions_left,
-        state.winner,
-    )
-
-
-def position_key(state: GameState) -> tuple[object, ...]:
-    """The position as a hashable key, for search's tables: equal positions, equal keys."""
-    return (
-        tuple(state.occupant),
-        tuple(state.face_down),
-        tuple(state.energy),
-        state.phase,
-        state.active,
-        state.actions_left,
-        state.round,
-        tuple(state.turn_order),
-        tuple((player, tuple(refused)) for player, refused in state.declined.items()),
-        state.reset_from,
-    )
-
-
-def full_key(state: GameState) -> tuple[object, ...]:
-    """The whole position as a hashable key (all its position text holds), cheaper than the
-    text: for tables of playouts from a position."""
-    return (
-        position_key(state),
-        state.step,
-        state.turn,
-        state.step_removals,
-        tuple(map(tuple, state.reserve)),
-        tuple(map(tuple, state.returning)),
-        tuple(map(tuple, state.ready)),
-        tuple(state.pending),
-        state.summoner,
-    )
-
-
-def dice_text(state: GameState) -> bytes:
-    """The board, the energies and where in the round, as bytes: cheap to make, a function of
-    the position (dice drawn for an attack from it are drawn from these)."""
-    where = (state.round, state.phase.value, state.step, state.turn, state.active)
-    return repr((state.occupant, state.face_down, where, state.actions_left, state.energy)).encode()
-
-
-def reset_key(state: GameState) -> tuple[object, ...]:
-    """What the Energy and Reset preview depends on, as a hashable key."""
-    return (
-        tuple(state.occupant),
-        tuple(state.energy),
-        tuple(state.turn_order),
-        state.round,
-        tuple((player, tuple(refused)) for player, refused in state.declined.items()),
-        state.reset_from,
-    )

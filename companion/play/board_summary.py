@@ -6,7 +6,7 @@ last decision, in the order it happened (runs by player, each Energy and Reset a
 between rounds): summons, moves, attacks with their dice, swaps, bounties,
 passes, each in the log's own sentence; an activation that did nothing is one line, not two
 ("Bjorn's Sprite at Rune Hollow 2 does nothing"); a player the engine passed over is said
-with the engine's reason (`queries.passed_over_by`), their own last decision's included:
+with the engine's reason (`passed_over.passed_over_by`), their own last decision's included:
 a step closed for want of anyone able to act is never skipped unseen. Replay plays the same
 records again on the isle (`Replay`), one at a time, at the device's pace.
 
@@ -22,7 +22,7 @@ from enum import StrEnum
 
 from companion.engine import GameState
 from companion.engine.names import kind_term
-from companion.engine.queries import passed_over_by
+from companion.engine.passed_over import passed_over_by
 from companion.engine.replay import Narration, replay
 from companion.language import Message, Value
 from companion.play.game_words import place_terms

@@ -25,7 +25,8 @@ from typing import Protocol
 
 from companion.bots import Bot, make_bot
 from companion.engine import GameState
-from companion.engine.queries import turn_key, undo_depth
+from companion.engine.position_keys import turn_key
+from companion.engine.queries import undo_depth
 from companion.language import Message
 from companion.language.render import Language
 from companion.play.board_device import TIMINGS, Pace, Timing
