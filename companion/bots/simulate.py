@@ -30,7 +30,7 @@ from companion.bots.base import Bot
 from companion.bots.playout import play
 from companion.bots.trail import wasted_activations
 from companion.engine import Game, GameState
-from companion.engine.state import seats_refusal
+from companion.engine.game import seats_refusal
 from models.commands import Command
 from models.rules import EXTENDED_ROUNDS_MIN_PLAYERS, MAX_PLAYERS, MIN_PLAYERS, WINNING_ENERGY
 from models.seeded_dice import SeededDice

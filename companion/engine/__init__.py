@@ -19,9 +19,10 @@ use_sources_if_edited()
 
 from companion.engine.constants import Phase
 from companion.engine.errors import IllegalCommand, SetupError
+from companion.engine.game import Game
 from companion.engine.position import PositionError
 from companion.engine.reset_phase import Tally, reset_phase
-from companion.engine.state import Game, GameState
+from companion.engine.state import GameState
 
 __all__ = [
     "Game",

@@ -39,7 +39,8 @@ from models.rules import KIND_ORDER
 from models.setup import Mode
 
 if TYPE_CHECKING:
-    from companion.engine.state import Game, GameState
+    from companion.engine.game import Game
+    from companion.engine.state import GameState
 
 FIELDS = (
     "board",

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.engine.errors import IllegalCommand
-from companion.engine.state import Game, GameState
+from companion.engine.game import Game
+from companion.engine.state import GameState
 from companion.language import Message
 from models.commands import Command
 
