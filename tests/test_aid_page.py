@@ -106,7 +106,7 @@ def test_the_page_asks_nothing_of_any_host_and_shows_the_odds_as_percentages():
     texts = read(page)
     assert all(name not in ("src", "href") for name, _ in texts.attributes)
     wyrm_on_troll = attack_odds(CreatureKind.WYRM, CreatureKind.TROLL)
-    troll_row = texts.cells.index("Troll", texts.cells.index("Defender") + 4)
+    troll_row = texts.cells.index("Troll", texts.cells.index("Defender ↓ · attacker →") + 4)
     assert texts.cells[troll_row + 1] == f"{round(float(wyrm_on_troll) * 100)}%"
     assert str(CREATURES[CreatureKind.WYRM].cost) in texts.cells
 

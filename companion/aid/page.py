@@ -15,7 +15,8 @@ from companion.language import Message
 from companion.language.render import Language
 from models.board import Board
 
-# Printed in two columns of small type; on a narrow screen, one.
+# Printed in two columns of small type; on a narrow screen, one; on a phone, the tables take
+# the whole width and break their words rather than the page.
 STYLE = """
 @page { margin: 10mm; }
 html { font: 8.6pt/1.3 "DejaVu Sans", "Liberation Sans", Arial, Helvetica, sans-serif;
@@ -35,6 +36,8 @@ th[scope=row] { text-align: left; }
 thead th { font-weight: bold; }
 footer { border-top: 0.75pt solid #000; margin-top: 2mm; font-size: 7.5pt; }
 @media screen and (max-width: 640px) { main { column-count: 1; } }
+@media screen and (max-width: 420px) { body { padding: 2mm; } table { width: 100%; }
+  th, td { padding: 0.3mm 0.5mm; overflow-wrap: anywhere; } }
 """
 
 

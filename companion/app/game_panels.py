@@ -84,10 +84,8 @@ class GameBar:
         width: float,
     ) -> None:
         self.words = words
-        # Home and four actions leave a 360 px phone about 110 px: the round's title is set
-        # as large as fits, from TITLE_SIZE down (`show`).
-        self.room = width - (len(BAR_ACTIONS) + 1) * TAP - TITLE_SPACING - TITLE_MARGIN
         self.title = ft.Text(size=TITLE_SIZE)
+        self.fit_width(width)
         self.undo_button = ft.IconButton(ft.Icons.UNDO, on_click=undo)
         self.redo_button = ft.IconButton(ft.Icons.REDO, on_click=redo)
         self.control = ft.AppBar(
@@ -121,7 +119,22 @@ class GameBar:
         `undo` and `redo` describe what the buttons would do, or None; `refused` why this
         device may not."""
         show_round(self, self.words, state, undo, redo, round_, refused)
-        self.title.size = fitting_size(self.title.value, self.room, TITLE_SIZE, SMALLEST_TITLE)
+        self.fit_width()
+
+    def fit_width(self, width: float | None = None) -> None:
+        """Set the round's title as large as fits beside home and four actions (on a 360 px
+        phone about 110 px are left), from TITLE_SIZE down; `width`: the page's, once it
+        turned or resized."""
+        if width is not None:
+            self.room = width - (len(BAR_ACTIONS) + 1) * TAP - TITLE_SPACING - TITLE_MARGIN
+        if self.title.value:
+            self.title.size = fitting_size(self.title.value, self.room, TITLE_SIZE, SMALLEST_TITLE)
+
+    def refit(self, width: float, shown: bool) -> None:
+        """The page turned or resized: the title fits its new width, sent if `shown`."""
+        self.fit_width(width)
+        if shown:
+            self.title.update()
 
 
 class _PlayerRow:

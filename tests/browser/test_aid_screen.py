@@ -73,8 +73,11 @@ def say(code: str, message_id: str, **values) -> str:
 
 
 def open_aid(ui: Screen, code: str) -> None:
-    """Tap the aid's button (its tooltip names it) and wait for the search field."""
-    button = ui.page.get_by_label(say(code, "aid.app.title"), exact=True).first
+    """Tap the aid's button (a game bar's icon, named by its tooltip; Home's, by its words)
+    and wait for the search field."""
+    title = say(code, "aid.app.title")
+    page = ui.page
+    button = page.get_by_label(title, exact=True).or_(page.get_by_role("button", name=title)).first
     ui.wait_until_shown(button)
     ui.pace()
     # A tap just after the theme switched or the page resized can land before Flutter listens.

@@ -162,6 +162,7 @@ class BoardScreen:
         self.shown = shown = arrangement(width, height)
         sideways = shown is Arrangement.SIDEWAYS
         self.bottom.dock(sideways)
+        self.game_bar.fit_width(width)
         self.view.appbar = None if sideways else self.game_bar.control
         board = self.session.saved.game.board
         self.frame.arrange(self.view, shown, sideways_isle(board, width, height)[0])
@@ -184,6 +185,7 @@ class BoardScreen:
         docked = self.shown is not Arrangement.SIDEWAYS  # the bar is on the page
         if self.bottom.fit_width(page.width or 360) and docked and self.bottom.bar.visible:
             self.bottom.bar.update()
+        self.game_bar.refit(page.width or 360, docked)
         self.isle.refit()
 
     def board_height(self, width: float) -> float:

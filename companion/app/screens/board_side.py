@@ -19,10 +19,13 @@ from companion.app.sizes import TAP
 from companion.engine import GameState
 from companion.language.render import Language
 from companion.play.game_words import say
-from companion.play.text_width import text_width
+from companion.play.text_width import fitting_size, text_width
 
 Handler = Callable[[ft.Event[Any]], object]
 TITLE_SIZE = 17
+SMALLEST_TITLE = 11
+# Kept free beside the title: the column's width is worked out before the isle reports its own.
+TITLE_MARGIN = 16
 # Home, undo, redo, the aid, the log and the panels, each a tap target wide.
 RAIL_BUTTONS = 6
 
@@ -77,7 +80,8 @@ class SideRail:
         # Six buttons leave a phone on its side little room: where the words do not fit,
         # the round rune and numbers only (the words stay the title's label).
         words = self.title.value
-        fits = text_width(str(words), TITLE_SIZE) <= self.room - RAIL_BUTTONS * TAP
+        room = self.room - RAIL_BUTTONS * TAP - TITLE_MARGIN
+        fits = text_width(str(words), TITLE_SIZE, bold=True) <= room
         self.title.semantics_label = None if fits else words
         if not fits:
             self.title.value = say(
@@ -86,6 +90,10 @@ class SideRail:
                 round=round_ or state.round,
                 final=state.game.final_round,
             )
+        # The short one, too, as large as fits: never cut.
+        self.title.size = fitting_size(
+            str(self.title.value), room, TITLE_SIZE, SMALLEST_TITLE, bold=True
+        )
 
 
 def drawer(controls: list[ft.Control]) -> ft.NavigationDrawer:

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from companion.app.aid_dialog import aid_button
+from companion.app.aid_dialog import open_aid
 from companion.app.sizes import TAP
 from companion.app.theme import ACCENT_TEXT
 from companion.app.widgets import big_button, notify, screen, section
@@ -132,7 +132,6 @@ def build(app: App) -> ft.View:
     view.appbar = ft.AppBar(
         title=ft.Text(app.say("app.home.title")),
         actions=[
-            aid_button(app, lambda: None),
             ft.IconButton(
                 ft.Icons.BRIGHTNESS_6,
                 tooltip=app.say("app.home.theme"),
@@ -160,6 +159,13 @@ def build(app: App) -> ft.View:
             app.say("app.home.board_editor"),
             lambda _: app.go("/board-editor"),
             icon=ft.Icons.MAP,
+            primary=False,
+        ),
+        # Named in words here, where a new player looks first; a game's bar has its icon.
+        big_button(
+            app.say("aid.app.title"),
+            lambda _: open_aid(app),
+            icon=ft.Icons.MENU_BOOK,
             primary=False,
         ),
         big_button(

@@ -87,6 +87,8 @@ class TableScreen:
         # Below the turn card: a line that appears or grows never moves a control under a finger.
         self.chances = ChanceCard(app, session)
         view.appbar = self.bar.control
+        # A phone turned: the round's title fits the bar's new width.
+        app.on_page_resize(lambda: self.bar.refit(app.page.width or PHONE_WIDTH, True))
         app.bus.follow(session.id, self.changed_elsewhere)
         # One column on a phone; two side by side on a tablet or desktop.
         view.data = WIDE
