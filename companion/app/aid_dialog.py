@@ -163,7 +163,7 @@ def part_control(part: AidPart, here: str | None = None, query: str = "") -> ft.
         searched(part.title, query, size=18, weight=ft.FontWeight.BOLD, color=ACCENT_TEXT)
     ]
     lines: list[ft.Control] = [
-        searched(f"{number}. {line}" if part.numbered else line, query, size=15, selectable=True)
+        searched(f"{number}. {line}" if part.numbered else line, query, size=15)
         for number, line in enumerate(part.lines, start=1)
     ]
     if part.table is not None:
